@@ -1,0 +1,54 @@
+"""The ``ofc`` command. Each subcommand lives in its own module ``ingest.cmd_<name>`` with
+``add_arguments(parser)`` and ``run(args) -> int``; this file only dispatches."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, str] = {
+    "score": "score hands from ofc-hh/1 files, or the stored hands of a database",
+    "import": "import session logs (files or folders) into the database",
+    "rescore": "recompute every stored hand from its stored placements",
+    "export": "write the database tables as Parquet",
+    "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",
+    "dashboard": "start the dashboard (Streamlit)",
+}
+
+
+def _load(name: str):  # type: ignore[no-untyped-def]
+    try:
+        return importlib.import_module(f"ingest.cmd_{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"ingest.cmd_{name}":
+            return None
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ofc", description="OFC Analytics: Open Face Chinese "
+                                     "poker tracker.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, help_text in COMMANDS.items():
+        module = _load(name)
+        if module is None:
+            continue
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(cmd)
+        cmd.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+-- OFC Analytics DuckDB schema, version 1. Documented in docs/schema.md.
+-- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
+-- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
+
+CREATE TABLE IF NOT EXISTS meta (
+    key   VARCHAR PRIMARY KEY,
+    value VARCHAR
+);
+
+-- The import ledger: one row per file import.
+CREATE TABLE IF NOT EXISTS imports (
+    import_id      INTEGER PRIMARY KEY,
+    path           VARCHAR NOT NULL,   -- as given (or the uploaded file's name)
+    sha256         VARCHAR NOT NULL,
+    size_bytes     BIGINT NOT NULL,
+    format         VARCHAR,            -- NULL when no format recognised the file
+    parser_version VARCHAR,
+    imported_at    TIMESTAMPTZ NOT NULL,
+    hands          INTEGER NOT NULL,   -- hands read (stored + duplicate + rejected)
+    stored         INTEGER NOT NULL,
+    duplicate      INTEGER NOT NULL,
+    partial        INTEGER NOT NULL,
+    rejected       INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS hands (
+    hand_key      BIGINT PRIMARY KEY,
+    source        VARCHAR NOT NULL,
+    hand_id       VARCHAR NOT NULL,
+    session_id    VARCHAR,
+    match_id      VARCHAR,
+    played_at     TIMESTAMPTZ,
+    variant       VARCHAR NOT NULL,    -- preset name
+    ruleset       VARCHAR NOT NULL,    -- resolved settings as JSON (Ruleset.settings())
+    ruleset_label VARCHAR NOT NULL,    -- Ruleset.label, e.g. 'pineapple (scoring 2-4)'
+    scoring       VARCHAR NOT NULL,    -- '1-6' | '2-4' | 'majority' | 'race'
+    button        VARCHAR,
+    hero          VARCHAR,
+    stake         DOUBLE,              -- money per point
+    currency      VARCHAR,
+    player_count  TINYINT NOT NULL,
+    first_to_act  TINYINT NOT NULL,    -- seat left of the button
+    points_differ BOOLEAN NOT NULL,    -- the room's reported points differ from ours
+    import_id     INTEGER,
+    raw           VARCHAR,             -- the hand's text as read
+    UNIQUE (source, hand_id)
+);
+
+-- Per player per hand: flags, the recomputed outcome, the room's reported result.
+CREATE TABLE IF NOT EXISTS hand_players (
+    hand_key         BIGINT NOT NULL,
+    seat             TINYINT NOT NULL,
+    player           VARCHAR NOT NULL,
+    position         TINYINT NOT NULL, -- acting order: 0 = left of the button
+    fantasyland      BOOLEAN NOT NULL, -- played this hand in Fantasyland
+    fl_cards         TINYINT,          -- cards dealt in FL this hand, when known
+    surrendered      BOOLEAN NOT NULL,
+    fouled           BOOLEAN NOT NULL,
+    foul_top_middle  BOOLEAN NOT NULL, -- the top beat the middle
+    foul_middle_bottom BOOLEAN NOT NULL, -- the middle beat the bottom
+    royalties        INTEGER NOT NULL, -- total over rows (0 if fouled)
+    fantasyland_next TINYINT NOT NULL, -- FL cards earned for the next hand, 0 if none
+    raw_points       DOUBLE NOT NULL,  -- before caps
+    points           DOUBLE NOT NULL,  -- the player's net for the hand (race: banked)
+    reported_points  DOUBLE,
+    points_differ    BOOLEAN NOT NULL,
+    PRIMARY KEY (hand_key, seat)
+);
+
+-- Per player and row: the cards, their strength, name and royalty.
+CREATE TABLE IF NOT EXISTS hand_rows (
+    hand_key  BIGINT NOT NULL,
+    seat      TINYINT NOT NULL,
+    row_name  VARCHAR NOT NULL,        -- 'top' | 'middle' | 'bottom'
+    cards     VARCHAR NOT NULL,        -- 'Qh Qd 2c'
+    strength  INTEGER,                 -- ofc_core.evaluate scale; NULL if the row is incomplete
+    category  VARCHAR,                 -- 'pair', 'flush', ...
+    hand_name VARCHAR,                 -- 'Pair of Queens'
+    royalty   INTEGER NOT NULL,        -- 0 if fouled
+    PRIMARY KEY (hand_key, seat, row_name)
+);
+
+-- Street by street: what was dealt, placed per row, discarded. NULL dealt/discard = hidden.
+CREATE TABLE IF NOT EXISTS placements (
+    hand_key BIGINT NOT NULL,
+    seat     TINYINT NOT NULL,
+    street   TINYINT NOT NULL,           -- 1-based
+    dealt    VARCHAR,
+    top      VARCHAR NOT NULL,
+    middle   VARCHAR NOT NULL,
+    bottom   VARCHAR NOT NULL,
+    discard  VARCHAR,
+    PRIMARY KEY (hand_key, seat, street)
+);
+
+-- Per ordered pair (player vs opponent), from the player's side.
+CREATE TABLE IF NOT EXISTS pairs (
+    hand_key     BIGINT NOT NULL,
+    seat         TINYINT NOT NULL,
+    opp_seat     TINYINT NOT NULL,
+    player       VARCHAR NOT NULL,
+    opponent     VARCHAR NOT NULL,
+    top_result   TINYINT NOT NULL,       -- +1 won, 0 tie, -1 lost
+    middle_result TINYINT NOT NULL,
+    bottom_result TINYINT NOT NULL,
+    rows_won     TINYINT NOT NULL,
+    rows_lost    TINYINT NOT NULL,
+    row_points   INTEGER NOT NULL,
+    bonus        INTEGER NOT NULL,       -- majority + scoop bonus
+    scoop        BOOLEAN NOT NULL,       -- player won all three rows (or the opponent fouled)
+    royalties    INTEGER NOT NULL,       -- net royalty exchange (race: own royalties banked)
+    surrender    DOUBLE NOT NULL,
+    total        DOUBLE NOT NULL,        -- before caps
+    points       DOUBLE NOT NULL,        -- after caps
+    PRIMARY KEY (hand_key, seat, opp_seat)
+);
+
+-- Match events (OFC Double doubling cube, match results).
+CREATE TABLE IF NOT EXISTS events (
+    hand_key BIGINT NOT NULL,
+    idx      SMALLINT NOT NULL,
+    type     VARCHAR NOT NULL,           -- 'double', 'match_end', ...
+    by_player VARCHAR,
+    accepted BOOLEAN,
+    data     VARCHAR,                    -- JSON of the other fields
+    PRIMARY KEY (hand_key, idx)
+);
+
+-- Hands that could not be stored, with where and why.
+CREATE TABLE IF NOT EXISTS rejected (
+    import_id INTEGER NOT NULL,
+    path      VARCHAR NOT NULL,
+    line      INTEGER NOT NULL,
+    hand_id   VARCHAR,
+    message   VARCHAR NOT NULL,
+    partial   BOOLEAN NOT NULL,
+    raw       VARCHAR
+);

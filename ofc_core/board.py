@@ -1,0 +1,107 @@
+"""The board: three rows of placed cards, and the foul rule.
+
+A board is legal iff bottom >= middle >= top on the one strength scale; equal is legal.
+
+>>> b = Board.parse("Qh Qd 7c", "Qs Qc 6h 5d 4c", "Ah Ad Kc Ks 2d")
+>>> b.is_foul
+True
+>>> Board.parse("Qh Qd 7c", "Qs Qc 9h 8d 2c", "Ah Ad Kc Ks 2d").is_foul
+False
+>>> Board.parse_compact("Jh4s3h-As5c4c3c2h-KdJd9d7d3d").middle
+(Card('As'), Card('5c'), Card('4c'), Card('3c'), Card('2h'))
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ofc_core.cards import Card, format_cards, parse_cards
+from ofc_core.evaluate import Strength, evaluate
+
+
+class Row(StrEnum):
+    """The three rows, top (3 cards) to bottom (5 cards)."""
+
+    TOP = "top"
+    MIDDLE = "middle"
+    BOTTOM = "bottom"
+
+    @property
+    def size(self) -> int:
+        return 3 if self is Row.TOP else 5
+
+
+ROWS: tuple[Row, Row, Row] = (Row.TOP, Row.MIDDLE, Row.BOTTOM)
+BOARD_SIZE = 13
+
+_COMPACT_CARD = re.compile(r"(10|[2-9TJQKAtjqka])([cdhsCDHS♣♦♥♠])")
+
+
+def parse_compact_row(text: str) -> tuple[Card, ...]:
+    """Cards written without spaces: ``parse_compact_row('KdJd9d') == parse_cards('Kd Jd 9d')``.
+
+    Spaces are allowed too, so a normal card list parses the same.
+    """
+    stripped = "".join(text.split())
+    tokens = _COMPACT_CARD.findall(stripped)
+    if "".join(r + s for r, s in tokens) != stripped:
+        bad = _COMPACT_CARD.sub(" ", stripped).split()
+        raise ValueError(f"unknown card {bad[0] if bad else stripped!r} in {text!r}")
+    return parse_cards([r + s for r, s in tokens])
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The cards a player placed, row by row. Rows may be incomplete while a hand is played."""
+
+    top: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    bottom: tuple[Card, ...]
+
+    @classmethod
+    def parse(cls, top: str, middle: str, bottom: str) -> Board:
+        return cls(parse_cards(top), parse_cards(middle), parse_cards(bottom))
+
+    @classmethod
+    def parse_compact(cls, text: str) -> Board:
+        """``top-middle-bottom`` with or without spaces between cards, the notation OFC tools
+        use (``Jh4s3h-As5c4c3c2h-KdJd9d7d3d``)."""
+        parts = text.strip().split("-")
+        if len(parts) != 3:
+            raise ValueError(f"a compact board is top-middle-bottom, got {text!r}")
+        return cls(*(parse_compact_row(p) for p in parts))
+
+    def row(self, row: Row) -> tuple[Card, ...]:
+        return getattr(self, row.value)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.top + self.middle + self.bottom
+
+    @property
+    def is_complete(self) -> bool:
+        return all(len(self.row(r)) == r.size for r in ROWS)
+
+    def strengths(self) -> tuple[Strength, Strength, Strength]:
+        """Strength of top, middle and bottom; the board must be complete."""
+        if not self.is_complete:
+            raise ValueError(f"incomplete board {self}")
+        return (evaluate(self.top), evaluate(self.middle), evaluate(self.bottom))
+
+    @property
+    def is_foul(self) -> bool:
+        top, middle, bottom = self.strengths()
+        return is_foul(top, middle, bottom)
+
+    def compact(self) -> str:
+        return "-".join("".join(str(c) for c in self.row(r)) for r in ROWS)
+
+    def __str__(self) -> str:
+        return " / ".join(format_cards(self.row(r)) for r in ROWS)
+
+
+def is_foul(top: Strength, middle: Strength, bottom: Strength) -> bool:
+    """The foul rule on strengths (works elementwise on numpy arrays too)."""
+    return (middle < top) | (bottom < middle)

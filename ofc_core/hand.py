@@ -130,14 +130,16 @@ def _check_streets(player: PlayerRecord, ruleset: Ruleset) -> list[str]:
         if len(streets) > len(plan) or (not player.surrendered and len(streets) != len(plan)):
             return [f"{player.name}: {ruleset.variant} has {len(plan)} streets, got {len(streets)}"]
         expected = [(st.dealt, st.placed, st.discarded) for st in plan]
-    for n, (s, (dealt, placed, discarded)) in enumerate(zip(streets, expected), start=1):
+    pairs = zip(streets, expected, strict=False)  # a surrendered player may stop early
+    for n, (s, (dealt, placed, discarded)) in enumerate(pairs, start=1):
         where = f"{player.name}, street {n}"
         if len(s.placed) != placed:
             what = f"{dealt} dealt, {placed} placed" if dealt else f"{placed} placed"
             errors.append(f"{where}: places {len(s.placed)} cards, {ruleset.variant} wants {what}")
         if s.dealt is not None:
             if dealt is not None and len(s.dealt) != dealt:
-                errors.append(f"{where}: {len(s.dealt)} cards dealt, {ruleset.variant} deals {dealt}")
+                errors.append(f"{where}: {len(s.dealt)} cards dealt, "
+                              f"{ruleset.variant} deals {dealt}")
             stray = set(s.placed) - set(s.dealt)
             if stray:
                 errors.append(f"{where}: placed {format_cards(sorted(stray))} not dealt")

@@ -308,7 +308,9 @@ class FlCards:
         return cards
 
     def for_stay(self, top: Strength) -> int:
-        return self.repeat if self.repeat is not None else max(self.for_entry(top), self.entry[0][1])
+        if self.repeat is not None:
+            return self.repeat
+        return max(self.for_entry(top), self.entry[0][1])
 
     @property
     def most(self) -> int:
@@ -402,7 +404,8 @@ class Ruleset:
         if not self.fantasyland or fouled:
             return 0
         if in_fl:
-            return self.fl_cards.for_stay(top) if self.fl_stay.rule.stays(strengths, royalties) else 0
+            stays = self.fl_stay.rule.stays(strengths, royalties)
+            return self.fl_cards.for_stay(top) if stays else 0
         return self.fl_cards.for_entry(top)
 
     def settings(self) -> dict[str, Any]:

@@ -21,7 +21,7 @@ royalties 7 - 4: Hellmuth pays Ivey 4.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ofc_core.board import ROWS, Board
 from ofc_core.evaluate import Strength, hand_name
@@ -117,9 +117,13 @@ def _evaluate_seat(seat: Seat, ruleset: Ruleset) -> PlayerResult:
     if fouled:
         royalties = (0, 0, 0)
     else:
-        top, middle, bottom = (ruleset.royalties.points(row, s) for row, s in zip(ROWS, strengths, strict=True))
+        top, middle, bottom = (
+            ruleset.royalties.points(row, s) for row, s in zip(ROWS, strengths, strict=True)
+        )
         royalties = (top, middle, bottom)
-    fl_next = ruleset.fantasyland_cards(fouled, seat.fantasyland, strengths[0], strengths, royalties)
+    fl_next = ruleset.fantasyland_cards(
+        fouled, seat.fantasyland, strengths[0], strengths, royalties
+    )
     return PlayerResult(seat.name, fouled, False, strengths, royalties, fl_next, 0, 0)
 
 
@@ -138,7 +142,10 @@ def settle_pair(me: PlayerResult, them: PlayerResult, ruleset: Ruleset) -> PairR
     """The raw (uncapped) settlement of one ordered pair."""
     if me.surrendered or them.surrendered:
         cost = ruleset.surrender_cost
-        surrender = 0.0 if me.surrendered and them.surrendered else (-cost if me.surrendered else cost)
+        if me.surrendered and them.surrendered:
+            surrender = 0.0
+        else:
+            surrender = -cost if me.surrendered else cost
         if ruleset.scoring.is_race:
             surrender = max(surrender, 0.0)
         return PairResult(me.name, them.name, (0, 0, 0), 0, 0, 0, surrender, surrender, surrender)
@@ -214,20 +221,11 @@ def score_hand(seats: Sequence[Seat], ruleset: Ruleset, first_to_act: int = 0) -
     capped = raw
     if ruleset.cap is not None and not ruleset.scoring.is_race:
         capped = apply_caps(raw, ruleset.cap, first_to_act)
-        pairs = {(i, j): _with_capped(p, capped[i][j]) for (i, j), p in pairs.items()}
+        pairs = {(i, j): replace(p, capped=capped[i][j]) for (i, j), p in pairs.items()}
     players = tuple(
-        _with_points(p, _tidy(sum(raw[i])), _tidy(sum(capped[i])),
-                     {evaluated[j].name: _tidy(capped[i][j]) for j in range(count) if j != i})
+        replace(p, raw_points=_tidy(sum(raw[i])), points=_tidy(sum(capped[i])),
+                vs={evaluated[j].name: _tidy(capped[i][j]) for j in range(count) if j != i})
         for i, p in enumerate(evaluated)
     )
     return HandResult(players, tuple(pairs[k] for k in sorted(pairs)))
 
-
-def _with_capped(pair: PairResult, capped: float) -> PairResult:
-    return PairResult(pair.player, pair.opponent, pair.rows, pair.row_points, pair.bonus,
-                      pair.royalties, pair.surrender, pair.total, capped)
-
-
-def _with_points(p: PlayerResult, raw: float, points: float, vs: dict[str, float]) -> PlayerResult:
-    return PlayerResult(p.name, p.fouled, p.surrendered, p.strengths, p.royalties,
-                        p.fantasyland_next, raw, points, vs)

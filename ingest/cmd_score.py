@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -216,6 +217,11 @@ def run(args: argparse.Namespace) -> int:
         print("ofc score: give one or more FILEs to score", file=sys.stderr)
         return 2
     status = 0
-    for path in files:
-        status |= score_file(path, args.json, sys.stdout, sys.stderr)
+    try:
+        for path in files:
+            status |= score_file(path, args.json, sys.stdout, sys.stderr)
+            sys.stdout.flush()
+    except BrokenPipeError:  # `ofc score ... | head`: the reader left, stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return status

@@ -1,0 +1,161 @@
+"""OFC Double matches: race to the target (31) with a doubling cube.
+
+A match is the hands sharing a ``match_id``. Its hands' ``events`` say what happened between
+hands: ``double`` (``by_player`` offered, ``accepted`` true or false, ``data.multiplier`` the
+cube after it) and ``match_end`` (``by_player`` won; ``data.reason`` 'target' or 'declined',
+``data.multiplier`` the final cube, ``data.score`` the race points, ``data.won`` the money the
+winner took, when the log gives a stake). A match without ``match_end`` is unfinished.
+
+The money of a match, from the player's side, is the logged ``won`` (else stake x final
+cube), positive if the player won it and negative if they lost. The points are the banked
+race points stored per hand (``hand_players.points``); nothing is rescored here.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+
+from dashboard.queries.common import Filters, fetch_df
+from dashboard.queries.sessions import hand_list, scope_cte
+
+_MATCHES = """
+, mine AS (
+    SELECT * FROM scope WHERE match_id IS NOT NULL AND player = ?
+), opp AS (
+    SELECT m.hand_key, o.player AS opponent, o.points AS opponent_points
+    FROM mine m JOIN hand_players o ON o.hand_key = m.hand_key AND o.seat <> m.seat
+), ends AS (
+    SELECT m.match_id, any_value(e.by_player) AS winner,
+           any_value(json_extract_string(e.data, '$.reason')) AS reason,
+           any_value(TRY_CAST(json_extract_string(e.data, '$.multiplier') AS INTEGER))
+               AS end_cube,
+           any_value(TRY_CAST(json_extract_string(e.data, '$.won') AS DOUBLE)) AS logged_money
+    FROM mine m JOIN events e ON e.hand_key = m.hand_key
+    WHERE e.type = 'match_end'
+    GROUP BY m.match_id
+), cubes AS (
+    SELECT m.match_id,
+           count(*) AS offers,
+           count(*) FILTER (WHERE e.accepted) AS taken,
+           count(*) FILTER (WHERE NOT e.accepted) AS declined
+    FROM mine m JOIN events e ON e.hand_key = m.hand_key
+    WHERE e.type = 'double'
+    GROUP BY m.match_id
+), played AS (
+    SELECT m.match_id, min(m.played_at) AS started, max(m.played_at) AS ended,
+           count(*) AS hands, string_agg(DISTINCT o.opponent, ', ') AS opponent,
+           sum(m.points) AS points, sum(o.opponent_points) AS opponent_points,
+           any_value(m.stake) AS stake, any_value(m.currency) AS currency
+    FROM mine m LEFT JOIN opp o ON o.hand_key = m.hand_key
+    GROUP BY m.match_id
+), matches AS (
+    SELECT p.*, e.winner, e.reason,
+           coalesce(c.offers, 0) AS offers, coalesce(c.taken, 0) AS taken,
+           coalesce(c.declined, 0) AS declined,
+           coalesce(e.end_cube, CAST(2 ** coalesce(c.taken, 0) AS INTEGER)) AS cube,
+           CASE WHEN e.winner IS NULL THEN NULL ELSE e.winner = ? END AS won,
+           CASE WHEN e.winner IS NULL THEN NULL WHEN e.winner = ? THEN 1 ELSE -1 END
+               * coalesce(e.logged_money,
+                          p.stake * coalesce(e.end_cube, 2 ** coalesce(c.taken, 0))) AS money
+    FROM played p LEFT JOIN ends e ON e.match_id = p.match_id
+                  LEFT JOIN cubes c ON c.match_id = p.match_id
+)
+"""
+
+
+def _matches(filters: Filters) -> tuple[str, list]:
+    if filters.player is None:
+        raise ValueError("whose matches? choose a player first")
+    head, params = scope_cte(filters)
+    return head + _MATCHES, [*params, filters.player, filters.player, filters.player]
+
+
+def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """One row per match of the filtered player, in time order: ``match_id``, ``started``,
+    ``hands``, ``opponent``, ``points`` and ``opponent_points`` (race points), ``winner``,
+    ``won`` (None while unfinished), ``reason``, cube ``offers`` / ``taken`` / ``declined``,
+    final ``cube``, ``stake``, ``money``."""
+    head, params = _matches(filters)
+    return fetch_df(con, head + "SELECT * FROM matches ORDER BY started NULLS LAST, match_id",
+                    params)
+
+
+_SUMMARY = """
+SELECT count(*) AS matches,
+       count(*) FILTER (WHERE won IS NOT NULL) AS finished,
+       count(*) FILTER (WHERE won) AS won,
+       avg(won::INT) AS win_rate,
+       sum(hands) AS hands,
+       sum(money) AS money,
+       avg(money) AS money_per_match
+FROM matches
+"""
+
+
+def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float | int | None]:
+    """``matches``, ``finished``, ``won``, ``win_rate`` (of finished matches), ``hands``,
+    ``money`` and ``money_per_match`` (where a stake is known)."""
+    head, params = _matches(filters)
+    row = fetch_df(con, head + _SUMMARY, params).iloc[0]
+    return {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v)
+            for k, v in row.items()}
+
+
+DECISION = """CASE WHEN e.by_player = ? THEN
+         CASE WHEN e.accepted THEN 'I doubled, they took' ELSE 'I doubled, they declined' END
+     ELSE CASE WHEN e.accepted THEN 'they doubled, I took' ELSE 'they doubled, I declined' END
+     END"""
+
+_DECISIONS = """
+, decisions AS (
+    SELECT m.match_id, m.hand_key, m.played_at, e.idx, e.by_player AS offered_by, e.accepted,
+           TRY_CAST(json_extract_string(e.data, '$.multiplier') AS INTEGER) AS cube_after,
+           {decision} AS decision
+    FROM mine m JOIN events e ON e.hand_key = m.hand_key
+    WHERE e.type = 'double'
+)
+"""
+
+
+def _decisions(filters: Filters) -> tuple[str, list]:
+    head, params = _matches(filters)
+    return head + _DECISIONS.format(decision=DECISION), [*params, filters.player]
+
+
+def cube_decisions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """Every doubling offer in the player's matches with what came of the match: ``match_id``,
+    ``hand_key`` (the hand after which it was offered), ``decision``, ``cube_after``, ``won``,
+    ``money`` (of the whole match)."""
+    head, params = _decisions(filters)
+    sql = head + """
+        SELECT d.match_id, d.hand_key, d.played_at, d.offered_by, d.accepted, d.decision,
+               d.cube_after, m.won, m.money
+        FROM decisions d JOIN matches m ON m.match_id = d.match_id
+        ORDER BY d.played_at NULLS LAST, d.hand_key, d.idx"""
+    return fetch_df(con, sql, params)
+
+
+DECISIONS = ("I doubled, they took", "I doubled, they declined", "they doubled, I took",
+             "they doubled, I declined")
+
+
+def cube_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """Per kind of cube decision (:data:`DECISIONS`): ``decisions``, ``matches_won`` and
+    ``matches_lost`` afterwards, and the ``money`` of those matches."""
+    head, params = _decisions(filters)
+    sql = head + """
+        SELECT d.decision, count(*) AS decisions,
+               count(*) FILTER (WHERE m.won) AS matches_won,
+               count(*) FILTER (WHERE NOT m.won) AS matches_lost,
+               sum(m.money) AS money
+        FROM decisions d JOIN matches m ON m.match_id = d.match_id
+        GROUP BY d.decision"""
+    df = fetch_df(con, sql, params)
+    order = {c: i for i, c in enumerate(DECISIONS)}
+    return df.sort_values("decision", key=lambda c: c.map(order)).reset_index(drop=True)
+
+
+def match_hands(con: duckdb.DuckDBPyConnection, filters: Filters, match_id: str) -> pd.DataFrame:
+    """The player's hands of one match."""
+    return hand_list(con, filters, "s.match_id", match_id)

@@ -1,0 +1,169 @@
+"""Sessions, and the scoped rows every analysis page starts from.
+
+The analysis pages (fouls, Fantasyland, opponents, variants, matches, sessions) all read the
+same rows: one per player per hand, restricted by the shared filters. :func:`scope_cte` builds
+that ``scope`` CTE; :func:`hand_list` returns the hands behind any number on those pages, using
+the very same SQL expression that grouped them, so a table row or chart point always opens
+exactly the hands it counts.
+
+A session is the log's ``session_id`` when it has one. Hands without one are split into
+sessions by a gap of inactivity: a hand starts a new session when more than ``gap_minutes``
+passed since the previous such hand (SQL window functions over ``played_at``). Hands with
+neither a session id nor a date form one session, ``undated``.
+
+All values reach DuckDB as bound parameters; the only SQL spliced in is the filter clause
+from :func:`dashboard.queries.common.where` and expressions from this package's own tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from dashboard.queries.common import Filters, fetch_df, where
+
+DEFAULT_GAP_MINUTES = 30
+
+_SCOPE = """
+scope AS (
+    SELECT h.hand_key, h.source, h.hand_id, h.session_id, h.match_id, h.played_at,
+           h.variant, h.ruleset_label, h.scoring, h.player_count, h.stake, h.currency,
+           hp.seat, hp.player, hp.position, hp.fantasyland, hp.fl_cards, hp.surrendered,
+           hp.fouled, hp.foul_top_middle, hp.foul_middle_bottom, hp.royalties,
+           hp.fantasyland_next, hp.points
+    FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key
+    WHERE {cond}
+)"""
+
+_SESSIONS = """
+scope_hands AS (
+    SELECT DISTINCT hand_key, played_at, session_id FROM scope
+),
+gapped AS (
+    SELECT hand_key, played_at,
+           CASE WHEN epoch(played_at) - epoch(lag(played_at) OVER w) <= ? * 60
+                THEN 0 ELSE 1 END AS starts
+    FROM scope_hands WHERE session_id IS NULL AND played_at IS NOT NULL
+    WINDOW w AS (ORDER BY played_at, hand_key)
+),
+numbered AS (
+    SELECT hand_key,
+           sum(starts) OVER (ORDER BY played_at, hand_key ROWS UNBOUNDED PRECEDING) AS n
+    FROM gapped
+),
+hand_session AS (
+    SELECT s.hand_key,
+           CASE WHEN s.session_id IS NOT NULL THEN 'id:' || s.session_id
+                WHEN n.n IS NOT NULL THEN 'gap:' || n.n::VARCHAR
+                ELSE 'undated' END AS session
+    FROM scope_hands s LEFT JOIN numbered n ON n.hand_key = s.hand_key
+)"""
+
+
+def scope_cte(filters: Filters) -> tuple[str, list[Any]]:
+    """``WITH scope AS (...)``: one row per player per hand inside the filters (every player's
+    rows when ``filters.player`` is ``None``)."""
+    cond, params = where(filters)
+    return "WITH " + _SCOPE.format(cond=cond or "TRUE"), list(params)
+
+
+def sessions_cte(filters: Filters, gap_minutes: float) -> tuple[str, list[Any]]:
+    """``scope`` plus ``hand_session (hand_key, session)``: the session key of every hand,
+    ``'id:<session_id>'``, ``'gap:<n>'`` (split by inactivity) or ``'undated'``."""
+    head, params = scope_cte(filters)
+    return head + "," + _SESSIONS, [*params, float(gap_minutes)]
+
+
+_HAND_LIST = """
+SELECT s.hand_key, s.played_at, s.source, s.hand_id, s.variant, s.player, s.position,
+       s.fantasyland, s.fouled, s.royalties, s.fantasyland_next, s.points
+FROM scope s {join}
+WHERE {expr} IS NOT DISTINCT FROM ? {extra}
+ORDER BY s.played_at NULLS LAST, s.hand_key, s.seat
+LIMIT ?
+"""
+
+HAND_LIMIT = 500
+
+
+def hand_list(con: duckdb.DuckDBPyConnection, filters: Filters, expr: str, value: Any, *,
+              extra: str = "", gap_minutes: float | None = None,
+              limit: int = HAND_LIMIT) -> pd.DataFrame:
+    """The player-hands behind one group: rows of ``scope`` (alias ``s``) where the grouping
+    expression ``expr`` equals ``value``. ``extra`` narrows further (e.g. ``AND s.fouled``).
+    When ``gap_minutes`` is given, the session key is available as ``hs.session``."""
+    if gap_minutes is None:
+        head, params = scope_cte(filters)
+        join = ""
+    else:
+        head, params = sessions_cte(filters, gap_minutes)
+        join = "JOIN hand_session hs ON hs.hand_key = s.hand_key"
+    sql = head + _HAND_LIST.format(join=join, expr=expr, extra=extra)
+    return fetch_df(con, sql, [*params, value, int(limit)])
+
+
+FOUL_RATE = "avg(CASE WHEN s.surrendered THEN NULL ELSE s.fouled::INT END)"
+"""Fouled hands over hands set (a surrendered hand is never set, so it is left out)."""
+
+FL_ENTRY_RATE = ("avg(CASE WHEN s.fantasyland OR s.surrendered THEN NULL "
+                 "ELSE (s.fantasyland_next > 0)::INT END)")
+"""Hands that earned Fantasyland over normal (not Fantasyland, not surrendered) hands."""
+
+PERIODS = {
+    "session": "hs.session",
+    "week": "coalesce(strftime(date_trunc('week', s.played_at), '%Y-%m-%d'), 'undated')",
+    "day": "coalesce(strftime(s.played_at, '%Y-%m-%d'), 'undated')",
+}
+"""Grouping expressions for :func:`period_table`, also used by :func:`hand_list`."""
+
+TREND_PERIODS = 5
+
+_PERIOD_TABLE = """
+, periods AS (
+    SELECT {expr} AS period,
+           min(s.played_at) AS started, max(s.played_at) AS ended,
+           count(*) AS hands,
+           sum(s.points) AS points,
+           avg(s.points) AS points_per_hand,
+           {foul_rate} AS foul_rate,
+           {fl_entry_rate} AS fl_entry_rate,
+           count_if(s.fantasyland) AS fl_hands,
+           sum(s.points * s.stake) AS money
+    FROM scope s {join}
+    GROUP BY 1
+)
+SELECT row_number() OVER (ORDER BY started NULLS LAST, period) AS period_no, *,
+       sum(points) OVER (ORDER BY started NULLS LAST, period) AS cumulative_points,
+       avg(points_per_hand) OVER (ORDER BY started NULLS LAST, period
+                                  ROWS {trend} PRECEDING) AS trend_points_per_hand
+FROM periods
+ORDER BY period_no
+"""
+
+
+def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str = "session",
+                 gap_minutes: float = DEFAULT_GAP_MINUTES) -> pd.DataFrame:
+    """One row per session (or week, or day) in time order: hands, points, points per hand,
+    foul rate, Fantasyland entry rate, FL hands, money (points x stake where the stake is
+    known), the running total, and the trend (points per hand averaged over the last
+    ``TREND_PERIODS`` periods). ``period`` is the key for :func:`hand_list` with
+    ``PERIODS[period]``."""
+    expr = PERIODS[period]
+    if period == "session":
+        head, params = sessions_cte(filters, gap_minutes)
+        join = "JOIN hand_session hs ON hs.hand_key = s.hand_key"
+    else:
+        head, params = scope_cte(filters)
+        join = ""
+    sql = head + _PERIOD_TABLE.format(expr=expr, join=join, foul_rate=FOUL_RATE,
+                                      fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1)
+    return fetch_df(con, sql, params)
+
+
+def period_hands(con: duckdb.DuckDBPyConnection, filters: Filters, period: str, key: str, *,
+                 gap_minutes: float = DEFAULT_GAP_MINUTES, extra: str = "") -> pd.DataFrame:
+    """The hands of one row of :func:`period_table`."""
+    gap = gap_minutes if period == "session" else None
+    return hand_list(con, filters, PERIODS[period], key, extra=extra, gap_minutes=gap)

@@ -1,0 +1,47 @@
+"""Variants and rulesets side by side: where does a player do best?
+
+One row per variant and ruleset label (a ruleset label names the overrides of the preset,
+e.g. ``pineapple (scoring 2-4)``), from the stored per-player results. Points per hand are
+in each ruleset's own points (a scoop is worth 6 under 1-6 and 4 under 2-4), so the scoring
+system is shown beside them.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+
+from dashboard.queries.common import Filters, fetch_df
+from dashboard.queries.sessions import FL_ENTRY_RATE, FOUL_RATE, hand_list, scope_cte
+
+_TABLE = """
+SELECT s.variant, s.ruleset_label, s.scoring,
+       count(*) AS hands,
+       avg(s.points) AS points_per_hand,
+       avg(s.points) - 1.96 * stddev_samp(s.points) / sqrt(count(*)) AS ci_low,
+       avg(s.points) + 1.96 * stddev_samp(s.points) / sqrt(count(*)) AS ci_high,
+       sum(s.points) AS points,
+       {foul_rate} AS foul_rate,
+       {fl_entry_rate} AS fl_entry_rate,
+       avg(s.fantasyland::INT) AS fl_hand_share,
+       avg(s.royalties) AS royalties_per_hand,
+       sum(s.points * s.stake) AS money
+FROM scope s
+GROUP BY ALL
+ORDER BY hands DESC, s.variant, s.ruleset_label
+"""
+
+
+def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """Per variant and ruleset: ``hands``, ``points_per_hand`` with its 95% interval,
+    ``points``, ``foul_rate``, ``fl_entry_rate``, ``fl_hand_share`` (hands played in
+    Fantasyland), ``royalties_per_hand`` and ``money``."""
+    head, params = scope_cte(filters)
+    sql = head + _TABLE.format(foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE)
+    return fetch_df(con, sql, params)
+
+
+def ruleset_hands(con: duckdb.DuckDBPyConnection, filters: Filters,
+                  ruleset_label: str) -> pd.DataFrame:
+    """The hands behind one row of :func:`table`."""
+    return hand_list(con, filters, "s.ruleset_label", ruleset_label)

@@ -35,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "`ofc import` reads)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per hand per line instead of tables")
+    parser.add_argument("--db", metavar="PATH", default=None,
+                        help="with no FILE: print the results stored in this database (as "
+                             "imported, not recomputed) in the same shape")
 
 
 def _num(value: float) -> float:
@@ -211,8 +214,39 @@ def score_file(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
     return status
 
 
+def score_db(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
+    """Print the stored hands' results (read from the tables, not recomputed), in import
+    order, in the shape of :func:`score_file`; 2 if the database cannot be used."""
+    from . import store
+    from .hand_tables import stored_results
+
+    try:
+        con = store.connect(path, read_only=True)
+    except store.StoreError as exc:
+        err.write(f"ofc score: {exc}\n")
+        return 2
+    try:
+        for record, result, file, line in stored_results(con):
+            if as_json:
+                _emit(out, {"file": file, "line": line} | result_to_json(record, result))
+            else:
+                out.write(format_table(record, result, f"{file}:{line}") + "\n\n")
+    finally:
+        con.close()
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     files: Sequence[str] = args.files
+    if args.db is not None:
+        if files:
+            print("ofc score: give FILEs or --db, not both", file=sys.stderr)
+            return 2
+        try:
+            return score_db(args.db, args.json, sys.stdout, sys.stderr)
+        except BrokenPipeError:  # `ofc score --db ... | head`
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
     if not files:
         print("ofc score: give one or more FILEs to score", file=sys.stderr)
         return 2

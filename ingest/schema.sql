@@ -1,13 +1,15 @@
--- OFC Analytics DuckDB schema, version 1. Documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 2. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
+-- The big tables carry no PRIMARY KEY / UNIQUE index (they slow bulk loading and updates in
+-- DuckDB); the importer enforces (source, hand_id) uniqueness and assigns hand_key itself.
 
 CREATE TABLE IF NOT EXISTS meta (
     key   VARCHAR PRIMARY KEY,
     value VARCHAR
 );
 
--- The import ledger: one row per file import.
+-- The import ledger: one row per file import (in the same transaction as the file's hands).
 CREATE TABLE IF NOT EXISTS imports (
     import_id      INTEGER PRIMARY KEY,
     path           VARCHAR NOT NULL,   -- as given (or the uploaded file's name)
@@ -16,22 +18,23 @@ CREATE TABLE IF NOT EXISTS imports (
     format         VARCHAR,            -- NULL when no format recognised the file
     parser_version VARCHAR,
     imported_at    TIMESTAMPTZ NOT NULL,
-    hands          INTEGER NOT NULL,   -- hands read (stored + duplicate + rejected)
-    stored         INTEGER NOT NULL,
-    duplicate      INTEGER NOT NULL,
-    partial        INTEGER NOT NULL,
-    rejected       INTEGER NOT NULL
+    hands          INTEGER NOT NULL,   -- hands read: stored + duplicate + merged + rejected
+    stored         INTEGER NOT NULL,   -- new hands stored
+    duplicate      INTEGER NOT NULL,   -- already stored, nothing new (merged = the rest)
+    partial        INTEGER NOT NULL,   -- truncated last hand (file still being written)
+    rejected       INTEGER NOT NULL    -- bad hands (details in `rejected`)
 );
 
 CREATE TABLE IF NOT EXISTS hands (
-    hand_key      BIGINT PRIMARY KEY,
+    hand_key      BIGINT NOT NULL,
     source        VARCHAR NOT NULL,
     hand_id       VARCHAR NOT NULL,
     session_id    VARCHAR,
     match_id      VARCHAR,
     played_at     TIMESTAMPTZ,
     variant       VARCHAR NOT NULL,    -- preset name
-    ruleset       VARCHAR NOT NULL,    -- resolved settings as JSON (Ruleset.settings())
+    ruleset       VARCHAR NOT NULL,    -- resolved settings as JSON (Ruleset.settings()), plus
+                                       -- "overrides": the log's own rules object, if any
     ruleset_label VARCHAR NOT NULL,    -- Ruleset.label, e.g. 'pineapple (scoring 2-4)'
     scoring       VARCHAR NOT NULL,    -- '1-6' | '2-4' | 'majority' | 'race'
     button        VARCHAR,
@@ -41,9 +44,9 @@ CREATE TABLE IF NOT EXISTS hands (
     player_count  TINYINT NOT NULL,
     first_to_act  TINYINT NOT NULL,    -- seat left of the button
     points_differ BOOLEAN NOT NULL,    -- the room's reported points differ from ours
-    import_id     INTEGER,
+    import_id     INTEGER NOT NULL,    -- the import that first stored the hand
     raw           VARCHAR,             -- the hand's text as read
-    UNIQUE (source, hand_id)
+    line          INTEGER              -- 1-based line of the hand in that import's file
 );
 
 -- Per player per hand: flags, the recomputed outcome, the room's reported result.
@@ -63,8 +66,7 @@ CREATE TABLE IF NOT EXISTS hand_players (
     raw_points       DOUBLE NOT NULL,  -- before caps
     points           DOUBLE NOT NULL,  -- the player's net for the hand (race: banked)
     reported_points  DOUBLE,
-    points_differ    BOOLEAN NOT NULL,
-    PRIMARY KEY (hand_key, seat)
+    points_differ    BOOLEAN NOT NULL
 );
 
 -- Per player and row: the cards, their strength, name and royalty.
@@ -73,11 +75,10 @@ CREATE TABLE IF NOT EXISTS hand_rows (
     seat      TINYINT NOT NULL,
     row_name  VARCHAR NOT NULL,        -- 'top' | 'middle' | 'bottom'
     cards     VARCHAR NOT NULL,        -- 'Qh Qd 2c'
-    strength  INTEGER,                 -- ofc_core.evaluate scale; NULL if the row is incomplete
+    strength  INTEGER,                 -- ofc_core.evaluate scale; NULL if surrendered
     category  VARCHAR,                 -- 'pair', 'flush', ...
     hand_name VARCHAR,                 -- 'Pair of Queens'
-    royalty   INTEGER NOT NULL,        -- 0 if fouled
-    PRIMARY KEY (hand_key, seat, row_name)
+    royalty   INTEGER NOT NULL         -- 0 if fouled
 );
 
 -- Street by street: what was dealt, placed per row, discarded. NULL dealt/discard = hidden.
@@ -89,8 +90,7 @@ CREATE TABLE IF NOT EXISTS placements (
     top      VARCHAR NOT NULL,
     middle   VARCHAR NOT NULL,
     bottom   VARCHAR NOT NULL,
-    discard  VARCHAR,
-    PRIMARY KEY (hand_key, seat, street)
+    discard  VARCHAR
 );
 
 -- Per ordered pair (player vs opponent), from the player's side.
@@ -111,8 +111,7 @@ CREATE TABLE IF NOT EXISTS pairs (
     royalties    INTEGER NOT NULL,       -- net royalty exchange (race: own royalties banked)
     surrender    DOUBLE NOT NULL,
     total        DOUBLE NOT NULL,        -- before caps
-    points       DOUBLE NOT NULL,        -- after caps
-    PRIMARY KEY (hand_key, seat, opp_seat)
+    points       DOUBLE NOT NULL         -- after caps
 );
 
 -- Match events (OFC Double doubling cube, match results).
@@ -122,15 +121,14 @@ CREATE TABLE IF NOT EXISTS events (
     type     VARCHAR NOT NULL,           -- 'double', 'match_end', ...
     by_player VARCHAR,
     accepted BOOLEAN,
-    data     VARCHAR,                    -- JSON of the other fields
-    PRIMARY KEY (hand_key, idx)
+    data     VARCHAR                     -- JSON of the other fields
 );
 
--- Hands that could not be stored, with where and why.
+-- Hands that could not be stored, with where and why (partial = a truncated last hand).
 CREATE TABLE IF NOT EXISTS rejected (
     import_id INTEGER NOT NULL,
     path      VARCHAR NOT NULL,
-    line      INTEGER NOT NULL,
+    line      INTEGER NOT NULL,          -- 1-based; 0 for a file that could not be read
     hand_id   VARCHAR,
     message   VARCHAR NOT NULL,
     partial   BOOLEAN NOT NULL,

@@ -1,0 +1,549 @@
+"""Importing session logs into the store.
+
+A file is read, decoded (:func:`ingest.formats.encoding.decode_bytes`), recognised by the format
+registry, parsed, checked (:func:`ofc_core.hand.validate`, inside the parsers), scored in bulk
+(``ofc_core.batch.score_records``) and stored through Arrow, in ONE transaction per file
+together with its ledger row: a crash mid-import leaves all of the file's hands or none.
+
+A hand is identified by ``(source, hand_id)`` and stored once. Seeing it again adds nothing
+(a *duplicate*), unless the new log shows cards the stored one hid (another player's view of
+the same hand: their own dealt cards and discards): then the stored hand is completed
+(*merged*). A bad hand never stops a file: it is kept in ``rejected`` with its line and reason.
+A truncated last hand (a file still being written) is *partial*: reported, not stored, and
+imported when the grown file is imported again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
+
+from . import store
+from .formats import Format, ParsedHand, ParseIssue, detect, registry
+from .formats.encoding import DecodeError, decode_bytes
+from .hand_tables import (
+    HAND_TABLES,
+    HandRow,
+    delete_hands,
+    hand_tables,
+    insert_tables,
+    load_records,
+)
+
+try:  # pragma: no cover - which branch runs depends on the batch scorer being there
+    from ofc_core.batch import score_records
+except ModuleNotFoundError:  # TEMPORARY: see ingest/_score_shim.py
+    from ._score_shim import score_records
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, label)``: bytes done of total bytes, and a one-line status."""
+
+CHUNK_HANDS = 20_000
+"""Hands parsed, scored and inserted at a time (bounds memory on big files)."""
+
+_IMPORT_LOCK = threading.Lock()
+"""One import at a time per process (hand keys and (source, hand_id) checks are read-then-write;
+other processes are kept out by DuckDB's file lock)."""
+
+
+@dataclass(frozen=True)
+class HandIssue:
+    line: int
+    hand_id: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "hand_id": self.hand_id, "message": self.message}
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """What importing one file did. ``hands`` counts the hands read (partial ones excluded)."""
+
+    path: str
+    format: str | None
+    hands: int = 0
+    stored: int = 0
+    duplicate: int = 0
+    merged: int = 0
+    partial: int = 0
+    errors: tuple[HandIssue, ...] = ()
+    unreadable: str | None = None
+    """Why the file could not be read at all (then ``errors`` holds that message at line 0)."""
+    import_id: int | None = None
+
+    @property
+    def rejected(self) -> int:
+        return len(self.errors) if self.unreadable is None else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "format": self.format, "hands": self.hands,
+                "stored": self.stored, "duplicate": self.duplicate, "merged": self.merged,
+                "partial": self.partial, "errors": [e.to_dict() for e in self.errors]}
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    files: tuple[FileReport, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def stored(self) -> int:
+        return sum(f.stored for f in self.files)
+
+    @property
+    def duplicate(self) -> int:
+        return sum(f.duplicate for f in self.files)
+
+    @property
+    def merged(self) -> int:
+        return sum(f.merged for f in self.files)
+
+    @property
+    def partial(self) -> int:
+        return sum(f.partial for f in self.files)
+
+    @property
+    def rejected(self) -> int:
+        return sum(f.rejected for f in self.files)
+
+    @property
+    def unreadable(self) -> int:
+        return sum(f.unreadable is not None for f in self.files)
+
+    @property
+    def hands(self) -> int:
+        return sum(f.hands for f in self.files)
+
+    @property
+    def exit_code(self) -> int:
+        """1 if any hand was rejected or any file unreadable, else 0."""
+        return 1 if self.rejected or self.unreadable else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``ofc import --json`` object."""
+        return {"files": [f.to_dict() for f in self.files], "stored": self.stored,
+                "duplicate": self.duplicate, "merged": self.merged, "partial": self.partial,
+                "rejected": self.rejected}
+
+
+# --------------------------------------------------------------------------------------------
+# Entry points
+
+
+def iter_log_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files under ``paths`` (folders recursively, sorted), skipping hidden files and folders."""
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            for sub in sorted(path.rglob("*")):
+                parts = sub.relative_to(path).parts
+                if sub.is_file() and not any(p.startswith(".") for p in parts):
+                    yield sub
+        else:
+            yield path
+
+
+def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
+                 progress: Progress | None = None,
+                 wait_seconds: float = 30.0) -> ImportReport:
+    """Import files and folders into the store at ``db`` (default
+    :func:`ingest.store.default_db_path`). Raises :class:`ingest.store.StoreBusy` /
+    :class:`ingest.store.StoreError` for database problems; everything about the logs is in
+    the report."""
+    files = list(iter_log_files(paths))
+    con = store.connect(db, wait_seconds=wait_seconds)
+    try:
+        return _import(((str(p), _reader(p)) for p in files), con, progress,
+                       sum(_size(p) for p in files))
+    finally:
+        con.close()
+
+
+def import_files(files: Iterable[tuple[str, bytes]], con: duckdb.DuckDBPyConnection, *,
+                 progress: Progress | None = None) -> ImportReport:
+    """Import in-memory files ``(name, content)`` (the dashboard's upload page) through an
+    open connection."""
+    items = [(name, _constant(data)) for name, data in files]
+    total = sum(len(fn()) for _, fn in items)
+    return _import(iter(items), con, progress, total)
+
+
+def _constant(data: bytes) -> Callable[[], bytes]:
+    return lambda: data
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _reader(path: Path) -> Callable[[], bytes]:
+    def read() -> bytes:
+        try:
+            return path.read_bytes()
+        except IsADirectoryError:
+            raise _Unreadable(f"{path}: is a folder") from None
+        except FileNotFoundError:
+            raise _Unreadable(f"{path}: no such file") from None
+        except OSError as exc:
+            raise _Unreadable(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return read
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDBPyConnection,
+            progress: Progress | None, total_bytes: int) -> ImportReport:
+    started = time.monotonic()
+    reports: list[FileReport] = []
+    ticker = _Ticker(progress, total_bytes, started)
+    for name, read in files:
+        try:
+            data = read()
+        except _Unreadable as exc:
+            reports.append(FileReport(name, None, unreadable=str(exc),
+                                      errors=(HandIssue(0, None, str(exc)),)))
+            continue
+        with _IMPORT_LOCK:
+            reports.append(_import_one(con, name, data, ticker))
+        ticker.file_done(len(data))
+    return ImportReport(tuple(reports), time.monotonic() - started)
+
+
+class _Ticker:
+    """Turns per-chunk progress into ``progress(done_bytes, total_bytes, label)`` calls."""
+
+    def __init__(self, progress: Progress | None, total: int, started: float) -> None:
+        self.progress = progress
+        self.total = max(total, 1)
+        self.started = started
+        self.base = 0
+        self.hands = 0
+
+    def update(self, name: str, fraction: float, size: int, hands: int) -> None:
+        if self.progress is None:
+            return
+        seconds = max(time.monotonic() - self.started, 1e-6)
+        done = self.hands + hands
+        self.progress(min(self.base + int(size * fraction), self.total), self.total,
+                      f"{name}: {done:,} hands, {done / seconds:,.0f} hands/s")
+
+    def file_done(self, size: int) -> None:
+        self.base += size
+
+
+# --------------------------------------------------------------------------------------------
+# One file
+
+
+@dataclass
+class _Counts:
+    hands: int = 0
+    stored: int = 0
+    duplicate: int = 0
+    merged: int = 0
+    partial: int = 0
+    errors: list[HandIssue] = field(default_factory=list)
+    rejected_rows: list[dict[str, Any]] = field(default_factory=list)
+
+    def reject(self, line: int, hand_id: str | None, message: str, raw: str,
+               partial: bool = False) -> None:
+        if partial:
+            self.partial += 1
+        else:
+            self.hands += 1
+            self.errors.append(HandIssue(line, hand_id, message))
+        self.rejected_rows.append({"line": line, "hand_id": hand_id, "message": message,
+                                   "partial": partial, "raw": raw})
+
+
+def _import_one(con: duckdb.DuckDBPyConnection, name: str, data: bytes,
+                ticker: _Ticker) -> FileReport:
+    digest = hashlib.sha256(data).hexdigest()
+    fmt: Format | None = None
+    unreadable = None
+    text = ""
+    try:
+        text = decode_bytes(data, name)
+        if text.strip():
+            fmt = detect(text, name)
+            if fmt is None:
+                known = ", ".join(f.name for f in registry())
+                unreadable = (f"{name}: not a hand history this version reads (known formats: "
+                              f"{known})")
+    except DecodeError as exc:
+        unreadable = str(exc)
+    counts = _Counts()
+    try:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            import_id = _next_id(con, "imports", "import_id")
+            if unreadable is not None:
+                counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
+                                             "partial": False, "raw": None})
+            elif fmt is not None:
+                _store_hands(con, fmt, text, name, import_id, counts, ticker, len(data))
+            _insert_rejected(con, import_id, name, counts.rejected_rows)
+            con.execute(
+                "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?)",
+                [import_id, name, digest, len(data), None if fmt is None else fmt.name,
+                 None if fmt is None else fmt.version, counts.hands, counts.stored,
+                 counts.duplicate, counts.partial, len(counts.errors)])
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback(con)
+            raise
+    except duckdb.Error as exc:
+        raise store.StoreError(f"importing {name}: {store.describe_error(exc)}") from None
+    ticker.hands += counts.hands
+    if unreadable is not None:
+        return FileReport(name, None, unreadable=unreadable,
+                          errors=(HandIssue(0, None, unreadable),), import_id=import_id)
+    return FileReport(name, None if fmt is None else fmt.name, counts.hands, counts.stored,
+                      counts.duplicate, counts.merged, counts.partial, tuple(counts.errors),
+                      import_id=import_id)
+
+
+def _rollback(con: duckdb.DuckDBPyConnection) -> None:
+    try:
+        con.execute("ROLLBACK")
+    except duckdb.Error:
+        pass
+
+
+def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
+    row = con.execute(f"SELECT coalesce(max({column}), 0) + 1 FROM {table}").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _insert_rejected(con: duckdb.DuckDBPyConnection, import_id: int, name: str,
+                     rows: list[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    table = pa.table({
+        "import_id": pa.array([import_id] * len(rows), pa.int32()),
+        "path": pa.array([name] * len(rows), pa.string()),
+        "line": pa.array([r["line"] for r in rows], pa.int32()),
+        "hand_id": pa.array([r["hand_id"] for r in rows], pa.string()),
+        "message": pa.array([r["message"] for r in rows], pa.string()),
+        "partial": pa.array([r["partial"] for r in rows], pa.bool_()),
+        "raw": pa.array([r["raw"] for r in rows], pa.string()),
+    })
+    insert_tables(con, {"rejected": table})
+
+
+def _store_hands(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
+                 import_id: int, counts: _Counts, ticker: _Ticker, size: int) -> None:
+    lines = max(text.count("\n") + 1, 1)
+    chunk: list[ParsedHand] = []
+    for item in fmt.parse(text, name):
+        if isinstance(item, ParseIssue):
+            counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
+            continue
+        chunk.append(item)
+        if len(chunk) >= CHUNK_HANDS:
+            _store_chunk(con, chunk, import_id, counts)
+            ticker.update(name, item.line / lines, size, counts.hands)
+            chunk = []
+    if chunk:
+        _store_chunk(con, chunk, import_id, counts)
+    ticker.update(name, 1.0, size, counts.hands)
+
+
+def _existing_keys(con: duckdb.DuckDBPyConnection,
+                   chunk: Sequence[ParsedHand]) -> dict[tuple[str, str], int]:
+    ids = pa.table({"source": [p.record.source for p in chunk],
+                    "hand_id": [p.record.hand_id for p in chunk]})
+    con.register("_ofc_ids", ids)
+    try:
+        found = con.execute("SELECT h.source, h.hand_id, h.hand_key FROM hands h "
+                            "JOIN _ofc_ids i USING (source, hand_id)").fetchall()
+    finally:
+        con.unregister("_ofc_ids")
+    return {(s, h): k for s, h, k in found}
+
+
+def _store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], import_id: int,
+                 counts: _Counts) -> None:
+    existing = _existing_keys(con, chunk)
+    fresh: list[ParsedHand] = []
+    again: list[ParsedHand] = []
+    seen: set[tuple[str, str]] = set()
+    for item in chunk:
+        key = (item.record.source, item.record.hand_id)
+        (again if key in existing or key in seen else fresh).append(item)
+        seen.add(key)
+    if fresh:
+        first = _next_id(con, "hands", "hand_key")
+        rows = [HandRow(first + n, import_id, p.line, p.raw) for n, p in enumerate(fresh)]
+        records = [p.record for p in fresh]
+        insert_tables(con, hand_tables(records, rows, score_records(records)))
+        counts.hands += len(fresh)
+        counts.stored += len(fresh)
+        existing.update({(p.record.source, p.record.hand_id): r.hand_key
+                         for p, r in zip(fresh, rows, strict=True)})
+    while again:  # a hand seen twice in one chunk merges in turn
+        now, later, seen = [], [], set()
+        for item in again:
+            key = (item.record.source, item.record.hand_id)
+            (later if key in seen else now).append(item)
+            seen.add(key)
+        _merge(con, now, existing, counts)
+        again = later
+
+
+# --------------------------------------------------------------------------------------------
+# The same hand from another log
+
+
+class MergeConflict(ValueError):
+    """Two logs of the same (source, hand_id) disagree on what is on the table."""
+
+
+def merge_records(stored: HandRecord, other: HandRecord) -> HandRecord:
+    """``stored`` completed with what ``other`` shows and it hides: dealt cards and discards
+    of each street, street detail missing altogether, reported points.
+
+    Raises :class:`MergeConflict` when the logs disagree (players, boards or placements).
+    """
+    if [p.name for p in stored.players] != [p.name for p in other.players]:
+        raise MergeConflict(f"players {[p.name for p in other.players]} differ from the stored "
+                            f"hand's {[p.name for p in stored.players]}")
+    if stored.variant != other.variant or dict(stored.rules) != dict(other.rules):
+        raise MergeConflict("the variant or rules differ from the stored hand's")
+    players = tuple(_merge_player(a, b) for a, b in zip(stored.players, other.players,
+                                                         strict=True))
+    return replace(stored, players=players)
+
+
+def _merge_player(a: PlayerRecord, b: PlayerRecord) -> PlayerRecord:
+    if not a.surrendered and not b.surrendered and a.board != b.board:
+        if sorted(a.board.cards) != sorted(b.board.cards) or any(
+                sorted(x) != sorted(y) for x, y in zip(
+                    (a.board.top, a.board.middle, a.board.bottom),
+                    (b.board.top, b.board.middle, b.board.bottom), strict=True)):
+            raise MergeConflict(f"{a.name}: board {b.board} differs from the stored {a.board}")
+    if a.fantasyland != b.fantasyland or a.surrendered != b.surrendered:
+        raise MergeConflict(f"{a.name}: Fantasyland or surrender differs from the stored hand")
+    streets = a.streets
+    if streets is None:
+        streets = b.streets
+    elif b.streets is not None:
+        if len(a.streets or ()) != len(b.streets):
+            raise MergeConflict(f"{a.name}: {len(b.streets)} streets, the stored hand has "
+                                f"{len(streets)}")
+        streets = tuple(_merge_street(a.name, n, s, t)
+                        for n, (s, t) in enumerate(zip(streets, b.streets, strict=True), 1))
+    reported = a.reported_points if a.reported_points is not None else b.reported_points
+    return replace(a, streets=streets, reported_points=reported)
+
+
+def _merge_street(name: str, number: int, s: StreetPlay, t: StreetPlay) -> StreetPlay:
+    if (s.top, s.middle, s.bottom) != (t.top, t.middle, t.bottom):
+        raise MergeConflict(f"{name}, street {number}: placements differ from the stored hand")
+    for attr in ("dealt", "discard"):
+        mine, theirs = getattr(s, attr), getattr(t, attr)
+        if mine is not None and theirs is not None and sorted(mine) != sorted(theirs):
+            raise MergeConflict(f"{name}, street {number}: {attr} differs from the stored hand")
+    return replace(s, dealt=s.dealt if s.dealt is not None else t.dealt,
+                   discard=s.discard if s.discard is not None else t.discard)
+
+
+def _merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
+           existing: dict[tuple[str, str], int], counts: _Counts) -> None:
+    keys = [existing[(p.record.source, p.record.hand_id)] for p in items]
+    stored = load_records(con, keys)
+    updates: list[tuple[HandRecord, HandRow]] = []
+    for item, key in zip(items, keys, strict=True):
+        record, row = stored[key]
+        counts.hands += 1
+        try:
+            merged = merge_records(record, item.record)
+        except MergeConflict as exc:
+            counts.reject(item.line, item.record.hand_id,
+                          f"hand {item.record.hand_id!r} is already stored from another log, "
+                          f"which disagrees: {exc}", item.raw)
+            continue
+        if merged == record:
+            counts.duplicate += 1
+            continue
+        problems = validate(merged)
+        if problems:
+            counts.reject(item.line, item.record.hand_id,
+                          f"hand {item.record.hand_id!r}: completing the stored hand with this "
+                          f"log gives an invalid hand: {'; '.join(problems)}", item.raw)
+            continue
+        counts.merged += 1
+        updates.append((merged, row))
+    if updates:
+        delete_hands(con, [row.hand_key for _, row in updates], HAND_TABLES)
+        records = [r for r, _ in updates]
+        insert_tables(con, hand_tables(records, [row for _, row in updates],
+                                       score_records(records)))
+
+
+# --------------------------------------------------------------------------------------------
+# Rescoring
+
+
+def rescore(con: duckdb.DuckDBPyConnection, *, progress: Progress | None = None,
+            chunk_hands: int = 50_000) -> int:
+    """Recompute every stored hand's results from its stored boards and placements (after a
+    rules change or a core upgrade), chunk by chunk, one transaction per chunk. Returns the
+    number of hands rescored."""
+    total_row = con.execute("SELECT count(*), coalesce(min(hand_key), 0), "
+                            "coalesce(max(hand_key), 0) FROM hands").fetchone()
+    assert total_row is not None
+    total, low, high = (int(v) for v in total_row)
+    done = 0
+    started = time.monotonic()
+    start = low
+    with _IMPORT_LOCK:
+        while start <= high and total:
+            keys = [k for (k,) in con.execute(
+                "SELECT hand_key FROM hands WHERE hand_key >= ? ORDER BY hand_key LIMIT ?",
+                [start, chunk_hands]).fetchall()]
+            if not keys:
+                break
+            _rescore_chunk(con, keys)
+            done += len(keys)
+            start = keys[-1] + 1
+            if progress is not None:
+                rate = done / max(time.monotonic() - started, 1e-6)
+                progress(done, total, f"{done:,} hands, {rate:,.0f} hands/s")
+    return done
+
+
+def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> None:
+    loaded = load_records(con, keys)
+    records = [r for r, _ in loaded.values()]
+    rows = [row for _, row in loaded.values()]
+    tables = hand_tables(records, rows, score_records(records))
+    derived = ("hands", "hand_players", "hand_rows", "pairs")
+    try:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            delete_hands(con, keys, derived)
+            insert_tables(con, {name: tables[name] for name in derived})
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback(con)
+            raise
+    except duckdb.Error as exc:
+        raise store.StoreError(f"rescoring: {store.describe_error(exc)}") from None

@@ -1,0 +1,169 @@
+"""The DuckDB store: where it lives, opening it safely, and turning database errors into
+messages a user can act on.
+
+DuckDB lets one process at a time open a database file for writing. A second process (the
+command line while the dashboard runs) does not die with a raw lock error: :func:`connect`
+waits and retries, telling the user on stderr, then raises :class:`StoreBusy` saying exactly
+what to do.
+
+>>> con = connect(":memory:")
+>>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+>>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
+['events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'pairs', 'placements',
+ 'rejected']
+>>> con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+'2'
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+SCHEMA_VERSION = "2"
+DB_ENV = "OFC_DB"
+DEFAULT_RELATIVE = Path("data") / "ofc.duckdb"
+
+
+class StoreError(Exception):
+    """A database problem, with a message that says what to do about it."""
+
+
+class StoreBusy(StoreError):
+    """Another process holds the database file."""
+
+
+def _repo_root() -> Path | None:
+    root = Path(__file__).resolve().parents[1]
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+def default_db_path() -> Path:
+    """``$OFC_DB`` if set, else ``data/ofc.duckdb`` under the source checkout (or the cwd)."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return Path(env)
+    return (_repo_root() or Path.cwd()) / DEFAULT_RELATIVE
+
+
+def schema_sql() -> str:
+    return resources.files("ingest").joinpath("schema.sql").read_text(encoding="utf-8")
+
+
+def _display(path: Path) -> str:
+    """The path as the user knows it: relative to the cwd when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def busy_message(path: Path) -> str:
+    return (f"{_display(path)} is open in another OFC Analytics process (the dashboard?). "
+            "Close it, or import through the dashboard's Import page, then retry.")
+
+
+def _is_lock_error(exc: duckdb.Error) -> bool:
+    return isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
+
+
+def describe_error(exc: duckdb.Error, path: Path | str | None = None) -> str:
+    """A user-facing message for a DuckDB error (what went wrong, what to do)."""
+    where = _display(Path(path)) if path not in (None, ":memory:") else "the database"
+    text = str(exc)
+    low = text.lower()
+    if "not a valid duckdb database" in low:
+        return (f"{where} is not an OFC Analytics database (not a DuckDB file). Pass another "
+                f"path with --db or set {DB_ENV}.")
+    if "version number" in low or "storage version" in low:
+        return (f"{where} was written by a different DuckDB version than the installed "
+                f"duckdb {duckdb.__version__}. Export it with that version, or import the "
+                "logs again into a new database.")
+    if "different configuration" in low:
+        return (f"{where} is already open in this process with other settings (read-only vs "
+                "read-write). Use the open connection, or close it first.")
+    if "no space left" in low or "disk full" in low:
+        return f"The disk holding {where} is full. Free some space, then retry; nothing was lost."
+    if "permission denied" in low or "read-only file system" in low:
+        return f"Cannot write {where}: permission denied. Choose another path with --db."
+    if _is_lock_error(exc):
+        return busy_message(Path(str(path))) if path else text
+    return f"Database error on {where}: {text}"
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def connect(path: str | Path | None = None, *, read_only: bool = False,
+            wait_seconds: float = 30.0,
+            notify: Callable[[str], None] = _say) -> duckdb.DuckDBPyConnection:
+    """Open (creating if needed) the store at ``path`` (default :func:`default_db_path`).
+
+    When another process holds the file, waits up to ``wait_seconds`` (telling ``notify``
+    once), then raises :class:`StoreBusy`. Other database problems raise :class:`StoreError`.
+    """
+    target = Path(path) if path is not None else default_db_path()
+    memory = str(target) == ":memory:"
+    if not memory and not read_only:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    if read_only and not memory and not target.exists():
+        raise StoreError(f"{_display(target)} does not exist yet: import some logs first "
+                         "(ofc import PATH).")
+    deadline = time.monotonic() + wait_seconds
+    told = False
+    delay = 0.05
+    while True:
+        try:
+            con = duckdb.connect(str(target), read_only=read_only)
+            break
+        except duckdb.Error as exc:
+            if not _is_lock_error(exc):
+                raise StoreError(describe_error(exc, target)) from None
+            if time.monotonic() >= deadline:
+                raise StoreBusy(busy_message(target)) from None
+            if not told:
+                notify(f"{_display(target)} is in use by another process; waiting up to "
+                       f"{wait_seconds:.0f} s for it...")
+                told = True
+            time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+            delay = min(delay * 2, 1.0)
+    try:
+        _ensure_schema(con, target, read_only)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
+    try:
+        have = {t for (t,) in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+        ).fetchall()}
+        version = None
+        if "meta" in have:
+            row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            version = row[0] if row else None
+        if version is not None and version != SCHEMA_VERSION:
+            raise StoreError(f"{_display(path)} has schema version {version}, this OFC Analytics "
+                             f"needs {SCHEMA_VERSION}. Import your logs into a new database "
+                             "(--db NEW.duckdb).")
+        if read_only:
+            if version is None:
+                raise StoreError(f"{_display(path)} is not an OFC Analytics database yet: "
+                                 "import some logs first (ofc import PATH).")
+            return
+        if version is None:
+            con.execute("BEGIN TRANSACTION")
+            con.execute(schema_sql())
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+            con.execute("COMMIT")
+    except duckdb.Error as exc:
+        raise StoreError(describe_error(exc, path)) from None

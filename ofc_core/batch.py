@@ -1,0 +1,600 @@
+"""Batch scoring: one hand or a million, from arrays of card indexes.
+
+The batch scorer is the array twin of :mod:`ofc_core.scoring` and must agree with it hand for
+hand, field for field. Row strengths are on the same integer scale as
+:func:`ofc_core.evaluate.evaluate`, but computed independently, from lookup tables:
+
+- every rank has an additive key, chosen so that the sums over any 5 (or 3) cards are unique;
+  the key sum of a row indexes a table of strengths for rows that are not flushes;
+- a 5-card row is a flush when its five suits are equal (a few XORs on the card indexes); the
+  same key sum then indexes the table of flushes and straight flushes.
+
+Everything that depends on the rules (royalties, Fantasyland, pairwise points) is read from the
+:class:`~ofc_core.rules.Ruleset`, by calling its own functions once per table entry.
+
+>>> from ofc_core.board import Board
+>>> from ofc_core.rules import PRESETS
+>>> board = Board.parse_compact("QhQd2c-KsKd9s5h3c-JhJdJc4s4d")
+>>> cards = np.array([[c.index for c in board.cards]])
+>>> evaluate_rows(cards).tolist() == [list(board.strengths())]
+True
+>>> scores = score_batch(cards[None].repeat(2, axis=1), PRESETS["regular"])
+>>> scores.royalties[0, 0].tolist(), scores.fantasyland_next[0, :2].tolist()
+([7, 0, 6], [13, 13])
+>>> float(scores.total[0, 0, 1]), scores.points[0, :2].tolist()
+(0.0, [0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ofc_core.board import BOARD_SIZE, ROWS, is_foul
+from ofc_core.cards import Suit
+from ofc_core.evaluate import CATEGORY_SHIFT, RANK_FIELD_BITS, Category
+from ofc_core.hand import HandRecord
+from ofc_core.rules import FoulPayout, RoyaltyTable, Ruleset, ScoringSystem, resolve
+from ofc_core.scoring import settlement_order
+
+MAX_SEATS = 4
+"""Seat axis of :class:`RecordScores`: every hand is padded to four seats."""
+
+CHUNK_BOARDS = 1 << 14
+"""Boards evaluated per step: small enough for the working arrays to stay in the L2 cache."""
+
+RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
+"""Additive key of each rank, deuce first: sums of up to five keys (at most four of a rank)
+are unique, so a key sum identifies the ranks of a row (a greedy search found them)."""
+
+_TOP = slice(0, 3)
+_MIDDLE = slice(3, 8)
+_BOTTOM = slice(8, 13)
+
+# --------------------------------------------------------------------------------------------
+# Lookup tables of row strength
+
+
+def _rank_multisets(size: int) -> np.ndarray:
+    """Every multiset of ``size`` ranks (2..14) with at most four of a rank, ascending."""
+    grid = np.indices((13,) * size).reshape(size, -1).T
+    grid = grid[np.all(grid[:, :-1] <= grid[:, 1:], axis=1)]
+    counts = (grid[:, :, None] == np.arange(13)).sum(axis=1)
+    return grid[counts.max(axis=1) <= 4] + 2
+
+
+def _pack(category: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Category and five rank fields (most significant first) packed into strengths."""
+    value = category.astype(np.int64)
+    for k in range(5):
+        value = (value << RANK_FIELD_BITS) | ranks[:, k]
+    return value
+
+
+def _strengths_of(ranks: np.ndarray, flush: bool = False) -> np.ndarray:
+    """Strengths of rows given by their ranks ``(M, 3)`` or ``(M, 5)``, computed on arrays.
+
+    Ranks are grouped by multiplicity, then rank (QQQ55 reads Q, 5); a 3-card row keeps only
+    high card, pair and trips; ``flush`` marks 5-card rows of one suit.
+    """
+    size = ranks.shape[1]
+    counts = (ranks[:, :, None] == np.arange(15)).sum(axis=1)
+    groups = np.sort(counts * 16 + np.arange(15), axis=1)[:, ::-1][:, :5]
+    multiplicity = groups >> 4
+    lead = np.where(multiplicity > 0, groups & 15, 0)
+    first, second = multiplicity[:, 0], multiplicity[:, 1]
+    if size == 3:
+        category = np.select([first == 3, first == 2], [Category.TRIPS, Category.PAIR],
+                             Category.HIGH_CARD)
+        return _pack(category, lead)
+    category = np.select(
+        [first == 4, (first == 3) & (second == 2), first == 3, (first == 2) & (second == 2),
+         first == 2],
+        [Category.QUADS, Category.FULL_HOUSE, Category.TRIPS, Category.TWO_PAIR, Category.PAIR],
+        Category.HIGH_CARD,
+    )
+    distinct = first == 1
+    high = np.where(distinct & (lead[:, 0] - lead[:, 4] == 4), lead[:, 0], 0)
+    high = np.where(distinct & np.all(lead == [14, 5, 4, 3, 2], axis=1), 5, high)
+    straight = high > 0
+    run = high[:, None] - np.arange(5)
+    run[:, 4] = np.where(high == 5, 1, run[:, 4])  # the wheel's ace counts as 1
+    if flush:
+        category = np.where(straight, Category.STRAIGHT_FLUSH, Category.FLUSH)
+    else:
+        category = np.where(straight, Category.STRAIGHT, category)
+    return _pack(category, np.where(straight[:, None], run, lead))
+
+
+@dataclass(frozen=True)
+class _RowTables:
+    """Strength tables indexed by the key sum of a row's ranks (0 where no row sums so)."""
+
+    card_key: np.ndarray  # (52,) int64: rank key of each card index
+    top: np.ndarray  # 3-card rows
+    five: np.ndarray  # 5-card rows that are not flushes
+    flush: np.ndarray  # 5-card flushes (five distinct ranks)
+
+
+def _table(keys: np.ndarray, strengths: np.ndarray, size: int) -> np.ndarray:
+    table = np.zeros(size, np.int32)
+    table[keys] = strengths
+    return table
+
+
+@functools.cache
+def _row_tables() -> _RowTables:
+    """Build the strength tables once (a few hundredths of a second)."""
+    rank_key = np.array(RANK_KEYS, np.int64)
+    fives, threes = _rank_multisets(5), _rank_multisets(3)
+    five_keys, three_keys = rank_key[fives - 2].sum(axis=1), rank_key[threes - 2].sum(axis=1)
+    if len(np.unique(five_keys)) != len(five_keys):
+        raise AssertionError("RANK_KEYS give two 5-card rows the same sum")
+    distinct = np.all(fives[:, :-1] < fives[:, 1:], axis=1)
+    size = int(five_keys.max()) + 1
+    return _RowTables(
+        card_key=np.repeat(rank_key, 4),
+        top=_table(three_keys, _strengths_of(threes), int(three_keys.max()) + 1),
+        five=_table(five_keys, _strengths_of(fives), size),
+        flush=_table(five_keys[distinct], _strengths_of(fives[distinct], flush=True), size),
+    )
+
+
+def _five_card_rows(cards: np.ndarray, keys: np.ndarray, tables: _RowTables) -> np.ndarray:
+    """Strengths of 5-card rows; ``cards`` is ``(5, B)`` uint8, ``keys`` their rank keys."""
+    total = keys[0] + keys[1]
+    for k in range(2, 5):
+        total += keys[k]
+    strengths = tables.five.take(total)
+    suits = cards[0] ^ cards[1]
+    for k in range(2, 5):
+        suits |= cards[0] ^ cards[k]
+    flushes = np.flatnonzero((suits & 3) == 0)  # suit = index & 3: all five suits equal
+    if flushes.size:
+        strengths[flushes] = tables.flush.take(total[flushes])
+    return strengths
+
+
+def _evaluate_chunk(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top, middle and bottom strengths of a chunk given as ``(13, B)`` uint8 card indexes."""
+    tables = _row_tables()
+    keys = tables.card_key.take(cards.astype(np.intp))
+    top = tables.top.take(keys[0] + keys[1] + keys[2])
+    middle = _five_card_rows(cards[_MIDDLE], keys[_MIDDLE], tables)
+    bottom = _five_card_rows(cards[_BOTTOM], keys[_BOTTOM], tables)
+    return top, middle, bottom
+
+
+def _boards(cards: np.ndarray) -> np.ndarray:
+    """Validated ``(N, 13)`` view of ``(..., 13)`` card indexes."""
+    cards = np.asarray(cards)
+    if cards.ndim < 1 or cards.shape[-1] != BOARD_SIZE:
+        raise ValueError(f"cards must have shape (..., {BOARD_SIZE}), got {cards.shape}")
+    if not np.issubdtype(cards.dtype, np.integer):
+        raise ValueError(f"cards must be integer card indexes, got dtype {cards.dtype}")
+    flat = cards.reshape(-1, BOARD_SIZE)
+    if flat.size and (int(flat.min()) < 0 or int(flat.max()) > 51):
+        raise ValueError("card indexes must be 0..51 (surrendered boards: use score_batch)")
+    return flat
+
+
+def _chunks(boards: np.ndarray):
+    """``(start, (13, B) uint8)`` chunks of boards, transposed so each card is contiguous."""
+    for start in range(0, len(boards), CHUNK_BOARDS):
+        chunk = boards[start:start + CHUNK_BOARDS]
+        yield start, np.ascontiguousarray(chunk.T, dtype=np.uint8)
+
+
+def evaluate_rows(cards: np.ndarray) -> np.ndarray:
+    """Strengths of top, middle and bottom for boards of 13 card indexes.
+
+    ``cards`` is ``(..., 13)``: top ``[0:3]``, middle ``[3:8]``, bottom ``[8:13]``. The result
+    ``(..., 3)`` int32 equals :func:`ofc_core.evaluate.evaluate` on each row. Cards within a
+    board must be distinct.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> from ofc_core.evaluate import hand_name
+    >>> board = parse_cards("Ah Ad Ac 5s 4s 3h 2s As Kd Kc Qh Qs Qd")
+    >>> [hand_name(int(s)) for s in evaluate_rows(np.array([c.index for c in board]))]
+    ['Three of a kind, Aces', 'Straight, Five high', 'Full house, Queens full of Kings']
+    >>> evaluate_rows(np.array([52] * 13))
+    Traceback (most recent call last):
+    ...
+    ValueError: card indexes must be 0..51 (surrendered boards: use score_batch)
+    """
+    cards = np.asarray(cards)
+    boards = _boards(cards)
+    out = np.empty((len(boards), 3), np.int32)
+    for start, chunk in _chunks(boards):
+        for r, strengths in enumerate(_evaluate_chunk(chunk)):
+            out[start:start + chunk.shape[1], r] = strengths
+    return out.reshape(cards.shape[:-1] + (3,))
+
+
+# --------------------------------------------------------------------------------------------
+# Per board: foul and royalties
+
+ROYALTY_INDEX_SHIFT = CATEGORY_SHIFT - RANK_FIELD_BITS
+"""``strength >> 16`` is ``category * 16 + lead rank``: all a royalty depends on."""
+
+_ROYALTY_ARRAYS: dict[int, tuple[RoyaltyTable, np.ndarray]] = {}
+
+
+def royalty_array(table: RoyaltyTable) -> np.ndarray:
+    """``(3, 144)`` int16: royalty of each row by ``strength >> 16``, from ``table.points``.
+
+    Built once per table by calling :meth:`RoyaltyTable.points` on a representative strength
+    (category and lead rank, no kickers) for every index.
+
+    >>> from ofc_core.evaluate import strength
+    >>> from ofc_core.rules import AMERICAN
+    >>> int(royalty_array(AMERICAN)[0, strength("Qh Qd 2c") >> ROYALTY_INDEX_SHIFT])
+    7
+    """
+    cached = _ROYALTY_ARRAYS.get(id(table))
+    if cached is not None and cached[0] is table:
+        return cached[1]
+    size = (max(Category) + 1) << RANK_FIELD_BITS
+    out = np.zeros((len(ROWS), size), np.int16)
+    for r, row in enumerate(ROWS):
+        for index in range(size):
+            if 2 <= index & 15 <= 14:  # a real row's lead rank is a Rank
+                out[r, index] = table.points(row, index << ROYALTY_INDEX_SHIFT)
+    out.setflags(write=False)
+    _ROYALTY_ARRAYS[id(table)] = (table, out)
+    return out
+
+
+@dataclass(frozen=True)
+class BoardScores:
+    """What each board earns on its own: row strengths, foul, royalties (0 when fouled)."""
+
+    strengths: np.ndarray  # (N, 3) int32
+    fouled: np.ndarray  # (N,) bool
+    royalties: np.ndarray  # (N, 3) int16
+
+
+def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
+    """Strengths, foul and royalties under ``table`` for ``(N, 13)`` boards.
+
+    A fouled board earns no royalties.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> from ofc_core.rules import AMERICAN
+    >>> legal = [c.index for c in parse_cards("Kh Kd 2c 7s 7h 7c 3d 4d 9c Tc Jc Qc Kc")]
+    >>> fouled = [c.index for c in parse_cards("Ah Ad Ac 7s 7h 7c 3d 4d 9c Tc Jc Qc Kc")]
+    >>> s = score_boards(np.array([legal, fouled]), AMERICAN)
+    >>> s.fouled.tolist(), s.royalties.tolist()
+    ([False, True], [[8, 2, 15], [0, 0, 0]])
+    """
+    boards = _boards(cards)
+    n = len(boards)
+    roy = royalty_array(table)
+    strengths = np.empty((n, 3), np.int32)
+    fouled = np.empty(n, bool)
+    royalties = np.empty((n, 3), np.int16)
+    for start, chunk in _chunks(boards):
+        stop = start + chunk.shape[1]
+        rows = _evaluate_chunk(chunk)
+        foul = is_foul(*rows)
+        fouled[start:stop] = foul
+        legal = ~foul
+        for r, s in enumerate(rows):
+            strengths[start:stop, r] = s
+            royalties[start:stop, r] = roy[r].take(s >> ROYALTY_INDEX_SHIFT) * legal
+    return BoardScores(strengths, fouled, royalties)
+
+
+# --------------------------------------------------------------------------------------------
+# Per hand: Fantasyland and the pairwise settlement
+
+
+@dataclass(frozen=True)
+class RecordScores:
+    """Scores of many hands, aligned with the input, padded to four seats.
+
+    Seat ``k`` is ``record.players[k]``; absent seats are zero. Per ordered pair ``[n, i, j]``
+    is the settlement of seat ``i`` against seat ``j`` from ``i``'s side, as
+    :class:`ofc_core.scoring.PairResult` (``royalties_net`` is its ``royalties``).
+    """
+
+    player_count: np.ndarray  # (N,) int8
+    strengths: np.ndarray  # (N, 4, 3) int32, 0 where absent or surrendered
+    fouled: np.ndarray  # (N, 4) bool
+    foul_top_middle: np.ndarray  # (N, 4) bool: middle weaker than top
+    foul_middle_bottom: np.ndarray  # (N, 4) bool: bottom weaker than middle
+    surrendered: np.ndarray  # (N, 4) bool
+    royalties: np.ndarray  # (N, 4, 3) int16
+    fantasyland_next: np.ndarray  # (N, 4) int8: cards dealt in Fantasyland next hand, 0 if none
+    raw_points: np.ndarray  # (N, 4) float64
+    points: np.ndarray  # (N, 4) float64: after caps
+    rows: np.ndarray  # (N, 4, 4, 3) int8: +1 / 0 / -1
+    row_points: np.ndarray  # (N, 4, 4) int32
+    bonus: np.ndarray  # (N, 4, 4) int32
+    royalties_net: np.ndarray  # (N, 4, 4) int32
+    surrender: np.ndarray  # (N, 4, 4) float64
+    total: np.ndarray  # (N, 4, 4) float64
+    capped: np.ndarray  # (N, 4, 4) float64
+
+    def __len__(self) -> int:
+        return len(self.player_count)
+
+
+_FIELD_SHAPES = {
+    "player_count": ((), np.int8), "strengths": ((4, 3), np.int32), "fouled": ((4,), bool),
+    "foul_top_middle": ((4,), bool), "foul_middle_bottom": ((4,), bool),
+    "surrendered": ((4,), bool), "royalties": ((4, 3), np.int16),
+    "fantasyland_next": ((4,), np.int8), "raw_points": ((4,), np.float64),
+    "points": ((4,), np.float64), "rows": ((4, 4, 3), np.int8),
+    "row_points": ((4, 4), np.int32), "bonus": ((4, 4), np.int32),
+    "royalties_net": ((4, 4), np.int32), "surrender": ((4, 4), np.float64),
+    "total": ((4, 4), np.float64), "capped": ((4, 4), np.float64),
+}
+
+
+def _empty_scores(n: int) -> dict[str, np.ndarray]:
+    return {name: np.zeros((n,) + shape, dtype) for name, (shape, dtype) in _FIELD_SHAPES.items()}
+
+
+@functools.cache
+def _pair_tables(system: ScoringSystem) -> tuple[np.ndarray, np.ndarray]:
+    """Row points and bonus by ``won * 4 + lost``, from the system's own functions.
+
+    Under race scoring a player banks its rows (``row_points(won, 0)``) and the rest of
+    ``banked(won, lost)`` as bonus, as :func:`ofc_core.scoring.settle_pair`.
+    """
+    row_points = np.zeros(16, np.int32)
+    bonus = np.zeros(16, np.int32)
+    for won in range(4):
+        for lost in range(4 - won):
+            if system.is_race:
+                row_points[won * 4 + lost] = system.row_points(won, 0)
+                bonus[won * 4 + lost] = system.banked(won, lost) - system.row_points(won, 0)
+            else:
+                row_points[won * 4 + lost] = system.row_points(won, lost)
+                bonus[won * 4 + lost] = system.bonus(won, lost)
+    return row_points, bonus
+
+
+def _fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarray,
+                      royalties: np.ndarray, in_fl: np.ndarray) -> np.ndarray:
+    """Vectorised :meth:`Ruleset.fantasyland_cards` on the ruleset's FlCards and StayRule."""
+    top = strengths[..., 0]
+    entry = np.zeros(top.shape, np.int8)
+    for minimum, cards in ruleset.fl_cards.entry:
+        entry = np.where(top >= minimum, np.int8(cards), entry)
+    rule = ruleset.fl_stay.rule
+    stays = np.zeros(top.shape, bool)
+    for r, minimum in enumerate((rule.top, rule.middle, rule.bottom)):
+        if minimum is not None:
+            stays |= strengths[..., r] >= minimum
+    if rule.row_royalty is not None:
+        stays |= royalties.max(axis=-1) >= rule.row_royalty
+    repeat = ruleset.fl_cards.repeat
+    if repeat is None:
+        stay_cards = np.maximum(entry, np.int8(ruleset.fl_cards.entry[0][1]))
+    else:
+        stay_cards = np.full(top.shape, repeat, np.int8)
+    cards = np.where(in_fl, np.where(stays, stay_cards, 0), entry).astype(np.int8)
+    if not ruleset.fantasyland:
+        cards[...] = 0
+    return np.where(fouled, 0, cards).astype(np.int8)
+
+
+def _apply_caps(raw: np.ndarray, cap: float, first_to_act: np.ndarray, count: int) -> np.ndarray:
+    """Vectorised :func:`ofc_core.scoring.apply_caps`: each hand settles its pairs in order
+    from its own first-to-act seat."""
+    n = len(raw)
+    hands = np.arange(n)
+    net = np.zeros((n, count))
+    capped = np.zeros_like(raw)
+    for a, b in settlement_order(count, 0):  # seat positions counted from first to act
+        i, j = (first_to_act + a) % count, (first_to_act + b) % count
+        t = raw[hands, i, j]
+        net_i, net_j = net[hands, i], net[hands, j]
+        win = np.maximum(0.0, np.minimum(np.minimum(t, cap - net_i), cap + net_j))
+        loss = np.minimum(0.0, np.maximum(np.maximum(t, -(cap + net_i)), -(cap - net_j)))
+        t = np.where(t > 0, win, np.where(t < 0, loss, t))
+        net[hands, i] += t
+        net[hands, j] -= t
+        capped[hands, i, j] = t
+        capped[hands, j, i] = -t
+    return capped
+
+
+def _seat_flags(value: np.ndarray | None, n: int, count: int, name: str) -> np.ndarray:
+    if value is None:
+        return np.zeros((n, count), bool)
+    flags = np.asarray(value, dtype=bool)
+    if flags.shape != (n, count):
+        raise ValueError(f"{name} must have shape {(n, count)}, got {flags.shape}")
+    return flags
+
+
+_PLACEHOLDER_BOARD = np.arange(BOARD_SIZE)
+"""Cards evaluated in place of a surrendered board (its results are then zeroed)."""
+
+
+def score_batch(cards: np.ndarray, ruleset: Ruleset, *, fantasyland: np.ndarray | None = None,
+                surrendered: np.ndarray | None = None,
+                first_to_act: np.ndarray | None = None) -> RecordScores:
+    """Score ``N`` hands of ``P`` players (1-4) under one ruleset, as :func:`score_hand`.
+
+    ``cards`` is ``(N, P, 13)`` card indexes (a surrendered player's may be -1);
+    ``fantasyland`` and ``surrendered`` are ``(N, P)`` flags, ``first_to_act`` ``(N,)`` seat
+    indexes (left of the button; the settlement order under caps). The result has four seats.
+
+    >>> from ofc_core.board import Board
+    >>> from ofc_core.rules import resolve
+    >>> ivey = [c.index for c in Board.parse_compact("6h6d2c-KsKd9s5h3c-JhJdJc4s4d").cards]
+    >>> hellmuth = [c.index for c in Board.parse_compact("AhKc3d-AsAd8h7c2h-QcTc8c6c5c").cards]
+    >>> scores = score_batch(np.array([[ivey, hellmuth]]), resolve("regular"))
+    >>> scores.points[0].tolist(), int(scores.royalties_net[0, 0, 1])
+    ([4.0, -4.0, 0.0, 0.0], 3)
+    """
+    cards = np.asarray(cards)
+    if cards.ndim != 3 or cards.shape[2] != BOARD_SIZE or not 1 <= cards.shape[1] <= MAX_SEATS:
+        raise ValueError(f"cards must have shape (N, 1-4, 13), got {cards.shape}")
+    n, count, _ = cards.shape
+    surr = _seat_flags(surrendered, n, count, "surrendered")
+    in_fl = _seat_flags(fantasyland, n, count, "fantasyland")
+    first = np.zeros(n, np.intp) if first_to_act is None else np.asarray(first_to_act, np.intp)
+    if first.shape != (n,) or (n and (first.min() < 0 or first.max() >= count)):
+        raise ValueError(f"first_to_act must be {n} seat indexes in 0..{count - 1}")
+    if surr.any():
+        cards = np.where(surr[..., None], _PLACEHOLDER_BOARD, cards)
+    boards = score_boards(cards.reshape(n * count, BOARD_SIZE), ruleset.royalties)
+    out = _empty_scores(n)
+    out["player_count"][:] = count
+    seats = slice(0, count)
+    strengths = boards.strengths.reshape(n, count, 3)
+    strengths[surr] = 0
+    fouled = boards.fouled.reshape(n, count) & ~surr
+    royalties = boards.royalties.reshape(n, count, 3)
+    royalties[surr] = 0
+    out["strengths"][:, seats] = strengths
+    out["fouled"][:, seats] = fouled
+    out["foul_top_middle"][:, seats] = strengths[..., 1] < strengths[..., 0]
+    out["foul_middle_bottom"][:, seats] = strengths[..., 2] < strengths[..., 1]
+    out["surrendered"][:, seats] = surr
+    out["royalties"][:, seats] = royalties
+    out["fantasyland_next"][:, seats] = np.where(
+        surr, 0, _fantasyland_next(ruleset, strengths, fouled, royalties, in_fl))
+    _settle_pairs(out, ruleset, strengths, fouled, surr, royalties.sum(axis=-1, dtype=np.int32))
+    raw = out["total"]
+    capped = raw.copy()
+    if ruleset.cap is not None and not ruleset.scoring.is_race:
+        capped[:, :count, :count] = _apply_caps(raw[:, :count, :count], ruleset.cap, first,
+                                                count)
+    out["capped"] = capped
+    for name, matrix in (("raw_points", raw), ("points", capped)):
+        total = matrix[:, :, 0].copy()
+        for j in range(1, MAX_SEATS):  # in seat order, as the scalar sum
+            total += matrix[:, :, j]
+        out[name] = total
+    return RecordScores(**out)
+
+
+def _settle_pairs(out: dict[str, np.ndarray], ruleset: Ruleset, strengths: np.ndarray,
+                  fouled: np.ndarray, surr: np.ndarray, royalty_total: np.ndarray) -> None:
+    """Fill the pair fields of ``out``, as :func:`ofc_core.scoring.settle_pair` per pair."""
+    system = ruleset.scoring
+    row_table, bonus_table = _pair_tables(system)
+    always_exchange = ruleset.foul_payout is FoulPayout.SCOOP_PLUS_ROYALTIES
+    cost = ruleset.surrender_cost
+    count = strengths.shape[1]
+    for i in range(count):
+        for j in range(count):
+            if i == j:
+                continue
+            mine, theirs = strengths[:, i], strengths[:, j]
+            rows = (mine > theirs).astype(np.int8) - (mine < theirs)
+            f_i, f_j = fouled[:, i], fouled[:, j]
+            either = f_i | f_j
+            rows = np.where(either[:, None], (f_j.astype(np.int8) - f_i)[:, None], rows)
+            s_i, s_j = surr[:, i], surr[:, j]
+            quit_pair = s_i | s_j
+            rows[quit_pair] = 0
+            won = (rows == 1).sum(axis=1)
+            lost = (rows == -1).sum(axis=1)
+            index = won * 4 + lost
+            row_points = row_table.take(index)
+            bonus = bonus_table.take(index)
+            if system.is_race:
+                royalties = royalty_total[:, i].copy()
+            else:
+                royalties = royalty_total[:, i] - royalty_total[:, j]
+            if not always_exchange:
+                royalties[either] = 0
+            for value in (row_points, bonus, royalties):
+                value[quit_pair] = 0
+            surrender = np.where(s_i & s_j, 0.0, np.where(s_i, -cost, cost))
+            if system.is_race:
+                surrender = np.maximum(surrender, 0.0)
+            surrender = np.where(quit_pair, surrender, 0.0)
+            out["rows"][:, i, j] = rows
+            out["row_points"][:, i, j] = row_points
+            out["bonus"][:, i, j] = bonus
+            out["royalties_net"][:, i, j] = royalties
+            out["surrender"][:, i, j] = surrender
+            out["total"][:, i, j] = np.where(quit_pair, surrender,
+                                             (row_points + bonus + royalties).astype(np.float64))
+
+
+# --------------------------------------------------------------------------------------------
+# Hand records
+
+_SUIT_OFFSET = np.full(256, -1, np.int64)
+for _suit in Suit:
+    _SUIT_OFFSET[ord(_suit.value)] = _suit.offset
+
+
+def _record_cards(records: Sequence[HandRecord], count: int) -> np.ndarray:
+    """``(N, count, 13)`` card indexes of the records' boards; -1 for surrendered boards."""
+    flat = []
+    for rec in records:
+        for p in rec.players:
+            b = p.board
+            if len(b.top) == 3 and len(b.middle) == 5 and len(b.bottom) == 5:
+                flat += b.top
+                flat += b.middle
+                flat += b.bottom
+            elif p.surrendered:
+                flat += (None,) * BOARD_SIZE
+            else:
+                raise ValueError(f"hand {rec.source}/{rec.hand_id}: {p.name} has an incomplete "
+                                 f"board ({len(b.top)}/{len(b.middle)}/{len(b.bottom)} cards)")
+    present = [c for c in flat if c is not None]
+    ranks = np.fromiter((c.rank for c in present), np.int64, count=len(present))
+    suit_text = "".join([c.suit for c in present]).encode("ascii")
+    indexes = (ranks - 2) * 4 + _SUIT_OFFSET[np.frombuffer(suit_text, np.uint8)]
+    if len(present) == len(flat):
+        cards = indexes
+    else:
+        cards = np.full(len(flat), -1, np.int64)
+        cards[[k for k, c in enumerate(flat) if c is not None]] = indexes
+    return cards.reshape(len(records), count, BOARD_SIZE)
+
+
+def score_records(records: Sequence[HandRecord]) -> RecordScores:
+    """Score many hands of any variants, rulesets and player counts, aligned with ``records``.
+
+    Hands are grouped by (resolved ruleset, player count) and each group is scored by
+    :func:`score_batch`. Every record must be valid (:func:`ofc_core.hand.validate`); a hand
+    whose rules do not resolve raises ``ValueError`` naming it.
+
+    >>> from ofc_core.board import Board
+    >>> from ofc_core.hand import PlayerRecord
+    >>> rec = HandRecord(source="home", hand_id="1", variant="regular", players=(
+    ...     PlayerRecord("ann", 0, Board.parse("Qh Qd 2c", "Ks Kd 9s 5h 3c", "Jh Jd Jc 4s 4d")),
+    ...     PlayerRecord("bob", 1, Board.parse("Ah Kc 3d", "As Ad 8h 7c 2h", "Qc Tc 8c 6c 5c"))))
+    >>> score_records([rec]).points[0].tolist()
+    [10.0, -10.0, 0.0, 0.0]
+    """
+    groups: dict[tuple, list[int]] = {}
+    for k, rec in enumerate(records):
+        key = (rec.variant, tuple(sorted(rec.rules.items())), len(rec.players))
+        groups.setdefault(key, []).append(k)
+    out = _empty_scores(len(records))
+    for (variant, rules, count), members in groups.items():
+        group = [records[k] for k in members]
+        try:
+            ruleset = resolve(variant, dict(rules))
+        except ValueError as exc:
+            rec = group[0]
+            raise ValueError(f"hand {rec.source}/{rec.hand_id}: {exc}") from None
+        scores = score_batch(
+            _record_cards(group, count), ruleset,
+            fantasyland=np.array([[p.fantasyland for p in r.players] for r in group], bool)
+            .reshape(len(group), count),
+            surrendered=np.array([[p.surrendered for p in r.players] for r in group], bool)
+            .reshape(len(group), count),
+            first_to_act=np.array([r.first_to_act for r in group], np.intp),
+        )
+        index = np.array(members)
+        for f in fields(RecordScores):
+            out[f.name][index] = getattr(scores, f.name)
+    return RecordScores(**out)

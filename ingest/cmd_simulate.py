@@ -1,0 +1,193 @@
+"""``ofc simulate``: deal and play sessions by the rules and write them as ``ofc-hh/1``.
+
+The hands are played by :mod:`ofc_core.engine` with the policies of :mod:`ofc_core.policies`
+and written with :func:`ingest.formats.ofc_hh.write_records`. The same arguments and seed give
+the same file, byte for byte (the clock of the hands is simulated from ``--start``).
+
+``--perspective hero`` writes one file per player (``out.jsonl`` becomes ``out.Anna.jsonl``),
+as that player's room would log it: ``hero`` set, the hero's dealt cards and discards shown,
+opponents' hidden, an opponent's Fantasyland hand shown only as placed at showdown.
+``--variant double`` plays OFC Double matches (race to 31 with the doubling cube).
+See ``docs/simulator.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from ofc_core.engine import DEFAULT_START, SessionSpec, Table, hero_view, play_session
+from ofc_core.hand import HandRecord
+from ofc_core.policies import POLICIES, policy
+from ofc_core.rules import PRESETS, Ruleset
+
+from .formats.ofc_hh import write_records
+
+DEFAULT_NAMES = ("Hero", "Anna", "Dmitri", "Zoë")
+
+
+class UsageError(ValueError):
+    """A bad combination of arguments, explained in words."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", required=True, choices=list(PRESETS),
+                        help="the ruleset preset to play")
+    parser.add_argument("--players", type=int, default=None,
+                        help="players at the table (default: 3, or 2 for double)")
+    parser.add_argument("--hands", type=int, default=100,
+                        help="hands per session (double: matches are played to the end, "
+                             "new ones start until this many hands are played)")
+    parser.add_argument("--sessions", type=int, default=1, help="sessions to play (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--policies", default="careful",
+                        help=f"comma-separated policies per seat, repeated to fill the table "
+                             f"(one of {', '.join(POLICIES)}; default careful)")
+    parser.add_argument("--names", default=None,
+                        help=f"comma-separated player names (default "
+                             f"{','.join(DEFAULT_NAMES)}, as many as there are players)")
+    parser.add_argument("--perspective", choices=("all", "hero"), default="all",
+                        help="all: one file seeing every card; hero: one file per player, as "
+                             "that player's room logs it")
+    parser.add_argument("--hero", default=None,
+                        help="with --perspective hero: write only this player's file")
+    parser.add_argument("--stake", type=float, default=1.0, help="stake per point (default 1)")
+    parser.add_argument("--currency", default="EUR", help="currency of the stake (default EUR)")
+    parser.add_argument("--room-error-rate", type=float, default=0.0,
+                        help="fraction of hands whose reported points the simulated room gets "
+                             "wrong, for the audit view (default 0)")
+    parser.add_argument("--start", default=DEFAULT_START.isoformat(),
+                        help="ISO 8601 time of the first hand, with offset (default "
+                             f"{DEFAULT_START.isoformat()}); later sessions start a day apart")
+    parser.add_argument("--session-prefix", default=None,
+                        help="session ids are PREFIX-1, PREFIX-2, ... "
+                             "(default sim-VARIANT-sSEED)")
+    parser.add_argument("--out", required=True, help="output file (ofc-hh/1 JSON Lines)")
+
+
+def _split(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _table(args: argparse.Namespace, ruleset: Ruleset) -> Table:
+    count = args.players if args.players is not None else min(3, ruleset.max_players)
+    if not ruleset.min_players <= count <= ruleset.max_players:
+        raise UsageError(f"--players {count}: {ruleset.variant} is played by "
+                         f"{ruleset.min_players}-{ruleset.max_players} players")
+    names = _split(args.names) if args.names is not None else list(DEFAULT_NAMES[:count])
+    if len(names) != count:
+        raise UsageError(f"--names gives {len(names)} names for {count} players")
+    if len(set(names)) != count:
+        raise UsageError(f"--names must all differ, got {', '.join(names)}")
+    kinds = _split(args.policies)
+    if not kinds:
+        raise UsageError("--policies is empty")
+    try:
+        policies = tuple(policy(kinds[i % len(kinds)]) for i in range(count))
+    except ValueError as exc:
+        raise UsageError(f"--policies: {exc}") from None
+    if args.hero is not None and args.hero not in names:
+        raise UsageError(f"--hero {args.hero!r} is not one of the players ({', '.join(names)})")
+    return Table(ruleset, tuple(names), policies)
+
+
+def _start(text: str) -> datetime:
+    try:
+        start = datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--start {text!r} is not an ISO 8601 time") from None
+    if start.tzinfo is None:
+        raise UsageError(f"--start {text!r} needs a UTC offset (e.g. +01:00)")
+    return start
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    if args.hands < 1 or args.sessions < 1:
+        raise UsageError("--hands and --sessions must be at least 1")
+    if not 0 <= args.room_error_rate <= 1:
+        raise UsageError("--room-error-rate is a fraction between 0 and 1")
+
+
+def simulate(args: argparse.Namespace, progress: Callable[[int, int], None] | None = None,
+             ) -> list[HandRecord]:
+    """Every hand of every session, in order (the engine's records, all cards seen)."""
+    _check_numbers(args)
+    ruleset = PRESETS[args.variant]
+    table = _table(args, ruleset)
+    start = _start(args.start)
+    prefix = args.session_prefix or f"sim-{args.variant}-s{args.seed}"
+    rng = random.Random(args.seed)
+    records: list[HandRecord] = []
+    for k in range(args.sessions):
+        session_start = start + timedelta(days=k, minutes=rng.randint(0, 180))
+        spec = SessionSpec(f"{prefix}-{k + 1}", args.hands, session_start, args.stake,
+                           args.currency, button=rng.randrange(len(table.names)),
+                           room_error_rate=args.room_error_rate)
+        records += play_session(table, spec, rng)
+        if progress is not None:
+            progress(k + 1, args.sessions)
+    return records
+
+
+def perspective_path(out: Path, name: str) -> Path:
+    """``hands.jsonl`` for player ``Anna`` is ``hands.Anna.jsonl`` (unsafe characters in the
+    name become ``_``)."""
+    safe = re.sub(r"[^\w.-]", "_", name)
+    return out.with_name(f"{out.stem}.{safe}{out.suffix}")
+
+
+def _write(path: Path, records: Sequence[HandRecord]) -> int:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as fp:
+        return write_records(records, fp)
+
+
+def _progress_bar() -> Callable[[int, int], None] | None:
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\rsimulating [{'#' * filled}{'.' * (width - filled)}] "
+                         f"{done}/{total} sessions")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        records = simulate(args, _progress_bar())
+    except UsageError as exc:
+        print(f"ofc simulate: {exc}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    written: list[tuple[Path, int]] = []
+    try:
+        if args.perspective == "all":
+            written.append((out, _write(out, records)))
+        else:
+            names = [args.hero] if args.hero else [p.name for p in records[0].players]
+            for name in names:
+                path = perspective_path(out, name)
+                written.append((path, _write(path, [hero_view(r, name) for r in records])))
+    except OSError as exc:
+        print(f"ofc simulate: cannot write {exc.filename or out}: {exc.strerror}",
+              file=sys.stderr)
+        return 1
+    for path, count in written:
+        print(f"{path}: {count} hands", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    parser = argparse.ArgumentParser(prog="ofc simulate")
+    add_arguments(parser)
+    sys.exit(run(parser.parse_args()))

@@ -1,0 +1,493 @@
+"""The play engine: deals and plays complete OFC hands, sessions and Double matches.
+
+Pure: no I/O, no clock. All randomness comes from the ``random.Random`` passed in, so the same
+seed gives the same hands. Every rule difference is read from the :class:`Ruleset`:
+
+- streets from ``ruleset.dealing.streets`` (regular 5 then 1x8, turbo 5-4-4, pineapple 5 then
+  4 streets of 3: place 2, discard 1);
+- dealing and acting go clockwise from the player left of the button;
+- a Fantasyland player is dealt ``fantasyland_next`` cards (from the scorer's result for the
+  previous hand), sets 13 of them at once and discards the rest; several players may be in
+  Fantasyland in one hand;
+- the button moves one seat after each hand, except after a hand in which someone played
+  Fantasyland when ``ruleset.button_in_fl`` is ``frozen``;
+- with ``ruleset.match_target`` (OFC Double), hands bank points under race scoring until a
+  player reaches the target; the doubling cube is offered between hands.
+
+Inside the engine a card is its integer index 0..51 (``Card.index``); records hold ``Card``
+values. Results, fouls and Fantasyland all come from :func:`ofc_core.scoring.score_hand`.
+
+>>> import random
+>>> from ofc_core.rules import PRESETS
+>>> from ofc_core.hand import validate
+>>> class FirstFit:
+...     name = "first-fit"
+...     def place(self, view, rng):
+...         return first_fit(view)
+...     def offers_double(self, cube, rng):
+...         return False
+...     def accepts_double(self, cube, rng):
+...         return True
+>>> table = Table(PRESETS["pineapple"], ("ann", "bob"), (FirstFit(), FirstFit()))
+>>> hands = play_session(table, SessionSpec("s1", hands=3), random.Random(7))
+>>> [len(h.players[0].streets) for h in hands], [validate(h) for h in hands]
+([5, 5, 5], [[], [], []])
+>>> [h.button for h in hands]
+['ann', 'bob', 'ann']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
+from typing import Protocol
+
+from ofc_core.board import Board
+from ofc_core.cards import DECK
+from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
+from ofc_core.rules import ButtonInFl, Ruleset
+from ofc_core.scoring import HandResult, Seat, score_hand
+
+ROW_SIZES = (3, 5, 5)
+"""Cards in top, middle and bottom."""
+
+Cards = tuple[int, ...]
+Rows = tuple[Cards, Cards, Cards]
+
+
+class IllegalMove(ValueError):
+    """A policy returned a placement the rules do not allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """What a player does with the cards dealt on one street (card indexes)."""
+
+    top: Cards = ()
+    middle: Cards = ()
+    bottom: Cards = ()
+    discard: Cards = ()
+
+    @property
+    def rows(self) -> Rows:
+        return (self.top, self.middle, self.bottom)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a player sees when it must act: its own board, the cards just dealt, the boards
+    its opponents have placed so far (clockwise from its left; a Fantasyland opponent's board
+    stays hidden until showdown, so it shows as empty), and the ruleset."""
+
+    ruleset: Ruleset
+    street: int
+    """0-based street of this hand (0 for a Fantasyland hand, set in one street)."""
+    last_street: int
+    dealt: Cards
+    place: int
+    """How many of the dealt cards go on the board; the rest are discarded."""
+    board: Rows
+    opponents: tuple[Rows, ...]
+    fantasyland: bool = False
+
+    @property
+    def free(self) -> tuple[int, int, int]:
+        """Empty slots per row."""
+        t, m, b = self.board
+        return (3 - len(t), 5 - len(m), 5 - len(b))
+
+
+@dataclass(frozen=True, slots=True)
+class CubeView:
+    """A Double match between hands, from one player's side."""
+
+    score: float
+    opponent_score: float
+    target: int
+    multiplier: int
+
+
+class Policy(Protocol):
+    """A player's decisions. ``place`` must return a legal :class:`Placement` for ``view``."""
+
+    name: str
+
+    def place(self, view: View, rng: random.Random) -> Placement: ...
+
+    def offers_double(self, cube: CubeView, rng: random.Random) -> bool: ...
+
+    def accepts_double(self, cube: CubeView, rng: random.Random) -> bool: ...
+
+
+def check_placement(view: View, placement: Placement) -> None:
+    """Raise :class:`IllegalMove` unless ``placement`` uses exactly the dealt cards, places
+    ``view.place`` of them, and overfills no row.
+
+    >>> from ofc_core.rules import PRESETS
+    >>> v = View(PRESETS["pineapple"], 1, 4, (0, 1, 2), 2, ((), (), ()), ())
+    >>> check_placement(v, Placement(top=(0, 1), discard=(2,)))
+    >>> check_placement(v, Placement(top=(0,), discard=(1, 2)))
+    Traceback (most recent call last):
+    ...
+    ofc_core.engine.IllegalMove: street 2: placed 1 cards and discarded 2, must place 2
+    """
+    placed = placement.top + placement.middle + placement.bottom
+    if len(placed) != view.place or len(placed) + len(placement.discard) != len(view.dealt):
+        raise IllegalMove(f"street {view.street + 1}: placed {len(placed)} cards and discarded "
+                          f"{len(placement.discard)}, must place {view.place}")
+    if sorted(placed + placement.discard) != sorted(view.dealt):
+        raise IllegalMove(f"street {view.street + 1}: uses cards that were not dealt")
+    for have, add, size in zip(view.board, placement.rows, ROW_SIZES, strict=True):
+        if len(have) + len(add) > size:
+            raise IllegalMove(f"street {view.street + 1}: a row of {size} cards takes no more")
+
+
+def first_fit(view: View) -> Placement:
+    """The simplest legal move: discard the last dealt cards, fill rows bottom first.
+
+    >>> from ofc_core.rules import PRESETS
+    >>> first_fit(View(PRESETS["pineapple"], 1, 4, (0, 1, 2), 2, ((), (9,), (1, 3, 4, 5)), ()))
+    Placement(top=(), middle=(1,), bottom=(0,), discard=(2,))
+    """
+    free = list(view.free)
+    rows: list[list[int]] = [[], [], []]
+    for card in view.dealt[:view.place]:
+        row = 2 if free[2] else (1 if free[1] else 0)
+        free[row] -= 1
+        rows[row].append(card)
+    return Placement(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]), view.dealt[view.place:])
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who plays, in seat order (clockwise), with which policy, under which rules."""
+
+    ruleset: Ruleset
+    names: tuple[str, ...]
+    policies: tuple[Policy, ...]
+
+    def __post_init__(self) -> None:
+        r = self.ruleset
+        if not r.min_players <= len(self.names) <= r.max_players:
+            raise ValueError(f"{r.variant} is played by {r.min_players}-{r.max_players} players,"
+                             f" got {len(self.names)}")
+        if len(set(self.names)) != len(self.names):
+            raise ValueError(f"player names must differ, got {', '.join(self.names)}")
+        if len(self.policies) != len(self.names):
+            raise ValueError(f"{len(self.names)} players need {len(self.names)} policies")
+
+
+DEFAULT_START = datetime(2026, 1, 5, 20, 0, tzinfo=timezone(timedelta(hours=1)))
+
+
+@dataclass(frozen=True)
+class SessionSpec:
+    """How one session is recorded: ids, clock, stake, and the simulated room's mistakes."""
+
+    session_id: str
+    hands: int
+    start: datetime = DEFAULT_START
+    stake: float | None = None
+    currency: str | None = None
+    button: int = 0
+    """Seat index of the button on the first hand."""
+    room_error_rate: float = 0.0
+    """Fraction of hands whose ``reported_points`` the simulated room gets wrong (by moving
+    1-3 points between two players), so the audit has something to find."""
+    source: str = "ofc-sim"
+    seconds_per_hand: tuple[int, int] = (30, 90)
+    bankroll: float | None = 8
+    """Double: each player's chips at the start, in stakes; ``None`` for unlimited."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One hand as the engine played it: placements per player, and the scorer's result."""
+
+    players: tuple[PlayerRecord, ...]
+    result: HandResult
+
+    @property
+    def fantasyland_next(self) -> tuple[int, ...]:
+        return tuple(p.fantasyland_next for p in self.result.players)
+
+
+def _deal(deck: list[int], count: int) -> Cards:
+    cards = tuple(deck[-count:])
+    del deck[-count:]
+    return cards
+
+
+def _cards(indexes: Sequence[int]) -> tuple:
+    return tuple(DECK[i] for i in indexes)
+
+
+def _street_play(placement: Placement, dealt: Cards) -> StreetPlay:
+    discard = _cards(placement.discard) if placement.discard else None
+    return StreetPlay(_cards(placement.top), _cards(placement.middle), _cards(placement.bottom),
+                      _cards(dealt), discard)
+
+
+class _Seat:
+    """Mutable state of one player during one hand (private to the engine)."""
+
+    __slots__ = ("rows", "streets")
+
+    def __init__(self) -> None:
+        self.rows: list[Cards] = [(), (), ()]
+        self.streets: list[StreetPlay] = []
+
+    def act(self, policy: Policy, view: View, rng: random.Random) -> None:
+        placement = policy.place(view, rng)
+        check_placement(view, placement)
+        self.rows = [have + add for have, add in zip(self.rows, placement.rows, strict=True)]
+        self.streets.append(_street_play(placement, view.dealt))
+
+
+def _view_rows(seat: _Seat) -> Rows:
+    t, m, b = seat.rows
+    return (t, m, b)
+
+
+def play_hand(table: Table, button: int, fantasyland: Sequence[int],
+              rng: random.Random) -> PlayedHand:
+    """Deal and play one hand. ``fantasyland[i]`` is the number of cards seat ``i`` gets in
+    Fantasyland (0: a normal hand)."""
+    ruleset, n = table.ruleset, len(table.names)
+    order = [(button + 1 + k) % n for k in range(n)]
+    deck = list(range(52))
+    rng.shuffle(deck)
+    seats = [_Seat() for _ in range(n)]
+    for i in order:
+        if fantasyland[i]:
+            view = View(ruleset, 0, 0, _deal(deck, fantasyland[i]), 13, ((), (), ()), (), True)
+            seats[i].act(table.policies[i], view, rng)
+    plan = ruleset.dealing.streets
+    for k, street in enumerate(plan):
+        for i in order:
+            if fantasyland[i]:
+                continue
+            others = tuple(_view_rows(seats[j]) if not fantasyland[j] else ((), (), ())
+                           for j in order if j != i)
+            view = View(ruleset, k, len(plan) - 1, _deal(deck, street.dealt), street.placed,
+                        _view_rows(seats[i]), others)
+            seats[i].act(table.policies[i], view, rng)
+    players = tuple(
+        PlayerRecord(name, i, Board(*(_cards(r) for r in seat.rows)), tuple(seat.streets),
+                     fantasyland=bool(fantasyland[i]))
+        for i, (name, seat) in enumerate(zip(table.names, seats, strict=True))
+    )
+    result = score_hand([Seat(p.name, p.board, p.fantasyland) for p in players], ruleset,
+                        order[0])
+    return PlayedHand(players, result)
+
+
+def next_button(ruleset: Ruleset, button: int, players: int, anyone_in_fl: bool) -> int:
+    """The button moves one seat clockwise, unless it is frozen by a Fantasyland hand.
+
+    >>> from ofc_core.rules import PRESETS
+    >>> next_button(PRESETS["pineapple"], 2, 3, anyone_in_fl=False)
+    0
+    >>> next_button(PRESETS["pineapple"], 2, 3, anyone_in_fl=True)
+    2
+    """
+    if anyone_in_fl and ruleset.button_in_fl is ButtonInFl.FROZEN:
+        return button
+    return (button + 1) % players
+
+
+def _reported(played: PlayedHand, rate: float, rng: random.Random) -> list[float]:
+    """The room's points: the scorer's, except on a ``rate`` fraction of hands where the room
+    moves 1-3 points from one player to another."""
+    points = [p.points for p in played.result.players]
+    if rate > 0 and rng.random() < rate:
+        a, b = rng.sample(range(len(points)), 2)
+        delta = rng.randint(1, 3)
+        points[a] += delta
+        points[b] -= delta
+    return points
+
+
+@dataclass
+class _Clock:
+    now: datetime
+    spread: tuple[int, int]
+
+    def tick(self, rng: random.Random) -> str:
+        stamp = self.now.isoformat(timespec="seconds")
+        self.now += timedelta(seconds=rng.randint(*self.spread))
+        return stamp
+
+
+def _record(table: Table, spec: SessionSpec, number: int, button: int, played: PlayedHand,
+            reported: list[float], played_at: str, **extra: object) -> HandRecord:
+    players = tuple(replace(p, reported_points=r)
+                    for p, r in zip(played.players, reported, strict=True))
+    return HandRecord(
+        source=spec.source, hand_id=f"{spec.session_id}-{number:04d}",
+        variant=table.ruleset.variant.value, players=players,
+        rules=dict(table.ruleset.overrides), button=table.names[button],
+        session_id=spec.session_id, played_at=played_at, stake=spec.stake,
+        currency=spec.currency, **extra,  # type: ignore[arg-type]
+    )
+
+
+def play_session(table: Table, spec: SessionSpec, rng: random.Random) -> list[HandRecord]:
+    """Play ``spec.hands`` hands at one table (or, under a match target, Double matches until
+    at least that many hands are played) and return them as records."""
+    if table.ruleset.match_target is not None:
+        return play_matches(table, spec, rng)
+    n = len(table.names)
+    button, fantasyland = spec.button % n, (0,) * n
+    clock = _Clock(spec.start, spec.seconds_per_hand)
+    records = []
+    for number in range(1, spec.hands + 1):
+        played = play_hand(table, button, fantasyland, rng)
+        reported = _reported(played, spec.room_error_rate, rng)
+        records.append(_record(table, spec, number, button, played, reported, clock.tick(rng)))
+        button = next_button(table.ruleset, button, n, any(fantasyland))
+        fantasyland = played.fantasyland_next
+    return records
+
+
+# --------------------------------------------------------------------------------------------
+# OFC Double: matches to a target with a doubling cube
+
+
+@dataclass
+class _Match:
+    """Running state of one Double match (private)."""
+
+    names: tuple[str, ...]
+    target: int
+    scores: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    multiplier: int = 1
+    last_offer: int | None = None
+    """Seat that made the last accepted offer: offers alternate, so it may not offer next."""
+
+    def cube(self, seat: int) -> CubeView:
+        return CubeView(self.scores[seat], self.scores[1 - seat], self.target, self.multiplier)
+
+    def winner(self) -> int | None:
+        """The player who reached the target with the higher score (a tie plays on)."""
+        a, b = self.scores
+        if max(a, b) < self.target or a == b:
+            return None
+        return 0 if a > b else 1
+
+
+def _cube_action(table: Table, match: _Match, chips: list[float], rng: random.Random,
+                 ) -> tuple[list[Event], int | None]:
+    """Between hands: at most one doubling offer. Returns the events and, if the offer was
+    declined, the seat that wins the match."""
+    for seat in (0, 1):
+        other = 1 - seat
+        doubled = 2 * match.multiplier
+        if match.last_offer == seat or chips[seat] < doubled:
+            continue
+        if not table.policies[seat].offers_double(match.cube(seat), rng):
+            continue
+        accepted = (chips[other] >= doubled
+                    and table.policies[other].accepts_double(match.cube(other), rng))
+        event = Event("double", table.names[seat], accepted=accepted,
+                      data={"cube": doubled if accepted else match.multiplier})
+        if not accepted:
+            return [event], seat
+        match.multiplier, match.last_offer = doubled, seat
+        return [event], None
+    return [], None
+
+
+def _whole(value: float) -> float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _match_end(match: _Match, winner: int, reason: str) -> Event:
+    """``by`` the winner, with the final score, the cube (stake multiplier) and the reason
+    (``target`` reached, or a double ``declined``)."""
+    score = {n: _whole(s) for n, s in zip(match.names, match.scores, strict=True)}
+    return Event("match_end", match.names[winner],
+                 data={"score": score, "cube": match.multiplier, "reason": reason})
+
+
+def play_matches(table: Table, spec: SessionSpec, rng: random.Random) -> list[HandRecord]:
+    """Double: heads-up matches, each hand banking the scorer's (race) points, until a player
+    reaches ``ruleset.match_target``. New matches start until ``spec.hands`` hands are played.
+
+    Between hands a player may offer to double the stake (offers alternate: the player whose
+    offer was last accepted cannot offer next); declining loses the match at the current
+    stake. A player whose chips are below the doubled stake can neither offer nor accept.
+    Cube events are recorded on the hand after which they happen; the last hand of a match
+    carries ``match_end`` with the final score and the cube multiplier. Fantasyland and the
+    button carry over from one match to the next within the session.
+    """
+    target = table.ruleset.match_target
+    if target is None or len(table.names) != 2:
+        raise ValueError("Double matches need a match target and two players")
+    unlimited = float("inf")
+    chips = [spec.bankroll if spec.bankroll is not None else unlimited] * 2
+    button, fantasyland = spec.button % 2, (0, 0)
+    clock = _Clock(spec.start, spec.seconds_per_hand)
+    records: list[HandRecord] = []
+    number, match_no = 0, 0
+    while number < spec.hands:
+        match_no += 1
+        match_id = f"{spec.session_id}-m{match_no:02d}"
+        match = _Match(table.names, target)
+        winner: int | None = None
+        while winner is None:
+            number += 1
+            played = play_hand(table, button, fantasyland, rng)
+            for seat, p in enumerate(played.result.players):
+                match.scores[seat] += p.points
+            winner = match.winner()
+            events, reason = [], "target"
+            if winner is None:
+                events, winner = _cube_action(table, match, chips, rng)
+                reason = "declined"
+            if winner is not None:
+                events.append(_match_end(match, winner, reason))
+                chips[winner] += match.multiplier
+                chips[1 - winner] -= match.multiplier
+            reported = _reported(played, spec.room_error_rate, rng)
+            records.append(_record(table, spec, number, button, played, reported,
+                                   clock.tick(rng), match_id=match_id, events=tuple(events)))
+            button = next_button(table.ruleset, button, 2, any(fantasyland))
+            fantasyland = played.fantasyland_next
+        clock.now += timedelta(seconds=rng.randint(20, 120))
+    return records
+
+
+# --------------------------------------------------------------------------------------------
+# A room's view of the hands
+
+
+def hero_view(record: HandRecord, hero: str) -> HandRecord:
+    """The hand as ``hero``'s room logs it: the hero's dealt cards and discards are shown;
+    opponents' dealt cards and discards are hidden (``None``), and an opponent's Fantasyland
+    hand is shown only as placed at showdown (one street, 13 cards).
+
+    >>> import random
+    >>> from ofc_core.rules import PRESETS
+    >>> class Fit:
+    ...     name = "fit"
+    ...     def place(self, view, rng):
+    ...         return first_fit(view)
+    >>> t = Table(PRESETS["pineapple"], ("ann", "bob"), (Fit(), Fit()))
+    >>> h = hero_view(play_session(t, SessionSpec("s", hands=1), random.Random(1))[0], "ann")
+    >>> h.hero, h.players[0].streets[1].discard is None, h.players[1].streets[1].discard is None
+    ('ann', False, True)
+    """
+    players = []
+    for p in record.players:
+        if p.name != hero and p.streets is not None:
+            if p.fantasyland:
+                b = p.board
+                streets: tuple[StreetPlay, ...] = (StreetPlay(b.top, b.middle, b.bottom),)
+            else:
+                streets = tuple(replace(s, dealt=None, discard=None) for s in p.streets)
+            p = replace(p, streets=streets)
+        players.append(p)
+    return replace(record, players=tuple(players), hero=hero)

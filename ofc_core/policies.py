@@ -1,0 +1,408 @@
+"""Player policies for the play engine: how simulated players place their cards.
+
+Every policy follows :class:`ofc_core.engine.Policy`: given a :class:`~ofc_core.engine.View`
+(own board, dealt cards, opponents' visible boards, ruleset) it returns a legal
+:class:`~ofc_core.engine.Placement`. Policies are fast heuristics on rank and suit counts, no
+Monte Carlo; the row evaluator is used only on the last street (to pick a legal, best-paying
+finish among the few left) and by the Fantasyland setter.
+
+- ``careful``: builds the bottom strongest, keeps the middle below the bottom, puts low cards on
+  top and pairs the top only when the middle already holds a stronger pair.
+- ``chaser``: plays like ``careful`` but starts the top with a queen, king or ace and pairs it
+  even unprotected, chasing Fantasyland at the cost of more fouls.
+- ``random``: a uniformly random legal move (random discard, random free slots).
+
+All three set a Fantasyland hand with :func:`set_fantasyland`, and decide the Double cube by
+the score (:func:`offers_by_score`, :func:`accepts_by_score`).
+
+>>> import random
+>>> from ofc_core.engine import Table, SessionSpec, play_session
+>>> from ofc_core.rules import PRESETS
+>>> table = Table(PRESETS["pineapple"], ("ann", "bob", "cy"),
+...               tuple(POLICIES[n]() for n in ("careful", "chaser", "random")))
+>>> hands = play_session(table, SessionSpec("doc", hands=20), random.Random(3))
+>>> len(hands)
+20
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import combinations, permutations
+
+from ofc_core.board import ROWS
+from ofc_core.cards import DECK
+from ofc_core.engine import CubeView, Placement, Policy, View
+from ofc_core.evaluate import Strength, evaluate
+from ofc_core.rules import Ruleset
+
+QUEEN, KING, ACE = 10, 11, 12
+"""Rank indexes (card index >> 2) of the cards that open Fantasyland."""
+
+# --------------------------------------------------------------------------------------------
+# Row state on rank and suit counts
+
+
+class _Rows:
+    """Rank and suit counts of the three rows during one decision (private, mutable)."""
+
+    __slots__ = ("cards", "counts", "suits", "free", "pairs", "high_pair")
+
+    def __init__(self, board: tuple[tuple[int, ...], ...]) -> None:
+        self.cards: list[list[int]] = [[], [], []]
+        self.counts = [[0] * 13, [0] * 13, [0] * 13]
+        self.suits = [[0] * 4, [0] * 4, [0] * 4]
+        self.free = [3, 5, 5]
+        self.pairs = [0, 0, 0]
+        """Sum over ranks of count*(count-1)/2: 1 pair, 2 two pair, 3 trips, 4 full house."""
+        self.high_pair = [-1, -1, -1]
+        for row, cards in enumerate(board):
+            for card in cards:
+                self.add(row, card)
+
+    def add(self, row: int, card: int) -> None:
+        rank = card >> 2
+        counts = self.counts[row]
+        if counts[rank]:
+            self.pairs[row] += counts[rank]
+            if rank > self.high_pair[row]:
+                self.high_pair[row] = rank
+        counts[rank] += 1
+        self.suits[row][card & 3] += 1
+        self.free[row] -= 1
+        self.cards[row].append(card)
+
+    def size(self, row: int) -> int:
+        return (3, 5, 5)[row] - self.free[row]
+
+    def middle_covers(self, rank: int) -> bool:
+        """The middle already beats a top pair of ``rank`` (two pair or a higher pair) and
+        the bottom is at least as strong."""
+        middle = self.pairs[1] >= 2 or (self.pairs[1] == 1 and self.high_pair[1] >= rank)
+        return middle and self.pairs[2] >= self.pairs[1]
+
+
+@dataclass(frozen=True)
+class Style:
+    """The knobs that make one heuristic player differ from another."""
+
+    name: str
+    chase_fl: bool
+    """Start the top with Q/K/A and pair it even when the middle does not cover it."""
+    fl_bonus: float
+    """Worth of entering Fantasyland, in points, when choosing the last street's finish."""
+    double_lead: float
+    """Offer the cube when leading by at least this many points."""
+    take_deficit: float
+    """Accept the cube when trailing by at most this many points."""
+
+
+def _top_score(rows: _Rows, rank: int, style: Style) -> float:
+    if rows.counts[0][rank]:
+        covered = rows.middle_covers(rank)
+        if covered:
+            return 4 + 0.5 * rank + (3 if rank >= QUEEN else 0)
+        if style.chase_fl and rank >= QUEEN:
+            return 7 + 0.5 * rank
+        return -6
+    if style.chase_fl and rank >= QUEEN and rows.free[0] == 3:
+        return 2.5
+    return 1.0 - 0.3 * rank - (1.0 if rows.pairs[1] == 0 and rank >= QUEEN else 0)
+
+
+def _five_score(rows: _Rows, row: int, card: int) -> float:
+    rank, suit = card >> 2, card & 3
+    have = rows.counts[row][rank]
+    size = rows.size(row)
+    if have:
+        value = 3 + 2.5 * have + 0.15 * rank + (1 if row == 2 else 0)
+        if row == 1:
+            level = rows.pairs[1] + have
+            if level > rows.pairs[2] or (level == rows.pairs[2] and rank > rows.high_pair[2]):
+                value = -1.0 if rows.free[2] >= 4 else -5.0
+            if rows.pairs[0] and rank >= rows.high_pair[0]:
+                value += 3
+        return value
+    if size == 0:
+        return 1.0 + 0.05 * rank + (0.5 if row == 2 else 0)
+    if rows.suits[row][suit] == size and rows.pairs[row] == 0 and (
+            row == 2 or rows.pairs[2] >= 3 or max(rows.suits[2]) > size):
+        return 1.0 + (0.9 if row == 2 else 0.7) * size + (3 if size == 4 else 0)
+    return -0.5 + 0.03 * rank - (1.5 if rows.free[row] <= 2 else 0)
+
+
+def _greedy(view: View, style: Style) -> Placement:
+    """Place cards one at a time where they score best; the cards left are discarded."""
+    rows = _Rows(view.board)
+    left = list(view.dealt)
+    placed: list[list[int]] = [[], [], []]
+    for _ in range(view.place):
+        best, best_card, best_row = -1e9, -1, -1
+        for card in left:
+            for row in (2, 1, 0):
+                if not rows.free[row]:
+                    continue
+                value = (_top_score(rows, card >> 2, style) if row == 0
+                         else _five_score(rows, row, card))
+                if value > best:
+                    best, best_card, best_row = value, card, row
+        rows.add(best_row, best_card)
+        placed[best_row].append(best_card)
+        left.remove(best_card)
+    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), tuple(left))
+
+
+# --------------------------------------------------------------------------------------------
+# Finishing: the last street, and Fantasyland, judged with the row evaluator
+
+
+def _strength(cards: Iterable[int]) -> Strength:
+    return evaluate([DECK[c] for c in cards])
+
+
+def _board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
+                 fl_bonus: float, in_fl: bool) -> float:
+    """Royalties plus the worth of Fantasyland next hand; fouls are ruled out by the caller."""
+    royalties = tuple(ruleset.royalties.points(r, s) for r, s in zip(ROWS, strengths, strict=True))
+    fl_next = ruleset.fantasyland_cards(False, in_fl, strengths[0], strengths, royalties)
+    # A small pull toward strong rows, so ties favour hands that win more rows.
+    return sum(royalties) + (fl_bonus if fl_next else 0) + sum(s >> 20 for s in strengths) * 0.05
+
+
+def _finishes(view: View) -> Iterable[Placement]:
+    """Every distinct legal placement of the last street (it fills the board)."""
+    slots = [row for row, free in enumerate(view.free) for _ in range(free)]
+    seen = set()
+    for kept in combinations(view.dealt, view.place):
+        discard = tuple(c for c in view.dealt if c not in kept)
+        for order in permutations(kept):
+            rows: tuple[list[int], list[int], list[int]] = ([], [], [])
+            for row, card in zip(slots, order, strict=True):
+                rows[row].append(card)
+            key = tuple(tuple(sorted(r)) for r in rows)
+            if key not in seen:
+                seen.add(key)
+                yield Placement(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]), discard)
+
+
+def _finish(view: View, style: Style) -> Placement:
+    """The last street: the best-paying finish that does not foul (or the greedy move when
+    every finish fouls)."""
+    best, best_value = None, -1e9
+    cache: dict[tuple[int, ...], Strength] = {}
+    for placement in _finishes(view):
+        strengths = []
+        for have, add in zip(view.board, placement.rows, strict=True):
+            key = have + add
+            if key not in cache:
+                cache[key] = _strength(key)
+            strengths.append(cache[key])
+        top, middle, bottom = strengths
+        if middle < top or bottom < middle:
+            continue
+        value = _board_value(view.ruleset, (top, middle, bottom), style.fl_bonus, False)
+        if value > best_value:
+            best, best_value = placement, value
+    return best if best is not None else _greedy(view, style)
+
+
+def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
+    """A handful of strong 5-card rows from ``pool``: made hands by rank groups, flushes,
+    straights, and the best high cards."""
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, list[int]] = {}
+    for c in sorted(pool, reverse=True):
+        by_rank.setdefault(c >> 2, []).append(c)
+        by_suit.setdefault(c & 3, []).append(c)
+    groups = sorted(by_rank.values(), key=lambda g: (len(g), g[0]), reverse=True)
+    singles_low = sorted(pool)
+    out: list[tuple[int, ...]] = []
+
+    def fill(core: list[int]) -> None:
+        rest = [c for c in singles_low if c not in core and c >> 2 not in {x >> 2 for x in core}]
+        if len(core) + len(rest) >= 5:
+            out.append(tuple(core + rest[:5 - len(core)]))
+
+    multi = [g for g in groups if len(g) >= 2]
+    for i, g in enumerate(multi[:4]):
+        fill(g[:4])
+        if len(g) >= 3:
+            pairs = [h for h in reversed(multi) if h is not g]
+            if pairs:
+                out.append(tuple(g[:3] + pairs[0][:2]))
+        if i + 1 < len(multi) and len(g) == 2:
+            fill(g + multi[i + 1][:2])
+    for cards in by_suit.values():
+        if len(cards) >= 5:
+            out.append(tuple(cards[:5]))
+            out.append(tuple(cards[-5:]))
+    straights = [list(range(high, high - 5, -1)) for high in range(ACE, 3, -1)]
+    for ranks in straights + [[3, 2, 1, 0, ACE]]:  # the wheel last: 5-4-3-2-A
+        if all(r in by_rank for r in ranks):
+            out.append(tuple(by_rank[r][0] for r in ranks))
+    if len(pool) >= 5:
+        out.append(tuple(sorted(pool, reverse=True)[:5]))
+    return list(dict.fromkeys(tuple(sorted(c)) for c in out if len(set(c)) == 5))
+
+
+def _top_candidates(pool: list[int]) -> list[tuple[int, ...]]:
+    """Trips, the best pairs with the lowest kicker, and the three lowest cards."""
+    low = sorted(pool)
+    by_rank: dict[int, list[int]] = {}
+    for c in reversed(low):
+        by_rank.setdefault(c >> 2, []).append(c)
+    out = [tuple(g[:3]) for g in by_rank.values() if len(g) >= 3]
+    for g in [g for g in by_rank.values() if len(g) >= 2][:3]:
+        kicker = next((c for c in low if c >> 2 != g[0] >> 2), None)
+        if kicker is not None:
+            out.append((g[0], g[1], kicker))
+    out.append(tuple(low[:3]))
+    return list(dict.fromkeys(tuple(sorted(t)) for t in out))
+
+
+def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4) -> Placement:
+    """Arrange 13 of the Fantasyland cards: for each candidate top (trips, the best pairs, the
+    lowest cards), try the ``width`` strongest bottoms of the rest, for each the strongest
+    middles between top and bottom; keep the arrangement with the most royalties (staying in
+    Fantasyland counts as 10). The extra cards are discarded.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> from ofc_core.rules import PRESETS
+    >>> hand = tuple(c.index for c in parse_cards("As Ad Ac Kh Kd Qs Qh 9h 8h 7h 6h 5h 2c 3d"))
+    >>> p = set_fantasyland(hand, PRESETS["pineapple"])
+    >>> from ofc_core.board import Board
+    >>> Board(*(tuple(DECK[c] for c in sorted(r, reverse=True)) for r in p.rows)).compact()
+    'KhKd2c-AsAdAcQsQh-9h8h7h6h5h'
+    >>> [str(DECK[c]) for c in p.discard]
+    ['3d']
+    """
+    best, best_value = None, -1e9
+    cache: dict[tuple[int, ...], Strength] = {}
+
+    def ranked(rows: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], Strength]]:
+        for r in rows:
+            if r not in cache:
+                cache[r] = _strength(r)
+        return sorted(((r, cache[r]) for r in rows), key=lambda rs: rs[1], reverse=True)
+
+    pool = list(cards)
+    for top in _top_candidates(pool):
+        st = _strength(top)
+        rest = [c for c in pool if c not in top]
+        for bottom, sb in ranked(_five_candidates(rest))[:width]:
+            left = [c for c in rest if c not in bottom]
+            middles = [(m, s) for m, s in ranked(_five_candidates(left)) if st <= s <= sb]
+            for middle, sm in middles[:width]:
+                value = _board_value(ruleset, (st, sm, sb), 10.0, True)
+                if value > best_value:
+                    discard = tuple(c for c in left if c not in middle)
+                    best, best_value = Placement(top, middle, bottom, discard), value
+    return best if best is not None else _fallback_fl(cards)
+
+
+def _fallback_fl(cards: tuple[int, ...]) -> Placement:
+    """Strongest cards low, weakest on top: never used unless no candidate is legal."""
+    ranked = sorted(cards, reverse=True)
+    return Placement(tuple(ranked[10:13]), tuple(ranked[5:10]), tuple(ranked[:5]),
+                     tuple(ranked[13:]))
+
+
+# --------------------------------------------------------------------------------------------
+# The doubling cube
+
+
+def offers_by_score(cube: CubeView, lead: float) -> bool:
+    """Offer when ahead by ``lead`` points or more and the match is not yet decided.
+
+    >>> offers_by_score(CubeView(20, 9, 31, 1), 10)
+    True
+    """
+    return cube.score - cube.opponent_score >= lead and cube.score < cube.target
+
+
+def accepts_by_score(cube: CubeView, deficit: float) -> bool:
+    """Accept unless behind by more than ``deficit`` points.
+
+    >>> accepts_by_score(CubeView(5, 25, 31, 2), 12)
+    False
+    """
+    return cube.opponent_score - cube.score <= deficit
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """A policy driven by a :class:`Style` (``careful``, ``chaser``)."""
+
+    style: Style
+
+    @property
+    def name(self) -> str:
+        return self.style.name
+
+    def place(self, view: View, rng: random.Random) -> Placement:
+        if view.fantasyland:
+            return set_fantasyland(view.dealt, view.ruleset)
+        if view.street == view.last_street:
+            return _finish(view, self.style)
+        return _greedy(view, self.style)
+
+    def offers_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return offers_by_score(cube, self.style.double_lead)
+
+    def accepts_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return accepts_by_score(cube, self.style.take_deficit)
+
+
+@dataclass(frozen=True)
+class RandomPolicy:
+    """A uniformly random legal move; Fantasyland is still set well; the cube at random."""
+
+    name: str = "random"
+
+    def place(self, view: View, rng: random.Random) -> Placement:
+        if view.fantasyland:
+            return set_fantasyland(view.dealt, view.ruleset)
+        cards = list(view.dealt)
+        rng.shuffle(cards)
+        slots = [row for row, free in enumerate(view.free) for _ in range(free)]
+        rows: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for row, card in zip(rng.sample(slots, view.place), cards, strict=False):
+            rows[row].append(card)
+        return Placement(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]),
+                         tuple(cards[view.place:]))
+
+    def offers_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return rng.random() < 0.15
+
+    def accepts_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return rng.random() < 0.7
+
+
+CAREFUL = Style("careful", chase_fl=False, fl_bonus=8.0, double_lead=10, take_deficit=12)
+CHASER = Style("chaser", chase_fl=True, fl_bonus=15.0, double_lead=6, take_deficit=18)
+
+POLICIES: dict[str, Callable[[], Policy]] = {
+    "careful": lambda: HeuristicPolicy(CAREFUL),
+    "chaser": lambda: HeuristicPolicy(CHASER),
+    "random": RandomPolicy,
+}
+"""Policy factories by name (the ``--policies`` of ``ofc simulate``)."""
+
+
+def policy(name: str) -> Policy:
+    """The policy called ``name``.
+
+    >>> policy("careful").name
+    'careful'
+    >>> policy("bold")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown policy 'bold' (one of careful, chaser, random)
+    """
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r} (one of {', '.join(POLICIES)})")
+    return POLICIES[name]()
+
+

@@ -1,0 +1,120 @@
+"""``ofc simulate`` as a user runs it: files that the format reader and the scorer accept,
+byte-identical for a seed, hero files as a room logs them, clear errors for bad arguments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.cli import main
+from ingest.formats import ParsedHand, ParseIssue
+from ingest.formats.ofc_hh import parse_text
+from ofc_core.hand import validate
+from ofc_core.rules import PRESETS
+from ofc_core.scoring import score_hand
+
+
+def _simulate(tmp_path: Path, *args: str, out: str = "hands.jsonl") -> Path:
+    path = tmp_path / out
+    assert main(["simulate", *args, "--out", str(path)]) == 0
+    return path
+
+
+def _read(path: Path) -> list:
+    items = list(parse_text(path.read_text(encoding="utf-8"), path.name))
+    assert not [i for i in items if isinstance(i, ParseIssue)]
+    return [i.record for i in items if isinstance(i, ParsedHand)]
+
+
+@pytest.mark.parametrize("variant,players", [("regular", 4), ("turbo", 2), ("pineapple", 3),
+                                             ("progressive-pineapple", 3), ("double", 2)])
+def test_files_reparse_and_report_the_scorers_points(tmp_path, variant, players):
+    path = _simulate(tmp_path, "--variant", variant, "--players", str(players), "--hands", "15",
+                     "--sessions", "2", "--seed", "5", "--policies", "chaser,careful,random")
+    records = _read(path)
+    assert len({r.session_id for r in records}) == 2
+    assert len(records) >= 30
+    ruleset = PRESETS[variant]
+    for r in records:
+        assert validate(r) == []
+        assert len(r.players) == players and r.variant == variant
+        result = score_hand(r.seats(), ruleset, r.first_to_act)
+        assert [p.reported_points for p in r.players] == [p.points for p in result.players]
+    if variant == "double":
+        assert all(r.match_id for r in records)
+        assert any(e.type == "match_end" for r in records for e in r.events)
+
+
+def test_same_seed_same_bytes(tmp_path):
+    args = ["--variant", "pineapple", "--hands", "20", "--policies", "careful,chaser",
+            "--room-error-rate", "0.2", "--seed"]
+    a = _simulate(tmp_path, *args, "42", out="a.jsonl").read_bytes()
+    b = _simulate(tmp_path, *args, "42", out="b.jsonl").read_bytes()
+    c = _simulate(tmp_path, *args, "43", out="c.jsonl").read_bytes()
+    assert a == b and a != c
+
+
+def test_room_errors_are_a_fraction_of_hands(tmp_path):
+    path = _simulate(tmp_path, "--variant", "turbo", "--hands", "200", "--seed", "1",
+                     "--room-error-rate", "0.1")
+    records = _read(path)
+    wrong = 0
+    for r in records:
+        result = score_hand(r.seats(), r.ruleset, r.first_to_act)
+        reported = [p.reported_points for p in r.players]
+        wrong += reported != [p.points for p in result.players]
+        assert sum(reported) == sum(p.points for p in result.players)
+    assert 5 <= wrong <= 40
+
+
+def test_hero_perspective_writes_one_file_per_player(tmp_path):
+    _simulate(tmp_path, "--variant", "pineapple", "--hands", "60", "--seed", "3", "--names",
+              "Hero,Anna,Zoë", "--policies", "chaser", "--perspective", "hero")
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["hands.Anna.jsonl", "hands.Hero.jsonl", "hands.Zoë.jsonl"]
+    records = _read(tmp_path / "hands.Zoë.jsonl")
+    assert {r.hero for r in records} == {"Zoë"}
+    hidden_fl = 0
+    for r in records:
+        for p in r.players:
+            mine = p.name == "Zoë"
+            for s in p.streets:
+                assert (s.dealt is not None) == mine
+                discards = len(s.dealt) - len(s.placed) if mine else 0
+                assert (s.discard is not None) == (discards > 0)
+            hidden_fl += p.fantasyland and not mine
+    assert hidden_fl > 0
+    line = (tmp_path / "hands.Zoë.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    players = {p["name"]: p for p in json.loads(line)["players"]}
+    assert any("discard" in s for s in players["Zoë"]["streets"])
+    assert not any("discard" in s or "dealt" in s for s in players["Anna"]["streets"])
+
+
+def test_hero_option_writes_only_that_players_file(tmp_path):
+    _simulate(tmp_path, "--variant", "double", "--hands", "10", "--names", "Hero,Anna",
+              "--perspective", "hero", "--hero", "Hero")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.Hero.jsonl"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--variant", "pineapple", "--players", "4"], "pineapple is played by 2-3 players"),
+    (["--variant", "double", "--players", "3"], "double is played by 2-2 players"),
+    (["--variant", "regular", "--policies", "careful,bold"], "unknown policy 'bold'"),
+    (["--variant", "regular", "--players", "2", "--names", "a,b,c"], "3 names for 2 players"),
+    (["--variant", "turbo", "--hands", "0"], "at least 1"),
+    (["--variant", "turbo", "--start", "2026-01-01T10:00"], "needs a UTC offset"),
+    (["--variant", "turbo", "--perspective", "hero", "--hero", "Nobody"], "not one of"),
+])
+def test_bad_arguments_are_explained(tmp_path, capsys, args, message):
+    assert main(["simulate", *args, "--out", str(tmp_path / "x.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_unknown_variant_is_refused_by_the_parser(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--variant", "chinese", "--out", str(tmp_path / "x.jsonl")])
+    assert "invalid choice: 'chinese'" in capsys.readouterr().err

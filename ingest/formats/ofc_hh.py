@@ -25,11 +25,12 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, TextIO
 
 from ofc_core.board import ROWS, Board
-from ofc_core.cards import Card, format_cards, parse_cards
+from ofc_core.cards import Card, format_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
 
 from . import ParsedHand, ParseIssue
@@ -139,11 +140,16 @@ def _played_at(obj: Mapping[str, Any]) -> str | None:
     return value
 
 
+_card = lru_cache(maxsize=4096)(Card.parse)
+"""``Card.parse`` remembered per spelling: files repeat the same few hundred tokens."""
+
+
 def _cards(text: Any, where: str) -> tuple[Card, ...]:
+    """Whitespace-separated cards, as :func:`ofc_core.cards.parse_cards` reads them."""
     if not isinstance(text, str):
         raise _Invalid(f"{where}: expected cards as a string, got {_json_type(text)}")
     try:
-        return parse_cards(text)
+        return tuple(_card(token) for token in text.split())
     except ValueError as exc:
         raise _Invalid(f"{where}: {exc}") from None
 

@@ -1,0 +1,72 @@
+"""OFC Analytics dashboard: the entry point that ``ofc dashboard`` runs.
+
+It opens the database (creating it with the demo sample on a fresh machine), says so when demo
+data is shown, draws the shared sidebar filters and runs the chosen page. Pages live in
+``dashboard/views/`` and are listed in :data:`PAGES`; a page whose file is not there yet is
+left out of the menu.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a bare checkout
+    sys.path.insert(0, str(HERE.parent))
+
+import streamlit as st  # noqa: E402
+
+from dashboard import cards, db, filters  # noqa: E402
+from ingest.store import StoreError  # noqa: E402
+
+PAGES: tuple[tuple[str, str, str, str], ...] = (
+    # (source relative to this file, title, icon, url path); the first is the default page
+    ("views/overview.py", "Overview", ":material/monitoring:", "overview"),
+    ("views/hand_review.py", "Hand review", ":material/playing_cards:", "hands"),
+    ("views/sessions.py", "Sessions", ":material/event_note:", "sessions"),
+    ("views/matches.py", "Matches", ":material/emoji_events:", "matches"),
+    ("views/opponents.py", "Opponents", ":material/groups:", "opponents"),
+    ("views/fouls.py", "Fouls", ":material/report:", "fouls"),
+    ("views/fantasyland.py", "Fantasyland", ":material/auto_awesome:", "fantasyland"),
+    ("views/variants.py", "Variants", ":material/rule:", "variants"),
+    ("views/import_page.py", "Import", ":material/upload_file:", "import"),
+)
+
+
+def pages() -> list[st.Page]:
+    return [st.Page(source, title=title, icon=icon, url_path=url, default=(n == 0))
+            for n, (source, title, icon, url) in enumerate(PAGES) if (HERE / source).is_file()]
+
+
+def demo_banner(con) -> None:  # type: ignore[no-untyped-def]
+    if not db.demo_import_ids(con):
+        return
+    with st.container(border=True):
+        left, right = st.columns([5, 1], vertical_alignment="center")
+        left.markdown(":material/info: **You are looking at demo data**: simulated hands from "
+                      "the sample that ships with OFC Analytics, not your own. Import your logs "
+                      "on the Import page, and remove the demo when you are done looking.")
+        if right.button("Remove demo data", key="remove_demo", type="primary"):
+            removed = db.remove_demo(con)
+            db.clear_cache()
+            st.toast(f"Removed {removed} demo hands.")
+            st.rerun()
+
+
+def main() -> None:
+    st.set_page_config(page_title="OFC Analytics", page_icon=":material/style:", layout="wide")
+    try:
+        con = db.connection()
+    except StoreError as exc:
+        st.error(str(exc))
+        st.stop()
+    navigation = st.navigation(pages())
+    st.markdown(cards.CSS, unsafe_allow_html=True)
+    demo_banner(con)
+    filters.render_sidebar()
+    navigation.run()
+
+
+if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing
+    main()

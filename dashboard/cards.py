@@ -1,0 +1,121 @@
+"""Cards that look like cards: rank and coloured suit, a face-down back for hidden cards, an
+optional four-colour deck. And the one way to show any string from a file: as text.
+
+The HTML here is built from fixed markup and escaped values only (``html.escape``); card text
+is parsed with :func:`ofc_core.cards.Card.parse` first, so a malformed card shows as escaped
+text, never as markup.
+
+>>> card_html("Qh")
+'<span class="ofc-card ofc-red" title="Qh">Q<span class="ofc-suit">♥</span></span>'
+>>> card_html(None)
+'<span class="ofc-card ofc-back" title="hidden">&nbsp;</span>'
+>>> card_html("<b>")
+'<span class="ofc-card ofc-bad" title="not a card">&lt;b&gt;</span>'
+>>> md_text("<img src=x onerror=alert(1)> *bold*")
+'\\\\<img src=x onerror=alert\\\\(1\\\\)\\\\> \\\\*bold\\\\*'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+
+from ofc_core.cards import Card, Suit
+
+TWO_COLOURS = {Suit.CLUBS: "ofc-black", Suit.DIAMONDS: "ofc-red", Suit.HEARTS: "ofc-red",
+               Suit.SPADES: "ofc-black"}
+FOUR_COLOURS = {Suit.CLUBS: "ofc-green", Suit.DIAMONDS: "ofc-blue", Suit.HEARTS: "ofc-red",
+                Suit.SPADES: "ofc-black"}
+
+CSS = """
+<style>
+.ofc-cards { display: inline-flex; gap: 3px; flex-wrap: wrap; align-items: center;
+  min-height: 2.6em; }
+.ofc-card { display: inline-flex; align-items: center; justify-content: center;
+  width: 2.1em; height: 2.8em; border: 1px solid #999; border-radius: 5px; background: #fff;
+  font: 700 1.05em/1 system-ui, sans-serif; box-shadow: 1px 1px 2px rgba(0,0,0,.18); }
+.ofc-suit { font-size: 1.05em; margin-left: 1px; }
+.ofc-red { color: #c8102e; } .ofc-black { color: #111; }
+.ofc-blue { color: #1f4fd1; } .ofc-green { color: #138a36; }
+.ofc-four.ofc-red { color: #c8102e; }
+.ofc-back { background: repeating-linear-gradient(45deg, #2c5aa0 0 4px, #3c6cb8 4px 8px);
+  border-color: #1d3d70; }
+.ofc-empty { border: 1px dashed #bbb; background: transparent; box-shadow: none; }
+.ofc-bad { color: #777; font-weight: 400; font-size: .8em; }
+.ofc-row { display: flex; align-items: center; gap: .6em; margin: 2px 0; }
+.ofc-row-label { width: 4.2em; color: #666; font: .8em system-ui, sans-serif; }
+.ofc-row-note { color: #444; font: .85em system-ui, sans-serif; }
+</style>
+"""
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
+
+
+def md_text(text: object) -> str:
+    """``text`` escaped for ``st.markdown``: every markdown or HTML character is backslashed,
+    so a player name always shows literally."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def _parse(token: str) -> Card | None:
+    try:
+        return Card.parse(token)
+    except ValueError:
+        return None
+
+
+def card_html(token: str | None, four_colour: bool = False) -> str:
+    """One card as HTML; ``None`` (or ``'??'``/``'xx'``) is a hidden card, face down."""
+    if token is None or token.strip().lower() in ("??", "xx", "x"):
+        return '<span class="ofc-card ofc-back" title="hidden">&nbsp;</span>'
+    card = _parse(token)
+    if card is None:
+        return f'<span class="ofc-card ofc-bad" title="not a card">{html.escape(token)}</span>'
+    colour = (FOUR_COLOURS if four_colour else TWO_COLOURS)[card.suit]
+    return (f'<span class="ofc-card {colour}" title="{html.escape(str(card))}">'
+            f'{html.escape(card.rank.char)}<span class="ofc-suit">{card.suit.symbol}</span></span>')
+
+
+def split_cards(text: str | None) -> list[str]:
+    """``'Qh Qd 2c'`` -> ``['Qh', 'Qd', '2c']``; ``None`` or ``''`` -> ``[]``."""
+    return text.split() if text else []
+
+
+def cards_html(tokens: Iterable[str | None], four_colour: bool = False, *,
+               slots: int = 0, hidden: int = 0) -> str:
+    """A row of cards, then ``hidden`` face-down cards, padded with empty slots to ``slots``."""
+    items = [card_html(t, four_colour) for t in tokens]
+    items += [card_html(None)] * hidden
+    items += ['<span class="ofc-card ofc-empty">&nbsp;</span>'] * max(0, slots - len(items))
+    return f'<span class="ofc-cards">{"".join(items)}</span>'
+
+
+def board_html(rows: Sequence[tuple[str, Sequence[str | None], str]], four_colour: bool = False,
+               sizes: Sequence[int] = (3, 5, 5)) -> str:
+    """Three labelled rows: ``(label, cards, note)`` each; label and note are escaped."""
+    out = []
+    for (label, tokens, note), size in zip(rows, sizes, strict=False):
+        out.append(
+            f'<div class="ofc-row"><span class="ofc-row-label">{html.escape(label)}</span>'
+            f'{cards_html(tokens, four_colour, slots=size)}'
+            f'<span class="ofc-row-note">{html.escape(note)}</span></div>')
+    return "".join(out)
+
+
+def pretty(text: str | None) -> str:
+    """Cards as plain text with suit symbols, for tables: ``'Qh Td'`` -> ``'Q♥ T♦'``; hidden
+    stays ``'?'``.
+
+    >>> pretty("Qh Td")
+    'Q♥ T♦'
+    >>> pretty(None)
+    '?'
+    """
+    if text is None:
+        return "?"
+    out = []
+    for token in text.split():
+        card = _parse(token)
+        out.append(card.pretty if card else token)
+    return " ".join(out)

@@ -1,0 +1,158 @@
+"""The sidebar filters every page shares, kept in the URL so a view can be bookmarked.
+
+``app.py`` calls :func:`render_sidebar` once per run, before the page; a page calls
+:func:`current` to get the :class:`Filters` and :func:`open_hand` to jump to Hand review.
+URL parameters: ``player``, ``from``, ``to`` (ISO dates), ``variant``, ``ruleset``,
+``opponent``, ``session`` (see :data:`dashboard.queries.common.URL_KEYS`), plus ``hand`` for
+the hand shown in Hand review.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import db
+from dashboard.queries.common import (
+    URL_KEYS,
+    FilterOptions,
+    Filters,
+    default_player,
+    filter_options,
+)
+
+__all__ = ["Filters", "current", "render_sidebar", "open_hand", "hand_from_chart",
+           "hand_from_table", "four_colour", "HAND_PAGE"]
+
+ALL = "All"
+HAND_PAGE = "views/hand_review.py"
+"""Hand review's page source, relative to ``app.py`` (for ``st.switch_page``)."""
+_STATE = "_ofc_filters"
+_KEYS = {name: f"filter_{name}" for name in URL_KEYS}
+_DATES_KEY = "filter_dates"
+FOUR_COLOUR_KEY = "four_colour"
+
+
+def current() -> Filters:
+    """The filters of this run (set by :func:`render_sidebar`; read from the URL if the
+    sidebar has not run)."""
+    found = st.session_state.get(_STATE)
+    if isinstance(found, Filters):
+        return found
+    return Filters.from_params(st.query_params.to_dict())
+
+
+def four_colour() -> bool:
+    """Whether the user chose the four-colour deck."""
+    return bool(st.session_state.get(FOUR_COLOUR_KEY, False))
+
+
+def _choice(label: str, name: str, options: tuple[str, ...], wanted: str | None,
+            help_text: str | None = None) -> str | None:
+    """A select box with "All" first; its value survives page switches and is seeded once from
+    the URL. Names are shown as plain text (select box options are never markdown)."""
+    key = _KEYS[name]
+    choices = (ALL, *options)
+    if key not in st.session_state:
+        st.session_state[key] = wanted if wanted in options else ALL
+    elif st.session_state[key] not in choices:
+        st.session_state[key] = ALL
+    value = st.sidebar.selectbox(label, choices, key=key, help=help_text)
+    return None if value == ALL else value
+
+
+def _player(options: FilterOptions, wanted: str | None, fallback: str | None) -> str | None:
+    key = _KEYS["player"]
+    if not options.players:
+        return None
+    if key not in st.session_state or st.session_state[key] not in options.players:
+        pick = wanted if wanted in options.players else fallback
+        st.session_state[key] = pick if pick in options.players else options.players[0]
+    return st.sidebar.selectbox("Player", options.players, key=key,
+                                help="Whose results every page shows.")
+
+
+def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
+    first, last = options.first_date, options.last_date
+    if first is None or last is None:
+        return None, None
+    if _DATES_KEY not in st.session_state:
+        lo = url.date_from if url.date_from and first <= url.date_from <= last else first
+        hi = url.date_to if url.date_to and first <= url.date_to <= last else last
+        st.session_state[_DATES_KEY] = (lo, max(lo, hi))
+    picked = st.sidebar.date_input("Dates", min_value=first, max_value=last, key=_DATES_KEY)
+    if not isinstance(picked, tuple | list) or len(picked) != 2:
+        return None, None  # the user is halfway through picking a range
+    lo, hi = picked
+    return (None if lo <= first else lo), (None if hi >= last else hi)
+
+
+def render_sidebar() -> Filters:
+    """Draw the filters in the sidebar, store them for :func:`current` and in the URL."""
+    url = Filters.from_params(st.query_params.to_dict())
+    base = db.query(filter_options, None)
+    player = _player(base, url.player, db.query(default_player))
+    options = db.query(filter_options, player) if player else base
+    date_from, date_to = _dates(options, url)
+    filters = Filters(
+        player=player,
+        date_from=date_from,
+        date_to=date_to,
+        variant=_choice("Variant", "variant", options.variants, url.variant),
+        ruleset=_choice("Ruleset", "ruleset", options.rulesets, url.ruleset,
+                        "The variant with the room's rule settings."),
+        opponent=_choice("Opponent", "opponent", options.opponents, url.opponent,
+                         "Only hands where this opponent sat at the table."),
+        session=_choice("Session", "session", options.sessions, url.session),
+    )
+    st.sidebar.toggle("Four-colour deck", key=FOUR_COLOUR_KEY)
+    st.session_state[_STATE] = filters
+    _write_url(filters)
+    return filters
+
+
+def _write_url(filters: Filters) -> None:
+    wanted = filters.to_params()
+    for key in URL_KEYS.values():
+        if key in wanted:
+            if st.query_params.get(key) != wanted[key]:
+                st.query_params[key] = wanted[key]
+        elif key in st.query_params:
+            del st.query_params[key]
+
+
+def open_hand(hand_key: int) -> None:
+    """Switch to Hand review showing ``hand_key``, keeping the filters in the URL."""
+    params = {**current().to_params(), "hand": str(int(hand_key))}
+    st.switch_page(HAND_PAGE, query_params=params)
+
+
+def hand_from_chart(event: Any) -> int | None:
+    """The hand key of the clicked point of a plotly chart drawn with
+    ``customdata=hand_key`` (first customdata column) and ``on_select="rerun"``."""
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return None
+    for point in points:
+        data = point.get("customdata")
+        if isinstance(data, list | tuple):
+            data = data[0] if data else None
+        if data is not None:
+            return int(data)
+    return None
+
+
+def hand_from_table(event: Any, frame: pd.DataFrame, column: str = "hand_key") -> int | None:
+    """The hand key in ``column`` of the row selected in an ``st.dataframe`` drawn with
+    ``on_select="rerun", selection_mode="single-row"``."""
+    try:
+        rows = event["selection"]["rows"]
+    except (KeyError, TypeError):
+        return None
+    if not rows or rows[0] >= len(frame):
+        return None
+    value = frame.iloc[rows[0]][column]
+    return None if pd.isna(value) else int(value)

@@ -1,0 +1,192 @@
+"""The filters every page shares, and the SQL they become.
+
+A page query reads one player's hands: ``hands h`` joined to that player's ``hand_players hp``
+row. :func:`where` turns a :class:`Filters` value into a SQL condition over those two aliases
+plus its bound parameters; values never enter the SQL text.
+
+>>> sql, params = where(Filters(player="ann", variant="pineapple"))
+>>> sql
+'hp.player = ? AND h.variant = ?'
+>>> params
+['ann', 'pineapple']
+>>> where(Filters())
+('TRUE', [])
+
+Pages use :data:`PLAYER_HANDS` as their FROM clause:
+
+>>> sql, params = where(Filters(player="ann"))
+>>> f"SELECT count(*) {PLAYER_HANDS} WHERE {sql}"
+'SELECT count(*) FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key WHERE hp.player = ?'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from datetime import date
+from typing import Any
+
+import pandas as pd
+
+PLAYER_HANDS = "FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key"
+"""The FROM clause :func:`where` expects: one row per hand of the filtered player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What every page is narrowed to. ``None`` means "all".
+
+    ``player`` is whose results the pages show; ``opponent`` keeps the hands where that opponent
+    sat at the table; ``variant`` is the preset name (``hands.variant``), ``ruleset`` the full
+    label (``hands.ruleset_label``); ``session`` is ``hands.session_id``. Dates are inclusive
+    and compare the local date of ``played_at`` (hands without a date drop out when a date bound
+    is set).
+
+    >>> Filters(player="ann").with_(opponent="bob").opponent
+    'bob'
+    """
+
+    player: str | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    variant: str | None = None
+    ruleset: str | None = None
+    opponent: str | None = None
+    session: str | None = None
+
+    def with_(self, **changes: Any) -> Filters:
+        return replace(self, **changes)
+
+    def to_params(self) -> dict[str, str]:
+        """The URL query parameters of these filters (only the ones set).
+
+        >>> Filters(player="ann", date_from=date(2026, 1, 2)).to_params()
+        {'player': 'ann', 'from': '2026-01-02'}
+        """
+        out: dict[str, str] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                out[URL_KEYS[f.name]] = value.isoformat() if isinstance(value, date) else value
+        return out
+
+    @classmethod
+    def from_params(cls, params: dict[str, str]) -> Filters:
+        """Inverse of :meth:`to_params`; a malformed date is ignored, never an error.
+
+        >>> Filters.from_params({"player": "ann", "to": "2026-02-30", "x": "1"}) == Filters("ann")
+        True
+        """
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = params.get(URL_KEYS[f.name])
+            if raw in (None, ""):
+                continue
+            if f.name in ("date_from", "date_to"):
+                try:
+                    values[f.name] = date.fromisoformat(str(raw))
+                except ValueError:
+                    continue
+            else:
+                values[f.name] = str(raw)
+        return cls(**values)
+
+
+URL_KEYS = {
+    "player": "player", "date_from": "from", "date_to": "to", "variant": "variant",
+    "ruleset": "ruleset", "opponent": "opponent", "session": "session",
+}
+"""Filter field -> URL query parameter name (``?player=ann&from=2026-01-01``)."""
+
+_CONDITIONS = (
+    ("player", "hp.player = ?"),
+    ("date_from", "CAST(h.played_at AS DATE) >= ?"),
+    ("date_to", "CAST(h.played_at AS DATE) <= ?"),
+    ("variant", "h.variant = ?"),
+    ("ruleset", "h.ruleset_label = ?"),
+    ("opponent", "EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = h.hand_key"
+                 " AND o.player = ? AND o.seat <> hp.seat)"),
+    ("session", "h.session_id = ?"),
+)
+
+
+def where(filters: Filters) -> tuple[str, list[Any]]:
+    """SQL condition over ``h`` (hands) and ``hp`` (the player's hand_players row), and its
+    bound parameters, in order. ``'TRUE'`` when nothing is filtered."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for name, sql in _CONDITIONS:
+        value = getattr(filters, name)
+        if value is not None:
+            parts.append(sql)
+            params.append(value)
+    return (" AND ".join(parts) or "TRUE"), params
+
+
+def fetch_df(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> pd.DataFrame:
+    """Run one query on its own cursor (a DuckDB connection is shared between threads) and
+    return a DataFrame."""
+    cur = con.cursor()
+    try:
+        return cur.execute(sql, list(params)).df()
+    finally:
+        cur.close()
+
+
+def fetch_all(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[tuple]:
+    cur = con.cursor()
+    try:
+        return cur.execute(sql, list(params)).fetchall()
+    finally:
+        cur.close()
+
+
+def default_player(con: Any) -> str | None:
+    """Whose results to show by default: the logs' most frequent hero, else the most frequent
+    player; ``None`` for an empty database."""
+    rows = fetch_all(con, """
+        SELECT name FROM (
+            SELECT hero AS name, 0 AS rank_, count(*) AS n FROM hands
+            WHERE hero IS NOT NULL GROUP BY hero
+            UNION ALL
+            SELECT player, 1, count(*) FROM hand_players GROUP BY player
+        ) ORDER BY rank_, n DESC, name LIMIT 1""")
+    return rows[0][0] if rows else None
+
+
+@dataclass(frozen=True, slots=True)
+class FilterOptions:
+    """The choices the sidebar offers, read from the database."""
+
+    players: tuple[str, ...]
+    variants: tuple[str, ...]
+    rulesets: tuple[str, ...]
+    opponents: tuple[str, ...]
+    sessions: tuple[str, ...]
+    first_date: date | None
+    last_date: date | None
+
+
+def filter_options(con: Any, player: str | None) -> FilterOptions:
+    """Players by number of hands; variants, rulesets and sessions of ``player``'s hands (all
+    hands when ``None``); opponents ``player`` has met."""
+    players = [r[0] for r in fetch_all(
+        con, "SELECT player FROM hand_players GROUP BY player ORDER BY count(*) DESC, player")]
+    mine, params = where(Filters(player=player))
+
+    def column(expr: str) -> tuple[str, ...]:
+        rows = fetch_all(con, f"SELECT DISTINCT {expr} AS v {PLAYER_HANDS} WHERE {mine} "
+                              f"AND {expr} IS NOT NULL ORDER BY v", params)
+        return tuple(r[0] for r in rows)
+
+    opponents = fetch_all(con, f"""
+        SELECT DISTINCT o.player {PLAYER_HANDS}
+        JOIN hand_players o ON o.hand_key = h.hand_key AND o.seat <> hp.seat
+        WHERE {mine} ORDER BY 1""", params)
+    first, last = fetch_all(
+        con, f"SELECT min(CAST(h.played_at AS DATE)), max(CAST(h.played_at AS DATE)) "
+             f"{PLAYER_HANDS} WHERE {mine}", params)[0]
+    return FilterOptions(
+        players=tuple(players), variants=column("h.variant"), rulesets=column("h.ruleset_label"),
+        opponents=tuple(r[0] for r in opponents), sessions=column("h.session_id"),
+        first_date=first, last_date=last,
+    )

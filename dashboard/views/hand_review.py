@@ -1,0 +1,233 @@
+"""Hand review: find a hand, replay it street by street, read its settlement.
+
+The hand shown is in the URL: ``?hand=<hand_key>``, or ``?source=<source>&id=<hand id>``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import db, filters
+from dashboard.cards import board_html, cards_html, md_text, pretty
+from dashboard.queries import hands as q
+from dashboard.replay import SeatView, step_count, step_label, view_at
+from ofc_core.rules import resolve
+
+ANY = "Any"
+RESULT = {1: "won", 0: "tie", -1: "lost"}
+
+
+def search_form() -> q.HandSearch:
+    with st.expander("Find hands", expanded=not st.query_params.get("hand")):
+        c = st.columns([2, 1, 1, 2, 2])
+        hand_id = c[0].text_input("Hand id contains", key="find_id").strip() or None
+        fouled = c[1].selectbox("Fouled", (ANY, "Yes", "No"), key="find_fouled")
+        fl = c[2].selectbox("Fantasyland", (ANY, "Yes", "No"), key="find_fl")
+        lo, hi = c[3].slider("Royalties", 0, 60, (0, 60), key="find_royalties")
+        differs = c[4].checkbox("Room's result differs from ours", key="find_differs")
+    flag = {ANY: None, "Yes": True, "No": False}
+    return q.HandSearch(hand_id=hand_id, fouled=flag[fouled], fantasyland=flag[fl],
+                        royalties_min=lo or None, royalties_max=None if hi >= 60 else hi,
+                        differs=differs)
+
+
+def results_table(found: pd.DataFrame) -> int | None:
+    st.caption(f"{len(found):,} hands (newest first, at most 500). Select a row to open it.")
+    event = st.dataframe(
+        found.drop(columns=["hand_key"]), key="find_results", on_select="rerun",
+        selection_mode="single-row", hide_index=True, width="stretch", height=240,
+        column_config={
+            "played_at": st.column_config.DatetimeColumn("played", format="YYYY-MM-DD HH:mm"),
+            "points": st.column_config.NumberColumn("points", format="%+.0f"),
+        })
+    return filters.hand_from_table(event, found)
+
+
+def selected_hand() -> int | None:
+    params = st.query_params
+    raw = params.get("hand")
+    if raw:
+        try:
+            return int(raw)
+        except ValueError:
+            st.warning(f"No hand {md_text(raw)}: the hand parameter is a number.")
+            return None
+    if params.get("source") and params.get("id"):
+        return db.query(q.key_of, params["source"], params["id"])
+    return None
+
+
+def discards_rule(hand: dict[str, Any], seats: pd.DataFrame):  # type: ignore[no-untyped-def]
+    """How many cards each street discards, from the hand's ruleset (for hidden discards)."""
+    try:
+        settings = json.loads(hand.get("ruleset") or "{}")
+        ruleset = resolve(hand["variant"], settings.get("overrides") or {})
+    except (ValueError, TypeError, AttributeError):
+        return lambda seat, street: 0
+    fl_cards = {int(s.seat): s.fl_cards for s in seats.itertuples() if s.fantasyland}
+
+    def discards(seat: int, street: int) -> int:
+        if seat in fl_cards:
+            cards = fl_cards[seat]
+            return 0 if cards is None or pd.isna(cards) else max(0, int(cards) - 13)
+        plan = ruleset.dealing.streets
+        return plan[street - 1].discarded if 0 < street <= len(plan) else 0
+
+    return discards
+
+
+def header(hand: dict[str, Any]) -> None:
+    st.subheader(f"Hand {md_text(hand['hand_id'])}")
+    bits = [f"source {hand['source']}", str(hand["ruleset_label"])]
+    if hand["played_at"] is not None and not pd.isna(hand["played_at"]):
+        bits.append(str(hand["played_at"]))
+    if hand["session_id"]:
+        bits.append(f"session {hand['session_id']}")
+    if hand["button"]:
+        bits.append(f"button {hand['button']}")
+    if hand["stake"] is not None and not pd.isna(hand["stake"]):
+        bits.append(f"stake {hand['stake']:g} {hand['currency'] or ''} per point".strip())
+    st.caption(md_text(" · ".join(bits)))
+
+
+def step_controls(hand_key: int, steps: int) -> int:
+    key = f"replay_step_{hand_key}"
+    st.session_state.setdefault(key, 1)
+
+    def move(delta: int) -> None:
+        st.session_state[key] = min(steps, max(1, st.session_state[key] + delta))
+
+    c = st.columns([1, 1, 1, 5], vertical_alignment="center")
+    c[0].button("◀ Previous", key="replay_prev", on_click=move, args=(-1,),
+                disabled=st.session_state[key] <= 1)
+    c[1].button("Next ▶", key="replay_next", on_click=move, args=(1,),
+                disabled=st.session_state[key] >= steps)
+    c[2].button("Showdown", key="replay_end", on_click=move, args=(steps,))
+    step = st.session_state[key]
+    c[3].markdown(f"**{step_label(step, steps)}** of {steps - 1} streets + showdown"
+                  if steps > 1 else "**Showdown** (this log gives only the final boards)")
+    return step
+
+
+def seat_street(view: SeatView, four: bool) -> str:
+    rows = [("top", view.top, ""), ("middle", view.middle, ""), ("bottom", view.bottom, "")]
+    parts = [board_html(rows, four)]
+    if view.face_down:
+        parts.append('<div class="ofc-row-note">Fantasyland: set face down, shown at the '
+                     'showdown</div>')
+    else:
+        dealt = (cards_html(view.dealt, four) if view.dealt is not None
+                 else '<span class="ofc-row-note">hidden</span>')
+        parts.append(f'<div class="ofc-row"><span class="ofc-row-label">dealt</span>{dealt}'
+                     f'</div>')
+        if view.discard:
+            parts.append(f'<div class="ofc-row"><span class="ofc-row-label">discard</span>'
+                         f'{cards_html(view.discard, four)}</div>')
+    return "".join(parts)
+
+
+def seat_final(seat: Any, final: pd.DataFrame, four: bool) -> str:
+    mine = final[final["seat"] == seat.seat]
+    rows = []
+    for r in mine.itertuples(index=False):
+        note = "" if r.hand_name is None else str(r.hand_name)
+        if r.royalty:
+            note += f" · royalty {int(r.royalty)}"
+        rows.append((str(r.row_name), r.cards.split(), note))
+    return board_html(rows, four)
+
+
+def seat_title(seat: Any) -> str:
+    tags = []
+    if seat.fantasyland:
+        tags.append("Fantasyland")
+    if seat.surrendered:
+        tags.append("surrendered")
+    if seat.fouled:
+        tags.append("FOULED")
+    extra = f" — {', '.join(tags)}" if tags else ""
+    return f"**{md_text(seat.player)}**{md_text(extra)} · {seat.points:+g} points"
+
+
+def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
+             streets: pd.DataFrame) -> None:
+    st.markdown("#### Replayer")
+    steps = step_count(streets)
+    step = step_controls(int(hand["hand_key"]), steps)
+    four = filters.four_colour()
+    views = {v.seat: v for v in view_at(streets, seats, step, discards_rule(hand, seats))}
+    cols = st.columns(len(seats))
+    for col, seat in zip(cols, seats.itertuples(index=False), strict=True):
+        with col:
+            st.markdown(seat_title(seat))
+            if step >= steps:
+                st.markdown(seat_final(seat, final, four), unsafe_allow_html=True)
+            else:
+                st.markdown(seat_street(views[int(seat.seat)], four), unsafe_allow_html=True)
+
+
+def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
+    st.markdown("#### Final rows")
+    names = dict(zip(seats["seat"], seats["player"], strict=True))
+    table = []
+    for seat, mine in final.groupby("seat", sort=True):
+        row: dict[str, Any] = {"player": names.get(seat, str(seat))}
+        for r in mine.itertuples(index=False):
+            row[r.row_name] = pretty(r.cards)
+            row[f"{r.row_name} hand"] = r.hand_name
+            row[f"{r.row_name} royalty"] = int(r.royalty)
+        table.append(row)
+    st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="final_rows")
+
+
+def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
+    st.markdown("#### Result: ours and the room's")
+    ours = seats[["player", "fouled", "royalties", "fantasyland_next", "raw_points", "points",
+                  "reported_points", "points_differ"]].rename(columns={
+                      "fantasyland_next": "FL next (cards)", "raw_points": "before caps",
+                      "points": "our points", "reported_points": "room's points",
+                      "points_differ": "differs"})
+    st.dataframe(ours, hide_index=True, width="stretch", key="hand_players")
+    if seats["points_differ"].any():
+        st.warning("The room's reported result differs from our computation for this hand.")
+    st.markdown("#### Pairwise")
+    shown = pair_rows.assign(**{
+        r: pair_rows[f"{r}_result"].map(RESULT) for r in ("top", "middle", "bottom")})
+    shown = shown[["player", "opponent", "top", "middle", "bottom", "row_points", "bonus",
+                   "scoop", "royalties", "surrender", "total", "points"]].rename(columns={
+                       "row_points": "rows", "total": "total (before caps)"})
+    st.dataframe(shown, hide_index=True, width="stretch", key="hand_pairs")
+
+
+def main() -> None:
+    st.title("Hand review")
+    current = filters.current()
+    found = db.query(q.find_hands, current, search_form())
+    picked = results_table(found)
+    if picked is not None and str(picked) != st.query_params.get("hand"):
+        st.query_params["hand"] = str(picked)
+        st.rerun()
+    hand_key = selected_hand()
+    if hand_key is None and len(found):
+        hand_key = int(found.iloc[0]["hand_key"])
+    if hand_key is None:
+        st.info("No hand to show. Import logs on the Import page, or widen the filters.")
+        return
+    hand = db.query(q.hand, hand_key)
+    if hand is None:
+        st.warning(f"Hand {hand_key} is not in the database.")
+        return
+    header(hand)
+    seats = db.query(q.players, hand_key)
+    final = db.query(q.rows, hand_key)
+    replayer(hand, seats, final, db.query(q.placements, hand_key))
+    final_table(seats, final)
+    results(seats, db.query(q.pairs, hand_key))
+
+
+if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing
+    main()

@@ -1,0 +1,84 @@
+"""Import: upload logs (any supported format, or a .zip of them) and read the ledger."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import db
+from dashboard.cards import md_text
+from dashboard.queries import imports
+from dashboard.uploads import MAX_UPLOAD_MB, Limits, UploadOutcome, import_uploads
+
+RESULT_KEY = "import_outcome"
+COUNTER_KEY = "upload_generation"
+
+
+def run(files: list[tuple[str, bytes]]) -> UploadOutcome:
+    bar = st.progress(0.0, text="Reading files...")
+
+    def progress(done: int, total: int, label: str) -> None:
+        share = done / total if total else 1.0
+        bar.progress(min(1.0, share), text=f"{done}/{total} {md_text(label)}")
+
+    outcome = import_uploads(db.connection(), files, progress, Limits())
+    bar.progress(1.0, text="Done")
+    db.clear_cache()
+    return outcome
+
+
+def show_outcome(outcome: UploadOutcome) -> None:
+    con = db.connection()
+    ledger = imports.ledger(con, outcome.after)
+    problems = imports.problems(con, outcome.after)
+    refused = pd.DataFrame([{"file": r.file, "line": 0, "hand_id": None, "reason": r.reason,
+                             "kind": "refused"} for r in outcome.refused],
+                           columns=["file", "line", "hand_id", "reason", "kind"])
+    problems = pd.concat([refused, problems], ignore_index=True) if len(refused) else problems
+    totals = ledger[["hands", "stored", "duplicate", "partial", "rejected"]].sum()
+    st.subheader("Ledger")
+    st.markdown(
+        f"**{len(ledger)}** files read: **{int(totals['stored'])}** hands stored, "
+        f"{int(totals['duplicate'])} duplicates, "
+        f"{int(totals['partial'])} partial, {int(totals['rejected'])} rejected"
+        + (f", {len(refused)} files refused" if len(refused) else "") + ".")
+    st.dataframe(ledger.drop(columns=["import_id"]), hide_index=True, width="stretch",
+                 key="import_ledger")
+    left, right = st.columns(2)
+    left.download_button("Download the ledger (CSV)", ledger.to_csv(index=False),
+                         file_name="import-ledger.csv", mime="text/csv", on_click="ignore")
+    if len(problems):
+        st.subheader("Errors and partial hands")
+        st.dataframe(problems, hide_index=True, width="stretch", key="import_problems",
+                     column_config={"line": st.column_config.NumberColumn("line", format="%d")})
+        right.download_button("Download the errors (CSV)", problems.to_csv(index=False),
+                              file_name="import-errors.csv", mime="text/csv", on_click="ignore")
+    else:
+        st.success("No errors: every hand read was stored or was already there.")
+
+
+def main() -> None:
+    st.title("Import")
+    st.markdown(f"Upload session logs: one or many files of any supported format, or a .zip of "
+                f"them (up to {MAX_UPLOAD_MB} MB each). Hands already stored are recognised and "
+                "skipped; bad hands are listed with file, line and reason, and the good ones "
+                "are still imported.")
+    generation = st.session_state.setdefault(COUNTER_KEY, 0)
+    uploaded = st.file_uploader("Log files or .zip", accept_multiple_files=True,
+                                key=f"uploader_{generation}", max_upload_size=MAX_UPLOAD_MB)
+    if uploaded and st.button(f"Import {len(uploaded)} file{'s' * (len(uploaded) != 1)}",
+                              type="primary", key="import_button"):
+        files = [(f.name, f.getvalue()) for f in uploaded]
+        st.session_state[RESULT_KEY] = run(files)
+        st.session_state[COUNTER_KEY] = generation + 1
+        st.rerun()
+    outcome = st.session_state.get(RESULT_KEY)
+    if isinstance(outcome, UploadOutcome):
+        show_outcome(outcome)
+    with st.expander("Every import so far"):
+        st.dataframe(imports.ledger(db.connection()), hide_index=True, width="stretch",
+                     key="import_history")
+
+
+if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing
+    main()

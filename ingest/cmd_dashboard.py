@@ -1,0 +1,74 @@
+"""``ofc dashboard [--db PATH] [--port N]``: start the Streamlit dashboard.
+
+On a fresh machine (no database at the path) the database is created first and the committed
+demo sample (``data/demo/``) is imported, so the dashboard opens on something to look at; the
+app says it is demo data and removes it in one click.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ingest import store
+
+APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+MAX_UPLOAD_MB = 200
+"""Streamlit's ``server.maxUploadSize``; the Import page checks the same limit."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, default=None,
+                        help=f"database file (default ${store.DB_ENV} or data/ofc.duckdb)")
+    parser.add_argument("--port", type=int, default=8501, help="port to serve on (8501)")
+    parser.add_argument("--address", default=None,
+                        help="address to listen on (Streamlit's default: all interfaces)")
+
+
+def streamlit_command(db: Path, port: int, address: str | None = None) -> list[str]:
+    """The ``streamlit run`` command line (headless, no usage statistics)."""
+    cmd = [sys.executable, "-m", "streamlit", "run", str(APP),
+           "--server.headless", "true", "--server.port", str(port),
+           "--browser.gatherUsageStats", "false",
+           "--server.maxUploadSize", str(MAX_UPLOAD_MB),
+           "--server.fileWatcherType", "none"]
+    if address:
+        cmd += ["--server.address", address]
+    return [*cmd, "--", "--db", str(db)]
+
+
+def prepare(db: Path) -> None:
+    """Create the database with the demo sample when it does not exist yet."""
+    if db.exists():
+        return
+    from dashboard.demo import demo_files
+
+    print(f"Creating {db} with the demo sample ({len(demo_files())} files)...", flush=True)
+    con = store.connect(db)
+    try:
+        from dashboard.demo import load_demo
+
+        ids = load_demo(con)
+        hands = con.execute("SELECT count(*) FROM hands").fetchone()[0]
+        print(f"Loaded {hands} demo hands ({len(ids)} imports). Remove them from the "
+              "dashboard when you have imported your own logs.", flush=True)
+    finally:
+        con.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    db = (args.db or store.default_db_path()).resolve()
+    try:
+        prepare(db)
+    except store.StoreError as exc:
+        print(f"ofc dashboard: {exc}", file=sys.stderr)
+        return 1
+    env = {**os.environ, store.DB_ENV: str(db)}
+    print(f"OFC Analytics dashboard on http://localhost:{args.port} (database {db})", flush=True)
+    try:
+        return subprocess.call(streamlit_command(db, args.port, args.address), env=env)
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,206 @@
+"""Shared fixtures. Other test modules rely on these names; keep them stable.
+
+Fixtures
+--------
+``fixture_db_path`` (session)
+    Path of a small DuckDB database (schema of ``ingest/schema.sql``) holding
+    :data:`FIXTURE_HANDS` pineapple hands built here by hand and scored with the scalar scorer
+    (``ofc_core.scoring.score_hand``), so every stored number is consistent. Players are
+    :data:`HERO` (the logs' hero), :data:`EVIL` (a name that is HTML) and ``"bob"``; hands come
+    in two sessions, some with a stake, one with a Fantasyland hero, one whose room result
+    differs from ours. Read only: open it with ``duckdb.connect(path, read_only=True)`` or copy it.
+``fixture_db`` (function)
+    A fresh writable copy of that database for one test (``Path``).
+``demo_db_path`` (session)
+    A database with the committed demo sample (``data/demo/``) imported through the real
+    importer (``ingest.importer.import_paths``); skipped with a reason while the importer or the
+    demo files are missing.
+``empty_db_path`` (function)
+    Path of a database with the schema and no hands.
+``fixture_facts`` (session)
+    :class:`FixtureFacts`: the fixture's hero, HTML-named player, hand count and source (test
+    modules cannot import this file under ``--import-mode=importlib``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ofc_core.board import ROWS, Board
+from ofc_core.cards import DECK, Card, format_cards
+from ofc_core.evaluate import category_of, hand_name
+from ofc_core.rules import PRESETS
+from ofc_core.scoring import Seat, score_hand
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = ROOT / "ingest" / "schema.sql"
+DEMO_DIR = ROOT / "data" / "demo"
+
+HERO = "hero"
+EVIL = "<img src=x onerror=alert(1)>"
+FIXTURE_HANDS = 40
+FIXTURE_SOURCE = "fixture"
+
+
+@dataclass(frozen=True)
+class FixtureFacts:
+    hero: str = HERO
+    evil: str = EVIL
+    hands: int = FIXTURE_HANDS
+    source: str = FIXTURE_SOURCE
+
+
+@pytest.fixture(scope="session")
+def fixture_facts() -> FixtureFacts:
+    return FixtureFacts()
+
+
+def create_schema(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(SCHEMA.read_text())
+
+
+def insert(con: duckdb.DuckDBPyConnection, table: str, **values: object) -> None:
+    """INSERT one row by column name (fixed table and column names, bound values)."""
+    columns = ", ".join(values)
+    marks = ", ".join("?" * len(values))
+    con.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(values.values()))
+
+
+def _deal_player(rng: random.Random, deck: list[Card], fantasyland: bool, hero: bool):
+    """A board and its pineapple streets (5 placed, then 4 x place 2 / discard 1)."""
+    cards = [deck.pop() for _ in range(13)]
+    board = Board(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:]))
+    row_of = {c: row for row in ROWS for c in board.row(row)}
+    order = cards[:]
+    rng.shuffle(order)
+    if fantasyland:
+        discard = [deck.pop()]
+        street = (order + discard if hero else None, order, discard if hero else None)
+        return board, [street], row_of
+    streets = [(order[:5] if hero else None, order[:5], [] if hero else None)]
+    for k in range(4):
+        placed = order[5 + 2 * k: 7 + 2 * k]
+        discard = [deck.pop()]
+        streets.append((placed + discard if hero else None, placed, discard if hero else None))
+    return board, streets, row_of
+
+
+def _insert_hand(con, rng: random.Random, n: int) -> None:
+    ruleset = PRESETS["pineapple"]
+    names = [HERO, EVIL] if n % 3 else [HERO, EVIL, "bob"]
+    deck = list(DECK)
+    rng.shuffle(deck)
+    in_fl = {HERO: n == 7}
+    seats, streets_by = [], {}
+    for name in names:
+        board, streets, row_of = _deal_player(rng, deck, in_fl.get(name, False), name == HERO)
+        seats.append(Seat(name, board, fantasyland=in_fl.get(name, False)))
+        streets_by[name] = (streets, row_of)
+    button = names[n % len(names)]
+    first = (names.index(button) + 1) % len(names)
+    result = score_hand(seats, ruleset, first)
+    hand_key = n + 1
+    session = "s1" if n < FIXTURE_HANDS // 2 else "s2"
+    stake = 0.5 if session == "s2" else None
+    played = f"2026-01-{1 + n // 10:02d} 12:{n % 60:02d}:00+00"
+    differ_seat = 0 if n == 11 else None
+    insert(con, "hands", hand_key=hand_key, source=FIXTURE_SOURCE, hand_id=f"h{n:03d}",
+           session_id=session, played_at=played, variant="pineapple",
+           ruleset=json.dumps(ruleset.settings()), ruleset_label=ruleset.label, scoring="1-6",
+           button=button, hero=HERO, stake=stake, currency="EUR" if stake else None,
+           player_count=len(names), first_to_act=first, points_differ=differ_seat is not None,
+           import_id=1, raw=f"raw {n}")
+    for seat, (s, pr) in enumerate(zip(seats, result.players, strict=True)):
+        reported = pr.points + (2 if seat == differ_seat else 0)
+        insert(con, "hand_players", hand_key=hand_key, seat=seat, player=s.name,
+               position=(seat - first) % len(names), fantasyland=s.fantasyland,
+               fl_cards=14 if s.fantasyland else None, surrendered=False, fouled=pr.fouled,
+               foul_top_middle=pr.fouled and pr.strengths[0] > pr.strengths[1],
+               foul_middle_bottom=pr.fouled and pr.strengths[1] > pr.strengths[2],
+               royalties=pr.royalty_total, fantasyland_next=pr.fantasyland_next,
+               raw_points=pr.raw_points, points=pr.points, reported_points=reported,
+               points_differ=seat == differ_seat)
+        for row, cards, strength, royalty in zip(ROWS, (s.board.top, s.board.middle,
+                                                         s.board.bottom), pr.strengths,
+                                                 pr.royalties, strict=True):
+            insert(con, "hand_rows", hand_key=hand_key, seat=seat, row_name=row.value,
+                   cards=format_cards(cards), strength=strength,
+                   category=category_of(strength).name.lower(), hand_name=hand_name(strength),
+                   royalty=royalty)
+        streets, row_of = streets_by[s.name]
+        for k, (dealt, placed, discard) in enumerate(streets, start=1):
+            per_row = [format_cards(c for c in placed if row_of[c] is r) for r in ROWS]
+            insert(con, "placements", hand_key=hand_key, seat=seat, street=k,
+                   dealt=None if dealt is None else format_cards(dealt), top=per_row[0],
+                   middle=per_row[1], bottom=per_row[2],
+                   discard=None if discard is None else format_cards(discard))
+    for i, me in enumerate(names):
+        for j, them in enumerate(names):
+            if i == j:
+                continue
+            p = result.pair(me, them)
+            insert(con, "pairs", hand_key=hand_key, seat=i, opp_seat=j, player=me, opponent=them,
+                   top_result=p.rows[0], middle_result=p.rows[1], bottom_result=p.rows[2],
+                   rows_won=p.rows.count(1), rows_lost=p.rows.count(-1),
+                   row_points=p.row_points, bonus=p.bonus, scoop=p.scoop,
+                   royalties=p.royalties, surrender=p.surrender, total=p.total,
+                   points=p.capped)
+
+
+def build_fixture_db(path: Path, hands: int = FIXTURE_HANDS, seed: int = 7) -> Path:
+    """Write the hand-built fixture database to ``path`` (see the module docstring)."""
+    rng = random.Random(seed)
+    con = duckdb.connect(str(path))
+    try:
+        create_schema(con)
+        insert(con, "imports", import_id=1, path="fixture.jsonl", sha256="0" * 64,
+               size_bytes=1, format="ofc-hh/1", parser_version="1",
+               imported_at="2026-01-05 00:00:00+00", hands=hands, stored=hands, duplicate=0,
+               partial=0, rejected=0)
+        for n in range(hands):
+            _insert_hand(con, rng, n)
+    finally:
+        con.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def fixture_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_fixture_db(tmp_path_factory.mktemp("fixture") / "fixture.duckdb")
+
+
+@pytest.fixture
+def fixture_db(fixture_db_path: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "fixture.duckdb"
+    shutil.copy(fixture_db_path, copy)
+    return copy
+
+
+@pytest.fixture
+def empty_db_path(tmp_path: Path) -> Path:
+    path = tmp_path / "empty.duckdb"
+    con = duckdb.connect(str(path))
+    create_schema(con)
+    con.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    try:
+        from ingest.importer import import_paths
+    except ModuleNotFoundError:
+        pytest.skip("ingest.importer is not there yet")
+    files = sorted(DEMO_DIR.glob("*.jsonl"))
+    if not files:
+        pytest.skip("no demo data in data/demo/ yet")
+    path = tmp_path_factory.mktemp("demo") / "demo.duckdb"
+    import_paths(files, path)
+    return path

@@ -1,0 +1,357 @@
+"""The batch scorer against the scalar one: row strengths (every top, every 5-card category,
+random rows), and whole hands under every preset and override (hypothesis), plus the
+properties of the pairwise settlement (zero-sum, antisymmetry, fouls earn nothing)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ofc_core.batch import (
+    RecordScores,
+    evaluate_rows,
+    royalty_array,
+    score_batch,
+    score_boards,
+    score_records,
+)
+from ofc_core.board import Board
+from ofc_core.cards import DECK, parse_cards
+from ofc_core.evaluate import Category, category_of, evaluate
+from ofc_core.hand import HandRecord, PlayerRecord
+from ofc_core.rules import (
+    OVERRIDE_FIELDS,
+    PRESETS,
+    ROYALTY_TABLES,
+    ButtonInFl,
+    FlStay,
+    FoulPayout,
+    ScoringSystem,
+    resolve,
+)
+from ofc_core.scoring import HandResult, Seat, score_hand
+
+FILLER = np.arange(13)
+"""A board of distinct cards; tests put the row under test in its place."""
+
+
+def boards_with(rows: np.ndarray, where: slice) -> np.ndarray:
+    boards = np.tile(FILLER, (len(rows), 1))
+    boards[:, where] = rows
+    return boards
+
+
+def scalar(rows: np.ndarray) -> np.ndarray:
+    return np.array([evaluate([DECK[c] for c in row]) for row in rows.tolist()])
+
+
+# --------------------------------------------------------------------------------------------
+# Row strength
+
+
+def test_every_top_row_agrees_with_evaluate() -> None:
+    tops = np.array(list(itertools.combinations(range(52), 3)))
+    assert len(tops) == 22_100
+    got = evaluate_rows(boards_with(tops, slice(0, 3)))[:, 0]
+    assert np.array_equal(got, scalar(tops))
+
+
+@pytest.fixture(scope="module")
+def every_five_card_row() -> tuple[np.ndarray, np.ndarray]:
+    combos = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), 5)),
+                         np.int8).reshape(-1, 5)
+    strengths = evaluate_rows(boards_with(combos, slice(3, 8)))[:, 1]
+    return combos, strengths
+
+
+def test_every_five_card_hand_is_counted_in_its_category(every_five_card_row) -> None:
+    combos, strengths = every_five_card_row
+    assert len(combos) == 2_598_960
+    counts = Counter((strengths >> 20).tolist())
+    assert counts == {
+        Category.STRAIGHT_FLUSH: 40, Category.QUADS: 624, Category.FULL_HOUSE: 3_744,
+        Category.FLUSH: 5_108, Category.STRAIGHT: 10_200, Category.TRIPS: 54_912,
+        Category.TWO_PAIR: 123_552, Category.PAIR: 1_098_240, Category.HIGH_CARD: 1_302_540,
+    }
+    assert len(np.unique(strengths)) == 7_462  # the distinct 5-card poker hands
+
+
+def test_every_category_agrees_with_evaluate(every_five_card_row) -> None:
+    combos, strengths = every_five_card_row
+    rng = np.random.default_rng(7)
+    for category in Category:
+        members = np.flatnonzero(strengths >> 20 == category)
+        sample = rng.choice(members, min(len(members), 3_000), replace=False)
+        assert np.array_equal(strengths[sample], scalar(combos[sample])), category.name
+
+
+def test_wheel_and_royal_rows() -> None:
+    rows = ["Ad 2c 3h 4s 5d", "As 2s 3s 4s 5s", "Ts Js Qs Ks As", "Ah Kd Qc Js Th"]
+    boards = np.array([[c.index for c in parse_cards("2c 3d 4h " + r + " 9c 9d 9h 8s 8d")]
+                       for r in rows])
+    got = evaluate_rows(boards)[:, 1].tolist()
+    assert got == [evaluate(parse_cards(r)) for r in rows]
+    assert [category_of(s) for s in got] == [Category.STRAIGHT, Category.STRAIGHT_FLUSH,
+                                            Category.STRAIGHT_FLUSH, Category.STRAIGHT]
+
+
+def test_random_five_card_rows_agree_with_evaluate() -> None:
+    rng = np.random.default_rng(2026)
+    boards = np.argsort(rng.random((200_000, 52)), axis=1)[:, :13]
+    got = evaluate_rows(boards)
+    for r, where in ((1, slice(3, 8)), (2, slice(8, 13))):
+        sample = slice(0, 100_000) if r == 1 else slice(100_000, None)
+        assert np.array_equal(got[sample, r], scalar(boards[sample, where]))
+
+
+def test_evaluate_rows_keeps_leading_shape_and_rejects_bad_cards() -> None:
+    boards = np.arange(26).reshape(1, 2, 13)
+    assert evaluate_rows(boards).shape == (1, 2, 3)
+    assert evaluate_rows(boards.astype(np.uint8)).dtype == np.int32
+    with pytest.raises(ValueError, match="0..51"):
+        evaluate_rows(np.full(13, -1))
+    with pytest.raises(ValueError, match="shape"):
+        evaluate_rows(np.arange(12))
+
+
+def test_royalty_array_is_the_tables_own_points() -> None:
+    board = parse_cards("Qh Qd 2c 7h 7d 7c Ks 2d Ts Js Qs Ks As")
+    scores = score_boards(np.array([[c.index for c in board]]), ROYALTY_TABLES["american"])
+    assert scores.royalties.tolist() == [[7, 2, 25]]
+    no_trips = royalty_array(ROYALTY_TABLES["american-no-middle-trips"])
+    assert no_trips[1, Category.TRIPS * 16 + 7] == 0
+
+
+# --------------------------------------------------------------------------------------------
+# Whole hands: strategies
+
+
+def arrange(cards: list[int], mode: str) -> list[int]:
+    """A board from 13 dealt cards: as dealt; grouped by rank (pairs and trips to the bottom,
+    so boards are mostly legal); or with the third-best pair or trips on top, the best two
+    groups below it (so Fantasyland is entered and kept)."""
+    if mode == "dealt":
+        return cards
+    groups = sorted(([c for c in cards if c // 4 == r] for r in {c // 4 for c in cards}),
+                    key=lambda g: (len(g), g[0]), reverse=True)
+    multi = [g for g in groups if len(g) >= 2]
+    top: list[int] = []
+    middle: list[int] = []
+    bottom: list[int] = []
+    if mode == "top" and len(multi) >= 3:
+        top, middle, bottom = multi[2][:3], multi[1][:], multi[0][:]
+    used = set(top + middle + bottom)
+    spare = [c for g in groups for c in g if c not in used]
+    for row, size in ((bottom, 5), (middle, 5), (top, 3)):
+        while len(row) < size:
+            row.append(spare.pop(0))
+    return top + middle + bottom
+
+
+OVERRIDE_VALUES = {
+    "scoring": st.sampled_from([s.value for s in ScoringSystem]),
+    "royalties": st.sampled_from(sorted(ROYALTY_TABLES)),
+    "foul_payout": st.sampled_from([f.value for f in FoulPayout]),
+    "fantasyland": st.sampled_from(["on", "off"]),
+    "fl_stay": st.sampled_from([f.value for f in FlStay]),
+    "button_in_fl": st.sampled_from([b.value for b in ButtonInFl]),
+    "surrender_cost": st.sampled_from([0, 1, 2, 2.5, 3.25]),
+    "cap": st.sampled_from([None, 0, 1, 2.5, 5, 7, 12, 30]),
+}
+OVERRIDES = st.fixed_dictionaries({}, optional=OVERRIDE_VALUES)
+
+
+def test_strategies_cover_every_override_field() -> None:
+    assert set(OVERRIDE_VALUES) == set(OVERRIDE_FIELDS)
+
+
+@st.composite
+def hands(draw, count: int):
+    """``count`` boards from one shuffled deck, with Fantasyland and surrender flags."""
+    deck = draw(st.permutations(range(52)))
+    boards = [arrange(list(deck[13 * i:13 * i + 13]), draw(st.sampled_from(["dealt", "grouped",
+                                                                         "top", "top"])))
+              for i in range(count)]
+    fantasyland = draw(st.lists(st.booleans(), min_size=count, max_size=count))
+    surrendered = draw(st.lists(st.sampled_from([False] * 5 + [True]), min_size=count,
+                                max_size=count))
+    first = draw(st.integers(0, count - 1))
+    return boards, fantasyland, surrendered, first
+
+
+@st.composite
+def batches(draw):
+    ruleset = resolve(draw(st.sampled_from(sorted(PRESETS))), draw(OVERRIDES))
+    count = draw(st.integers(2, 4))
+    return ruleset, count, draw(st.lists(hands(count), min_size=1, max_size=6))
+
+
+def seat_of(name: str, board: list[int], fantasyland: bool, surrendered: bool) -> Seat:
+    cards = [DECK[c] for c in board]
+    return Seat(name, Board(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:])),
+                fantasyland, surrendered)
+
+
+def score_both(ruleset, count, drawn) -> tuple[RecordScores, list[HandResult]]:
+    cards = np.array([b for b, _, _, _ in drawn]).reshape(len(drawn), count, 13)
+    surrendered = np.array([s for _, _, s, _ in drawn])
+    cards[surrendered] = -1  # a surrendered player's cards are not scored
+    scores = score_batch(cards, ruleset, fantasyland=np.array([f for _, f, _, _ in drawn]),
+                         surrendered=surrendered,
+                         first_to_act=np.array([first for *_, first in drawn]))
+    results = [
+        score_hand([seat_of(str(i), b[i], f[i], s[i]) for i in range(count)], ruleset, first)
+        for b, f, s, first in drawn
+    ]
+    return scores, results
+
+
+def assert_same(scores: RecordScores, n: int, result: HandResult) -> None:
+    """Hand ``n`` of ``scores`` equals the scalar result field for field; padding is zero."""
+    count = len(result.players)
+    assert scores.player_count[n] == count
+    for i, p in enumerate(result.players):
+        strengths = p.strengths or (0, 0, 0)
+        assert tuple(scores.strengths[n, i].tolist()) == strengths
+        assert scores.fouled[n, i] == p.fouled
+        assert scores.foul_top_middle[n, i] == (strengths[1] < strengths[0])
+        assert scores.foul_middle_bottom[n, i] == (strengths[2] < strengths[1])
+        assert scores.surrendered[n, i] == p.surrendered
+        assert tuple(scores.royalties[n, i].tolist()) == p.royalties
+        assert scores.fantasyland_next[n, i] == p.fantasyland_next
+        assert scores.raw_points[n, i] == p.raw_points
+        assert scores.points[n, i] == p.points
+    names = [p.name for p in result.players]
+    for pair in result.pairs:
+        i, j = names.index(pair.player), names.index(pair.opponent)
+        assert tuple(scores.rows[n, i, j].tolist()) == pair.rows
+        got = (scores.row_points[n, i, j], scores.bonus[n, i, j], scores.royalties_net[n, i, j],
+               scores.surrender[n, i, j], scores.total[n, i, j], scores.capped[n, i, j])
+        assert got == (pair.row_points, pair.bonus, pair.royalties, pair.surrender, pair.total,
+                       pair.capped)
+    for name in ("strengths", "fouled", "royalties", "fantasyland_next", "points", "rows",
+                 "total", "capped"):
+        padded = getattr(scores, name)[n]
+        assert not padded[count:].any()
+        if padded.ndim >= 2 and name not in ("strengths", "royalties"):
+            assert not padded[:, count:].any()
+
+
+# --------------------------------------------------------------------------------------------
+# Whole hands: scalar == batch, and properties
+
+
+@settings(max_examples=200, deadline=None)
+@given(batches())
+def test_batch_equals_scalar_field_for_field(batch) -> None:
+    ruleset, count, drawn = batch
+    scores, results = score_both(ruleset, count, drawn)
+    assert len(scores) == len(drawn)
+    for n, result in enumerate(results):
+        assert_same(scores, n, result)
+
+
+@settings(max_examples=100, deadline=None)
+@given(batches())
+def test_pairs_are_zero_sum_and_antisymmetric_except_race(batch) -> None:
+    ruleset, count, drawn = batch
+    scores, _ = score_both(ruleset, count, drawn)
+    if ruleset.scoring.is_race:
+        assert (scores.total >= 0).all() and (scores.capped == scores.total).all()
+        return
+    for name in ("row_points", "bonus", "royalties_net", "surrender", "total", "capped"):
+        matrix = getattr(scores, name)
+        assert np.array_equal(matrix, -matrix.transpose(0, 2, 1)), name
+    assert np.array_equal(scores.rows, -scores.rows.transpose(0, 2, 1, 3))
+    assert np.allclose(scores.points.sum(axis=1), 0, atol=1e-9)
+    assert np.allclose(scores.raw_points.sum(axis=1), 0, atol=1e-9)
+    if ruleset.cap is not None:
+        assert (np.abs(scores.points) <= ruleset.cap + 1e-9).all()
+
+
+@settings(max_examples=100, deadline=None)
+@given(batches())
+def test_a_fouled_player_earns_no_royalties_and_no_fantasyland(batch) -> None:
+    ruleset, count, drawn = batch
+    scores, _ = score_both(ruleset, count, drawn)
+    assert not scores.royalties[scores.fouled].any()
+    assert not scores.fantasyland_next[scores.fouled].any()
+    assert not scores.fantasyland_next[scores.surrendered].any()
+    if not ruleset.fantasyland:
+        assert not scores.fantasyland_next.any()
+
+
+def test_strategies_reach_fantasyland_fouls_surrender_and_caps() -> None:
+    """The hand strategy is not vacuous: over a fixed seed it enters and keeps Fantasyland,
+    fouls, surrenders and hits caps."""
+    rng = np.random.default_rng(11)
+    drawn = []
+    for _ in range(400):
+        deck = rng.permutation(52).tolist()
+        boards = [arrange(deck[13 * i:13 * i + 13], m) for i, m in enumerate(["top", "grouped",
+                                                                             "dealt"])]
+        drawn.append((boards, [True, False, False], [False, False, rng.random() < 0.2], 0))
+    ruleset = resolve("progressive-pineapple", {"cap": 10, "fl_stay": "royalty-10"})
+    scores, results = score_both(ruleset, 3, drawn)
+    for n, result in enumerate(results):
+        assert_same(scores, n, result)
+    assert scores.fantasyland_next[:, 0].astype(bool).sum() >= 5  # stays in Fantasyland
+    assert scores.fouled.any() and scores.surrendered.any()
+    assert (scores.capped != scores.total).any()
+    entry = score_both(resolve("progressive-pineapple"), 3, [
+        (b, [False] * 3, [False] * 3, 0) for b, *_ in drawn])[0].fantasyland_next[:, 0]
+    assert set(entry.tolist()) >= {0, 14, 15, 16, 17}
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+
+
+@st.composite
+def records(draw):
+    """Hand records of mixed variants, overrides and player counts; a surrendered player's
+    board may be incomplete."""
+    out = []
+    for k in range(draw(st.integers(1, 8))):
+        count = draw(st.integers(2, 4))
+        variant = draw(st.sampled_from(sorted(PRESETS)))
+        rules = draw(OVERRIDES)
+        boards, fantasyland, surrendered, first = draw(hands(count))
+        players = []
+        for i in range(count):
+            seat = seat_of(f"p{i}", boards[i], fantasyland[i], surrendered[i])
+            board = seat.board
+            if surrendered[i] and draw(st.booleans()):
+                board = Board(board.top[:1], board.middle[:2], ())
+            players.append(PlayerRecord(f"p{i}", i, board, fantasyland=fantasyland[i],
+                                        surrendered=surrendered[i]))
+        button = draw(st.sampled_from([None] + [f"p{i}" for i in range(count)]))
+        out.append(HandRecord("test", str(k), variant, tuple(players), rules=rules,
+                              button=button))
+    return out
+
+
+@settings(max_examples=100, deadline=None)
+@given(records())
+def test_score_records_equals_scalar_in_input_order(recs) -> None:
+    scores = score_records(recs)
+    assert len(scores) == len(recs)
+    for n, rec in enumerate(recs):
+        assert_same(scores, n, score_hand(rec.seats(), rec.ruleset, rec.first_to_act))
+
+
+def test_score_records_names_a_hand_with_bad_rules_or_board() -> None:
+    board = Board.parse("Qh Qd 2c", "Ks Kd 9s 5h 3c", "Jh Jd Jc 4s 4d")
+    other = Board.parse("Ah Kc 3d", "As Ad 8h 7c 2h", "Qc Tc 8c 6c 5c")
+    players = (PlayerRecord("ann", 0, board), PlayerRecord("bob", 1, other))
+    with pytest.raises(ValueError, match="hand s/7: rules.scoring: unknown value"):
+        score_records([HandRecord("s", "7", "regular", players, rules={"scoring": "9-9"})])
+    short = (PlayerRecord("ann", 0, Board(board.top, board.middle, ())), players[1])
+    with pytest.raises(ValueError, match="hand s/8: ann has an incomplete board"):
+        score_records([HandRecord("s", "8", "regular", short)])
+    assert len(score_records([])) == 0

@@ -135,7 +135,8 @@ def _check_streets(player: PlayerRecord, ruleset: Ruleset) -> list[str]:
         where = f"{player.name}, street {n}"
         if len(s.placed) != placed:
             what = f"{dealt} dealt, {placed} placed" if dealt else f"{placed} placed"
-            errors.append(f"{where}: places {len(s.placed)} cards, {ruleset.variant} wants {what}")
+            errors.append(f"{where}: places {_count(len(s.placed))}, {ruleset.variant} wants "
+                          f"{what}")
         if s.dealt is not None:
             if dealt is not None and len(s.dealt) != dealt:
                 errors.append(f"{where}: {len(s.dealt)} cards dealt, "
@@ -152,6 +153,11 @@ def _check_streets(player: PlayerRecord, ruleset: Ruleset) -> list[str]:
             if set(s.discard) & set(s.placed):
                 errors.append(f"{where}: a card is both placed and discarded")
     return errors
+
+
+def _count(n: int) -> str:
+    """``_count(1) == '1 card'``, ``_count(2) == '2 cards'``."""
+    return f"{n} card{'s' * (n != 1)}"
 
 
 def _cards_seen(player: PlayerRecord) -> list[Card]:
@@ -189,7 +195,9 @@ def validate(record: HandRecord) -> list[str]:
     everyone = Counter(c for p in record.players for c in _cards_seen(p))
     twice = sorted(c for c, k in everyone.items() if k > 1)
     own = [c for p in record.players for c, k in Counter(p.board.cards).items() if k > 1]
-    if twice or own:
-        errors.append(f"card{'s' * (len(set(twice + own)) > 1)} "
-                      f"{format_cards(sorted(set(twice + own)))} appear more than once in the hand")
+    repeated = sorted(set(twice + own))
+    if repeated:
+        verb = "appears" if len(repeated) == 1 else "appear"
+        errors.append(f"card{'s' * (len(repeated) > 1)} {format_cards(repeated)} {verb} more "
+                      "than once in the hand")
     return errors

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import timezone, tzinfo
@@ -33,6 +34,7 @@ from ofc_core.rules import OVERRIDE_FIELDS
 
 from . import ParsedHand, ParseIssue
 from .live import (
+    SURRENDER_WORDS,
     hand_label,
     name_stem,
     parse_board,
@@ -209,7 +211,14 @@ def _cell(cells: Mapping[str, str], key: str) -> str:
     return cells.get(key, "").strip()
 
 
+def _surrender_word(cells: Mapping[str, str]) -> bool:
+    """``surrender`` written where the board goes (the board or the top cell)."""
+    return any(_cell(cells, k).lower() in SURRENDER_WORDS for k in ("board", "top"))
+
+
 def _row_board(cells: Mapping[str, str]) -> Board | None:
+    if _surrender_word(cells):
+        return None
     if _cell(cells, "board"):
         return parse_board(cells["board"])
     rows = [_cell(cells, k) for k in ("top", "middle", "bottom")]
@@ -226,7 +235,8 @@ def _player(row: _Row, seat: int, problems: list[tuple[int, str]]
     try:
         board = _row_board(cells)
         fantasyland, fl_count = _fantasyland(cells.get("fantasyland", ""))
-        surrendered = parse_flag(cells.get("surrendered", ""), "surrendered")
+        surrendered = parse_flag(cells.get("surrendered", ""), "surrendered") or (
+            _surrender_word(cells))
         hero = parse_flag(cells.get("hero", ""), "hero")
         points = parse_points(cells["points"]) if _cell(cells, "points") else None
         streets = parse_streets(cells["streets"]) if _cell(cells, "streets") else None
@@ -331,6 +341,12 @@ def _hand(group: _Group, ctx: _FileContext, raw: str, final_line: int | None
     for row, name in zip(group.rows, names, strict=True):
         if not name:
             problems.append((row.start, "no player name"))
+    for name, count in Counter(n for n in names if n).items():
+        if count > 1:
+            lines = ", ".join(str(r.start) for r, n in zip(group.rows, names, strict=True)
+                              if n == name)
+            problems.append((group.rows[0].start, f"player {name!r} has {count} rows in this "
+                             f"hand (lines {lines}); hand ids must be unique in a file"))
     stake, currency = None, _hand_value(group, "currency", problems) or None
     stake_text = _hand_value(group, "stake", problems)
     try:

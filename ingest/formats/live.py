@@ -808,6 +808,14 @@ def _is_directive(text: str) -> bool:
     return DIRECTIVE_ALIASES.get(key, key) in DIRECTIVES
 
 
+def _header_reads(text: str) -> bool:
+    try:
+        parse_header(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _looks_like_player(text: str) -> bool:
     split = _split_name(text)
     if split is None or not split[0]:
@@ -827,25 +835,28 @@ class LiveFormat:
     version: str = "1"
 
     def sniff(self, text: str, filename: str) -> bool:
-        """Among the first 40 meaningful lines: a ``Name: board`` line, or ``@`` directives /
-        ``hand`` headers followed by ``Name: ...`` lines (the first board may have a typo), with
-        nothing else before them. JSON Lines and CSV never match."""
+        """Among the first 40 meaningful lines: a ``Name: board`` line, or a known ``@``
+        directive followed by ``Name: ...`` lines (the first board may have a typo), with only
+        ``@``, ``hand`` and ``streets:`` lines before them. No tab-separated line, JSON Lines or
+        CSV header ever matches."""
         body = text.removeprefix("\ufeff")
         lines = [ln.strip() for ln in body.replace("\r", "\n").split("\n", 200)[:200]]
         meaningful = [ln for ln in lines if ln and not ln.startswith("#")][:40]
-        marked = named = False
+        directive = named = False
         for line in meaningful:
-            if line.startswith(("{", "[")):
+            if line.startswith(("{", "[")) or "\t" in line:
                 return False
             if _looks_like_player(line):
                 return True
-            if _is_directive(line) or _is_header(line):
-                marked = True
-            elif marked and _split_name(line) is not None:
+            if line.startswith("@"):
+                directive |= _is_directive(line)
+            elif _is_header(line) and _header_reads(line) or _STREETS.match(line):
+                continue
+            elif directive and _split_name(line) is not None:
                 named = True
-            elif not _STREETS.match(line):
+            else:
                 return False
-        return marked and named
+        return directive and named
 
     def parse(self, text: str, filename: str) -> Iterator[ParsedHand | ParseIssue]:
         return parse_text(text, filename)

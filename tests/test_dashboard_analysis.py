@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import shutil
 import statistics
 from collections import defaultdict
 from datetime import datetime, timedelta, timezone
@@ -250,7 +251,8 @@ HERO_ONLY = Filters(player=HERO)
 
 def test_foul_breakdowns_equal_a_python_count(con, rows):
     df = fouls.breakdowns(con, HERO_ONLY)
-    keys = {"variant": lambda r: r["variant"], "players": lambda r: str(r["player_count"]),
+    keys = {"all": lambda r: "all hands", "variant": lambda r: r["variant"],
+            "players": lambda r: str(r["player_count"]),
             "position": lambda r: str(r["position"]),
             "hand type": lambda r: "Fantasyland" if r["fantasyland"] else "normal"}
     assert set(df["dimension"]) == set(keys)
@@ -382,7 +384,7 @@ def test_fantasyland_summary_equals_python(con, rows, player):
     mine = _mine(rows, player)
     got = fantasyland.summary(con, Filters(player=player))
     fl = [r for r in mine if r["fantasyland"]]
-    normal = [r for r in mine if not r["fantasyland"] and not r["surrendered"]]
+    normal = [r for r in mine if not r["fantasyland"]]
     entries = [r for r in normal if r["fantasyland_next"] > 0]
     assert got["hands"] == len(mine) and got["fl_hands"] == len(fl)
     assert got["entries"] == len(entries) and entries  # the fixture forces QQ+ tops
@@ -396,7 +398,7 @@ def test_fantasyland_summary_equals_python(con, rows, player):
 
 
 def test_fantasyland_by_top_hand(con, rows):
-    normal = [r for r in _mine(rows) if not r["fantasyland"] and not r["surrendered"]]
+    normal = [r for r in _mine(rows) if not r["fantasyland"]]
     df = fantasyland.by_top(con, HERO_ONLY).set_index("top_class")
     groups = defaultdict(list)
     for r in normal:
@@ -573,3 +575,114 @@ def test_every_query_on_an_empty_database(tmp_path):
     assert matches.table(c, f).empty and matches.cube_summary(c, f).empty
     assert matches.summary(c, f)["matches"] == 0
     c.close()
+
+# --------------------------------------------------------------------------------------------
+# the pages, through Streamlit's AppTest
+
+APP = str(ROOT / "dashboard" / "app.py")
+PAGES = ("fouls", "fantasyland", "opponents", "variants", "matches", "sessions")
+
+
+@pytest.fixture(scope="module")
+def page_db(db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy for the app (DuckDB will not open one file read-only and writable at once)."""
+    copy = tmp_path_factory.mktemp("pages") / "analysis.duckdb"
+    shutil.copy(db_path, copy)
+    return copy
+
+
+def run_page(db: Path, page: str, monkeypatch: pytest.MonkeyPatch, **params: str):
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("OFC_DB", str(db))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(params)
+    at.switch_page(f"views/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def test_fouls_page_shows_the_foul_rate(page_db, rows, monkeypatch):
+    at = run_page(page_db, "fouls", monkeypatch, player=HERO)
+    mine = _mine(rows)
+    rate = _foul_rate(mine)
+    fouled = sum(r["fouled"] for r in mine)
+    got = metrics(at)
+    assert got["Foul %"] == f"{100 * rate:.1f}%"
+    assert got["Top beat middle"] == str(sum(r["foul_top_middle"] for r in mine))
+    table = next(d.value for d in at.dataframe if "relation" in d.value.columns
+                 and "top_cards" in d.value.columns)
+    assert len(table) == fouled
+
+
+def test_fantasyland_page_numbers(page_db, rows, monkeypatch):
+    at = run_page(page_db, "fantasyland", monkeypatch, player=HERO)
+    mine = _mine(rows)
+    normal = [r for r in mine if not r["fantasyland"]]
+    fl = [r for r in mine if r["fantasyland"]]
+    entries = sum(r["fantasyland_next"] > 0 for r in normal)
+    got = metrics(at)
+    assert got["FL entry %"] == f"{100 * entries / len(normal):.1f}%"
+    assert got["FL hands per 100 hands"] == f"{100 * len(fl) / len(mine):.1f}"
+    assert any(s.value == "Does chasing pay?" for s in at.subheader)
+
+
+def test_opponents_page_table(page_db, pair_rows, monkeypatch):
+    at = run_page(page_db, "opponents", monkeypatch, player=HERO)
+    table = next(d.value for d in at.dataframe if "scoops_for" in d.value.columns)
+    for _, row in table.iterrows():
+        ps = [p for p in pair_rows if p["player"] == HERO and p["opponent"] == row["opponent"]]
+        assert row["hands"] == len(ps) and _close(row["net_points"], sum(p["points"] for p in ps))
+    # the odd name is shown as data in a table, never as markdown HTML
+    assert ODD in set(table["opponent"])
+    assert all(ODD not in m.value for m in at.markdown if m.proto.allow_html)
+
+
+def test_variants_page_table(page_db, rows, monkeypatch):
+    at = run_page(page_db, "variants", monkeypatch, player=HERO)
+    table = at.dataframe[0].value.set_index("ruleset_label")
+    for label in table.index:
+        rs = [r for r in _mine(rows) if r["ruleset_label"] == label]
+        assert table.loc[label, "hands"] == len(rs)
+        assert _close(table.loc[label, "foul_rate"], 100 * _foul_rate(rs))
+
+
+def test_matches_page(page_db, monkeypatch):
+    at = run_page(page_db, "matches", monkeypatch, player=HERO)
+    assert metrics(at)["Matches"] == "2"
+    table = next(d.value for d in at.dataframe if "match_id" in d.value.columns
+                 and "opponent_points" in d.value.columns)
+    assert list(table["match_id"]) == ["m1", "m2"]
+    assert table.set_index("match_id").loc["m2", "money"] == -2.0
+
+
+def test_sessions_page_and_its_gap(page_db, rows, monkeypatch):
+    at = run_page(page_db, "sessions", monkeypatch, player=HERO)
+    assert metrics(at)["Sessions"] == str(len(_gap_sessions(_mine(rows), 30)))
+    at.number_input(key="sessions_gap").set_value(600).run()
+    assert not at.exception
+    assert metrics(at)["Sessions"] == str(len(_gap_sessions(_mine(rows), 600)))
+
+
+def test_matches_page_without_matches_says_so(page_db, monkeypatch):
+    at = run_page(page_db, "matches", monkeypatch, player=HERO, variant="pineapple")
+    assert any("No OFC Double matches" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_on_an_empty_database(empty_db_path, page, monkeypatch):
+    at = run_page(empty_db_path, page, monkeypatch)
+    assert any("No hands yet" in i.value for i in at.info)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_on_the_demo_data(demo_db_path, page, monkeypatch):
+    at = run_page(demo_db_path, page, monkeypatch)
+    assert at.title[0].value.lower() == page
+    assert not at.error
+    assert at.metric or at.dataframe

@@ -4,8 +4,8 @@ The store already says, per player and hand, whether the hand was played in Fant
 (``fantasyland``), the cards dealt there (``fl_cards``) and the Fantasyland cards earned for the
 next hand (``fantasyland_next``, 0 if none), judged by the scorer under the hand's ruleset. So:
 
-- an *entry* is a normal hand (not Fantasyland, not surrendered) with ``fantasyland_next > 0``;
-  the entry rate is entries over normal hands;
+- an *entry* is a normal hand (not played in Fantasyland) with ``fantasyland_next > 0``; the
+  entry rate is entries over normal hands (as on the Overview page);
 - a *stay* is a Fantasyland hand with ``fantasyland_next > 0``; the stay rate is stays over
   Fantasyland hands.
 """
@@ -20,15 +20,15 @@ from dashboard.queries.sessions import (
     FL_ENTRY_RATE,
     FOUL_RATE,
     hand_list,
+    one_row,
     scope_cte,
 )
 
 _SUMMARY = """
 SELECT count(*) AS hands,
        count_if(s.fantasyland) AS fl_hands,
-       count_if(NOT s.fantasyland AND NOT s.surrendered) AS normal_hands,
-       count_if(NOT s.fantasyland AND NOT s.surrendered AND s.fantasyland_next > 0)
-           AS entries,
+       count_if(NOT s.fantasyland) AS normal_hands,
+       count_if(NOT s.fantasyland AND s.fantasyland_next > 0) AS entries,
        {fl_entry_rate} AS entry_rate,
        count_if(s.fantasyland AND s.fantasyland_next > 0) AS stays,
        avg(CASE WHEN s.fantasyland THEN (s.fantasyland_next > 0)::INT END) AS stay_rate,
@@ -47,9 +47,7 @@ def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float
     when there is nothing to divide by."""
     head, params = scope_cte(filters)
     sql = head + _SUMMARY.format(fl_entry_rate=FL_ENTRY_RATE, foul_rate=FOUL_RATE)
-    row = fetch_df(con, sql, params).iloc[0]
-    return {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v)
-            for k, v in row.items()}
+    return one_row(con, sql, params)
 
 
 TOP_CLASS = """CASE WHEN t.hand_name LIKE 'Three of a kind%' THEN 'trips'
@@ -57,7 +55,8 @@ TOP_CLASS = """CASE WHEN t.hand_name LIKE 'Three of a kind%' THEN 'trips'
      WHEN t.hand_name = 'Pair of Kings' THEN 'KK'
      WHEN t.hand_name = 'Pair of Queens' THEN 'QQ'
      ELSE 'below QQ' END"""
-"""The top row as a Fantasyland qualifier, from its stored hand name."""
+"""The top row as a Fantasyland qualifier, from its stored hand name (a surrendered hand, with
+no complete top, counts as below QQ)."""
 
 TOP_CLASSES = ("below QQ", "QQ", "KK", "AA", "trips")
 
@@ -66,7 +65,7 @@ _BY_TOP = """
     SELECT s.*, {top_class} AS top_class
     FROM scope s
     LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat AND t.row_name = 'top'
-    WHERE NOT s.fantasyland AND NOT s.surrendered
+    WHERE NOT s.fantasyland
 )
 SELECT top_class,
        count(*) AS hands,
@@ -96,7 +95,7 @@ def top_hands(con: duckdb.DuckDBPyConnection, filters: Filters, top_class: str) 
     cond = (f"(SELECT {TOP_CLASS} FROM hand_rows t WHERE t.hand_key = s.hand_key "
             "AND t.seat = s.seat AND t.row_name = 'top')")
     return hand_list(con, filters, f"coalesce({cond}, 'below QQ')", top_class,
-                     extra="AND NOT s.fantasyland AND NOT s.surrendered")
+                     extra="AND NOT s.fantasyland")
 
 
 _CARDS = """

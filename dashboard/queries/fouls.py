@@ -15,13 +15,15 @@ from dashboard.queries.common import Filters, fetch_df
 from dashboard.queries.sessions import FOUL_RATE, hand_list, scope_cte
 
 DIMENSIONS = {
+    "all": "'all hands'",
     "variant": "s.variant",
     "players": "s.player_count::VARCHAR",
     "position": "s.position::VARCHAR",
     "hand type": "CASE WHEN s.fantasyland THEN 'Fantasyland' ELSE 'normal' END",
 }
 """Breakdown name -> grouping expression over ``scope s`` (as text, so every key is a string).
-``position`` is the seat in acting order: 0 acts first (left of the button)."""
+``all`` is the overall row; ``position`` is the seat in acting order: 0 acts first (left of
+the button)."""
 
 _BREAKDOWNS = """
 , keyed AS (
@@ -30,6 +32,7 @@ _BREAKDOWNS = """
 SELECT CASE {which} END AS dimension,
        coalesce({values}) AS value,
        count(*) AS hands,
+       count_if(NOT s.surrendered) AS hands_set,
        count_if(s.fouled AND NOT s.surrendered) AS fouls,
        {foul_rate} AS foul_rate,
        count_if(s.foul_top_middle) AS top_beat_middle,
@@ -42,8 +45,8 @@ ORDER BY dimension, value
 
 def breakdowns(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Foul rate by every :data:`DIMENSIONS` entry, in one scan: columns ``dimension``,
-    ``value``, ``hands``, ``fouls``, ``foul_rate``, ``top_beat_middle``,
-    ``middle_beat_bottom``."""
+    ``value``, ``hands``, ``hands_set`` (not surrendered), ``fouls``, ``foul_rate``,
+    ``top_beat_middle``, ``middle_beat_bottom``."""
     names = list(DIMENSIONS)
     cols = ", ".join(f"{DIMENSIONS[n]} AS d{i}" for i, n in enumerate(names))
     which = " ".join(f"WHEN grouping(d{i}) = 0 THEN '{n}'" for i, n in enumerate(names))

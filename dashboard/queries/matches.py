@@ -17,7 +17,7 @@ import duckdb
 import pandas as pd
 
 from dashboard.queries.common import Filters, fetch_df
-from dashboard.queries.sessions import hand_list, scope_cte
+from dashboard.queries.sessions import hand_list, one_row, scope_cte
 
 _MATCHES = """
 , mine AS (
@@ -97,9 +97,7 @@ def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float
     """``matches``, ``finished``, ``won``, ``win_rate`` (of finished matches), ``hands``,
     ``money`` and ``money_per_match`` (where a stake is known)."""
     head, params = _matches(filters)
-    row = fetch_df(con, head + _SUMMARY, params).iloc[0]
-    return {k: (None if pd.isna(v) else v.item() if hasattr(v, "item") else v)
-            for k, v in row.items()}
+    return one_row(con, head + _SUMMARY, params)
 
 
 DECISION = """CASE WHEN e.by_player = ? THEN

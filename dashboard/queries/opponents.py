@@ -18,7 +18,8 @@ from dashboard.queries.sessions import scope_cte
 
 _VERSUS = """
 , versus AS (
-    SELECT s.hand_key, s.played_at, s.source, s.hand_id, s.variant, s.stake, s.player,
+    SELECT s.hand_key, s.played_at, s.source, s.hand_id, s.variant, s.stake, s.currency,
+           s.player,
            p.opponent, p.points, p.total, p.row_points, p.bonus, p.royalties AS royalty_net,
            p.surrender, p.rows_won, p.rows_lost, p.scoop, q.scoop AS scooped,
            s.royalties AS royalties_for, o.royalties AS royalties_against,
@@ -49,6 +50,7 @@ SELECT opponent,
        avg(points) - 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_low,
        avg(points) + 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_high,
        sum(points * stake) AS money,
+       string_agg(DISTINCT currency, ', ') AS currency,
        sum(rows_won) / (3.0 * count(*)) AS rows_won_pct,
        count_if(scoop) AS scoops_for,
        count_if(scooped) AS scoops_against,

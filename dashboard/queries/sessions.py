@@ -76,6 +76,17 @@ def sessions_cte(filters: Filters, gap_minutes: float) -> tuple[str, list[Any]]:
     return head + "," + _SESSIONS, [*params, float(gap_minutes)]
 
 
+def one_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> dict[str, Any]:
+    """The single row of an aggregate query as ``{column: value}`` (Python ints stay ints)."""
+    cur = con.cursor()
+    try:
+        cur.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return dict(zip(names, cur.fetchone(), strict=True))
+    finally:
+        cur.close()
+
+
 _HAND_LIST = """
 SELECT s.hand_key, s.played_at, s.source, s.hand_id, s.variant, s.player, s.position,
        s.fantasyland, s.fouled, s.royalties, s.fantasyland_next, s.points
@@ -107,9 +118,9 @@ def hand_list(con: duckdb.DuckDBPyConnection, filters: Filters, expr: str, value
 FOUL_RATE = "avg(CASE WHEN s.surrendered THEN NULL ELSE s.fouled::INT END)"
 """Fouled hands over hands set (a surrendered hand is never set, so it is left out)."""
 
-FL_ENTRY_RATE = ("avg(CASE WHEN s.fantasyland OR s.surrendered THEN NULL "
-                 "ELSE (s.fantasyland_next > 0)::INT END)")
-"""Hands that earned Fantasyland over normal (not Fantasyland, not surrendered) hands."""
+FL_ENTRY_RATE = "avg(CASE WHEN s.fantasyland THEN NULL ELSE (s.fantasyland_next > 0)::INT END)"
+"""Hands that earned Fantasyland over normal hands (not played in Fantasyland), as on the
+Overview page."""
 
 PERIODS = {
     "session": "hs.session",
@@ -130,7 +141,8 @@ _PERIOD_TABLE = """
            {foul_rate} AS foul_rate,
            {fl_entry_rate} AS fl_entry_rate,
            count_if(s.fantasyland) AS fl_hands,
-           sum(s.points * s.stake) AS money
+           sum(s.points * s.stake) AS money,
+           string_agg(DISTINCT s.currency, ', ') AS currency
     FROM scope s {join}
     GROUP BY 1
 )

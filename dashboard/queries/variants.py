@@ -25,7 +25,8 @@ SELECT s.variant, s.ruleset_label, s.scoring,
        {fl_entry_rate} AS fl_entry_rate,
        avg(s.fantasyland::INT) AS fl_hand_share,
        avg(s.royalties) AS royalties_per_hand,
-       sum(s.points * s.stake) AS money
+       sum(s.points * s.stake) AS money,
+       string_agg(DISTINCT s.currency, ', ') AS currency
 FROM scope s
 GROUP BY ALL
 ORDER BY hands DESC, s.variant, s.ruleset_label

@@ -116,7 +116,7 @@ def column_map(header: list[str]) -> dict[str, int]:
     """Canonical column -> index in the header row (the first of two equal names wins)."""
     found: dict[str, int] = {}
     for index, cell in enumerate(header):
-        canon = _ALIAS_OF.get(header_key(cell))
+        canon = _ALIAS_OF.get(cell.strip().lower()) or _ALIAS_OF.get(header_key(cell))
         if canon is not None and canon not in found:
             found[canon] = index
     return found

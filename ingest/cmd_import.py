@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import TextIO
@@ -26,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"database file (default: ${store.DB_ENV} or data/ofc.duckdb)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object summarising the import")
+    parser.add_argument("--wait", metavar="SECONDS", type=float, default=30.0,
+                        help="how long to wait for the database while another process holds "
+                             "it (default 30)")
 
 
 class ProgressBar:
@@ -46,7 +50,7 @@ class ProgressBar:
         self.last = now
         filled = int(self.width * done / max(total, 1))
         bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {100 * done / max(total, 1):3.0f}% {_clean(label)[:70]}"
+        self.stream.write(f"\r[{bar}] {100 * done / max(total, 1):3.0f}% {clean_text(label)[:70]}"
                           "\x1b[K")
         self.stream.flush()
         self.shown = True
@@ -57,14 +61,14 @@ class ProgressBar:
             self.stream.flush()
 
 
-def _clean(text: str) -> str:
+def clean_text(text: str) -> str:
     """Control characters escaped, so a file or player name cannot drive the terminal."""
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
 def _summary(f: FileReport) -> str:
     if f.unreadable is not None:
-        return f"{_clean(f.path)}: not imported: {_clean(f.unreadable)}"
+        return f"{clean_text(f.path)}: not imported: {clean_text(f.unreadable)}"
     parts = [f"{f.hands} hands", f"{f.stored} stored", f"{f.duplicate} duplicate"]
     if f.merged:
         parts.append(f"{f.merged} merged")
@@ -73,7 +77,7 @@ def _summary(f: FileReport) -> str:
     if f.partial:
         parts.append(f"{f.partial} partial (last hand still being written; import the file "
                      "again when it is complete)")
-    return f"{_clean(f.path)} [{f.format or 'empty'}]: " + ", ".join(parts)
+    return f"{clean_text(f.path)} [{f.format or 'empty'}]: " + ", ".join(parts)
 
 
 def print_report(report: ImportReport, out: TextIO) -> None:
@@ -81,7 +85,7 @@ def print_report(report: ImportReport, out: TextIO) -> None:
         out.write(_summary(f) + "\n")
         if f.unreadable is None:
             for e in f.errors:
-                out.write(f"  line {e.line}: {_clean(e.message)}\n")
+                out.write(f"  line {e.line}: {clean_text(e.message)}\n")
     rate = report.hands / report.seconds if report.seconds > 0 else 0.0
     out.write(f"total: {report.stored} stored, {report.duplicate} duplicate, "
               f"{report.merged} merged, {report.partial} partial, {report.rejected} rejected"
@@ -92,14 +96,18 @@ def print_report(report: ImportReport, out: TextIO) -> None:
 def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr)
     try:
-        report = import_paths(args.paths, args.db, progress=bar)
+        report = import_paths(args.paths, args.db, progress=bar, wait_seconds=args.wait)
     except store.StoreError as exc:
         bar.close()
         print(f"ofc import: {exc}", file=sys.stderr)
         return 2
     bar.close()
-    if args.json:
-        sys.stdout.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
-    else:
-        print_report(report, sys.stdout)
+    try:
+        if args.json:
+            sys.stdout.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
+        else:
+            print_report(report, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `ofc import ... | head`: the reader left, stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return report.exit_code

@@ -1,8 +1,9 @@
 """``ofc rescore [--db PATH]``: recompute every stored hand from its stored boards and
 placements, without reading the log files again (after a rules change or a core upgrade).
 
-Works chunk by chunk (one transaction each) with a progress bar on a terminal. Exit status 0,
-or 2 if the database could not be used.
+Works chunk by chunk (one transaction each) with a progress bar on a terminal. Exit status 0;
+1 if a stored hand is no longer valid under the current rules (it is kept as it was, and
+listed); 2 if the database could not be used.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 import time
 
 from . import store
-from .cmd_import import ProgressBar
+from .cmd_import import ProgressBar, clean_text
 from .importer import rescore
 
 
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         con = store.connect(args.db)
         try:
-            done = rescore(con, progress=bar)
+            result = rescore(con, progress=bar)
         finally:
             con.close()
     except store.StoreError as exc:
@@ -35,5 +36,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"ofc rescore: {exc}", file=sys.stderr)
         return 2
     bar.close()
-    print(f"rescored {done:,} hands in {time.monotonic() - started:.1f} s")
-    return 0
+    for issue in result.failed:
+        print(f"not rescored: {clean_text(issue.message)}")
+    print(f"rescored {result.hands:,} hands in {time.monotonic() - started:.1f} s"
+          + (f"; {len(result.failed)} no longer valid (kept as they were)" if result.failed
+             else ""))
+    return 1 if result.failed else 0

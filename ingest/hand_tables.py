@@ -292,7 +292,7 @@ def delete_hands(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
 
 
 def _fetch(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
-    return con.execute(sql).fetch_arrow_table().to_pylist()
+    return con.execute(sql).to_arrow_table().to_pylist()
 
 
 def load_records(con: duckdb.DuckDBPyConnection,

@@ -502,44 +502,63 @@ def _merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
 # Rescoring
 
 
+@dataclass(frozen=True)
+class RescoreResult:
+    hands: int
+    """Hands rescored."""
+    failed: tuple[HandIssue, ...] = ()
+    """Stored hands that are not valid under the current rules (kept as they were); ``line``
+    is the hand's line in the file it was imported from."""
+
+
 def rescore(con: duckdb.DuckDBPyConnection, *, progress: Progress | None = None,
-            chunk_hands: int = 50_000) -> int:
+            chunk_hands: int = 50_000) -> RescoreResult:
     """Recompute every stored hand's results from its stored boards and placements (after a
-    rules change or a core upgrade), chunk by chunk, one transaction per chunk. Returns the
-    number of hands rescored."""
-    total_row = con.execute("SELECT count(*), coalesce(min(hand_key), 0), "
-                            "coalesce(max(hand_key), 0) FROM hands").fetchone()
+    rules change or a core upgrade), chunk by chunk, one transaction per chunk.
+
+    ``progress(done, total, label)`` counts hands."""
+    total_row = con.execute("SELECT count(*), coalesce(min(hand_key), 0) FROM hands").fetchone()
     assert total_row is not None
-    total, low, high = (int(v) for v in total_row)
+    total, start = int(total_row[0]), int(total_row[1])
     done = 0
+    failed: list[HandIssue] = []
     started = time.monotonic()
-    start = low
     with _IMPORT_LOCK:
-        while start <= high and total:
+        while done < total:
             keys = [k for (k,) in con.execute(
                 "SELECT hand_key FROM hands WHERE hand_key >= ? ORDER BY hand_key LIMIT ?",
                 [start, chunk_hands]).fetchall()]
             if not keys:
                 break
-            _rescore_chunk(con, keys)
+            failed += _rescore_chunk(con, keys)
             done += len(keys)
             start = keys[-1] + 1
             if progress is not None:
                 rate = done / max(time.monotonic() - started, 1e-6)
                 progress(done, total, f"{done:,} hands, {rate:,.0f} hands/s")
-    return done
+    return RescoreResult(done - len(failed), tuple(failed))
 
 
-def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> None:
+def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[HandIssue]:
     loaded = load_records(con, keys)
-    records = [r for r, _ in loaded.values()]
-    rows = [row for _, row in loaded.values()]
+    good: list[tuple[HandRecord, HandRow]] = []
+    failed: list[HandIssue] = []
+    for record, row in loaded.values():
+        problems = validate(record)
+        if problems:
+            failed.append(HandIssue(row.line or 0, record.hand_id,
+                                    f"hand {record.hand_id!r} ({record.source}): "
+                                    f"{'; '.join(problems)}"))
+        else:
+            good.append((record, row))
+    records = [r for r, _ in good]
+    rows = [row for _, row in good]
     tables = hand_tables(records, rows, score_records(records))
     derived = ("hands", "hand_players", "hand_rows", "pairs")
     try:
         con.execute("BEGIN TRANSACTION")
         try:
-            delete_hands(con, keys, derived)
+            delete_hands(con, [row.hand_key for row in rows], derived)
             insert_tables(con, {name: tables[name] for name in derived})
             con.execute("COMMIT")
         except BaseException:
@@ -547,3 +566,4 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> None:
             raise
     except duckdb.Error as exc:
         raise store.StoreError(f"rescoring: {store.describe_error(exc)}") from None
+    return failed

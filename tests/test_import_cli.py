@@ -1,0 +1,194 @@
+"""``ofc import``, ``ofc rescore``, ``ofc export`` and ``ofc score --db`` as a user runs them,
+in subprocesses: exit codes, JSON, messages, a killed import, two imports at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+from benchmarks.bench_import import generate
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "samples"
+GOLDEN = ROOT / "tests" / "golden" / "import"
+
+
+def ofc(*args: str, env: dict[str, str] | None = None,
+        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ingest.cli", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+def test_import_json_and_exit_status(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    good = ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db), "--json")
+    assert good.returncode == 0, good.stderr
+    obj = json.loads(good.stdout)
+    assert (obj["stored"], obj["duplicate"], obj["partial"], obj["rejected"]) == (3, 0, 0, 0)
+    assert obj["files"][0]["path"] == str(GOLDEN / "session.jsonl")
+    assert obj["files"][0]["format"] == "ofc-hh/1" and obj["files"][0]["errors"] == []
+    again = json.loads(ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db),
+                           "--json").stdout)
+    assert (again["stored"], again["duplicate"]) == (0, 3)
+    bad = ofc("import", str(SAMPLES / "bad-hands.jsonl"), "--db", str(db), "--json")
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    errors = json.loads(bad.stdout)["files"][0]["errors"]
+    assert errors and all(set(e) == {"line", "hand_id", "message"} for e in errors)
+    line4 = next(e for e in errors if e["line"] == 4)
+    assert line4["hand_id"] == "b04-card-twice" and "Qh" in line4["message"]
+
+
+def test_import_uses_ofc_db_and_prints_a_readable_summary(tmp_path: Path) -> None:
+    db = tmp_path / "env.duckdb"
+    out = ofc("import", str(SAMPLES), env={"OFC_DB": str(db)})
+    assert out.returncode == 1  # the samples include bad hands
+    assert db.exists()
+    text = out.stdout
+    assert "bad-hands.jsonl [ofc-hh/1]:" in text and "rejected" in text
+    assert "line 4: hand 'b04-card-twice': card Qh appear" in text
+    assert "partial (last hand still being written" in text
+    assert text.strip().splitlines()[-1].startswith("total: ")
+    assert out.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_import_while_another_process_holds_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "busy.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time, duckdb; c = duckdb.connect(sys.argv[1]); "
+         "print('ready', flush=True); time.sleep(60)", str(db)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        out = ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db), "--wait", "0.5")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert "is open in another OFC Analytics process (the dashboard?). Close it, or import " \
+           "through the dashboard's Import page, then retry." in out.stderr
+    assert "waiting" in out.stderr
+
+
+def test_score_db_prints_what_score_file_prints(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    files = [str(GOLDEN / "session.jsonl")] + [str(SAMPLES / n) for n in (
+        "regular.jsonl", "pineapple.jsonl", "rules-overrides.jsonl", "double-match.jsonl",
+        "nasty-names.jsonl", "turbo-streets.jsonl")]
+    assert ofc("import", *files, "--db", str(db)).returncode == 0
+    from_files = ofc("score", *files, "--json")
+    from_db = ofc("score", "--db", str(db), "--json")
+    assert from_files.returncode == from_db.returncode == 0
+    lines = from_db.stdout.splitlines()
+    assert len(lines) == len(from_files.stdout.splitlines()) > 20
+    assert [json.loads(x) for x in lines] == [json.loads(x) for x in from_files.stdout.splitlines()]
+    tables = ofc("score", "--db", str(db))
+    assert tables.returncode == 0 and "Pair of Sixes" in tables.stdout
+
+
+def test_score_db_errors(tmp_path: Path) -> None:
+    missing = ofc("score", "--db", str(tmp_path / "none.duckdb"), "--json")
+    assert missing.returncode == 2 and "import some logs first" in missing.stderr
+    both = ofc("score", str(GOLDEN / "session.jsonl"), "--db", str(tmp_path / "x.duckdb"))
+    assert both.returncode == 2 and "not both" in both.stderr
+
+
+def test_rescore_command(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db))
+    before = query(db, "SELECT * FROM hand_players ORDER BY ALL")
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE hand_players SET points = 0")
+    con.close()
+    out = ofc("rescore", "--db", str(db))
+    assert out.returncode == 0 and "rescored 3 hands" in out.stdout
+    assert query(db, "SELECT * FROM hand_players ORDER BY ALL") == before
+
+
+def test_export_writes_readable_parquet(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    ofc("import", str(GOLDEN / "session.jsonl"), str(SAMPLES / "double-match.jsonl"),
+        "--db", str(db))
+    out_dir = tmp_path / "export"
+    out = ofc("export", "--db", str(db), "--parquet", str(out_dir))
+    assert out.returncode == 0, out.stderr
+    hands = pq.read_table(out_dir / "hands", partitioning="hive")
+    assert hands.num_rows == 6
+    parts = sorted(p.relative_to(out_dir / "hands").parts[:2]
+                   for p in (out_dir / "hands").rglob("*.parquet"))
+    assert parts == [("variant=double", "month=2026-11"), ("variant=pineapple", "month=2026-03"),
+                     ("variant=regular", "month=2026-03")]
+    players = pq.read_table(out_dir / "hand_players", partitioning="hive")
+    assert players.num_rows == query(db, "SELECT count(*) FROM hand_players")[0][0]
+    assert set(players.column_names) >= {"hand_key", "seat", "points", "variant", "month"}
+    for name in ("imports", "rejected", "meta"):
+        assert pq.read_table(out_dir / f"{name}.parquet").num_rows == \
+            query(db, f"SELECT count(*) FROM {name}")[0][0]
+    # Exporting again replaces the previous export.
+    assert ofc("export", "--db", str(db), "--parquet", str(out_dir)).returncode == 0
+    assert pq.read_table(out_dir / "hands", partitioning="hive").num_rows == 6
+
+
+@pytest.mark.slow
+def test_a_killed_import_leaves_all_or_none_of_the_file(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    assert ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db)).returncode == 0
+    big = generate(tmp_path / "big", 40_000, per_file=40_000, seed=3)[0]
+    proc = subprocess.Popen([sys.executable, "-m", "ingest.cli", "import", str(big), "--db",
+                             str(db)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    hands = query(db, "SELECT count(*) FROM hands WHERE source = 'bench'")[0][0]
+    ledger = query(db, "SELECT count(*), sum(stored) FROM imports WHERE path = ?", [str(big)])[0]
+    assert hands in (0, 40_000)
+    assert ledger == ((0, None) if hands == 0 else (1, 40_000))
+    assert query(db, "SELECT count(*) FROM hands WHERE source = 'golden'")[0][0] == 3
+    for table in ("hand_players", "hand_rows", "placements", "pairs"):
+        orphans = query(db, f"SELECT count(*) FROM {table} WHERE hand_key NOT IN "
+                            "(SELECT hand_key FROM hands)")[0][0]
+        assert orphans == 0, table
+    # The same file imported again completes it.
+    again = ofc("import", str(big), "--db", str(db), "--json")
+    result = json.loads(again.stdout)
+    assert (result["stored"] + result["duplicate"], result["rejected"]) == (40_000, 0)
+    assert query(db, "SELECT count(*) FROM hands WHERE source = 'bench'")[0][0] == 40_000
+
+
+@pytest.mark.slow
+def test_two_processes_importing_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    logs = generate(tmp_path / "logs", 6_000, per_file=2_000, seed=5)
+    first = subprocess.Popen([sys.executable, "-m", "ingest.cli", "import", str(logs[0]),
+                              str(logs[1]), "--db", str(db), "--json"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen([sys.executable, "-m", "ingest.cli", "import", str(logs[1]),
+                               str(logs[2]), "--db", str(db), "--json"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out1, err1 = first.communicate(timeout=300)
+    out2, err2 = second.communicate(timeout=300)
+    assert first.returncode == 0 and second.returncode == 0, (err1, err2)
+    r1, r2 = json.loads(out1), json.loads(out2)
+    assert r1["stored"] + r2["stored"] == 6_000
+    assert r1["duplicate"] + r2["duplicate"] == 2_000
+    assert query(db, "SELECT count(*), count(DISTINCT hand_id) FROM hands")[0] == (6_000, 6_000)
+    assert query(db, "SELECT count(*) FROM hand_players")[0][0] == 18_000

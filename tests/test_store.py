@@ -1,0 +1,127 @@
+"""Opening the store: where it lives, the schema, and another process holding the file."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest import store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_default_path_is_data_under_the_checkout(monkeypatch) -> None:
+    monkeypatch.delenv("OFC_DB", raising=False)
+    assert store.default_db_path() == ROOT / "data" / "ofc.duckdb"
+
+
+def test_ofc_db_overrides_the_default(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("OFC_DB", str(tmp_path / "x.duckdb"))
+    assert store.default_db_path() == tmp_path / "x.duckdb"
+    con = store.connect()
+    con.close()
+    assert (tmp_path / "x.duckdb").exists()
+
+
+def test_connect_creates_the_schema_once(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "dir" / "ofc.duckdb"
+    con = store.connect(path)
+    con.execute("INSERT INTO meta VALUES ('mine', 'kept')")
+    con.close()
+    con = store.connect(path)
+    try:
+        tables = {t for (t,) in con.execute(
+            "SELECT table_name FROM information_schema.tables").fetchall()}
+        assert tables >= {"imports", "hands", "hand_players", "hand_rows", "placements", "pairs",
+                          "events", "rejected", "meta"}
+        assert con.execute("SELECT value FROM meta WHERE key = 'mine'").fetchone() == ("kept",)
+    finally:
+        con.close()
+
+
+def test_read_only_needs_an_existing_store(tmp_path: Path) -> None:
+    with pytest.raises(store.StoreError, match="does not exist yet: import some logs first"):
+        store.connect(tmp_path / "missing.duckdb", read_only=True)
+    raw = duckdb.connect(str(tmp_path / "bare.duckdb"))
+    raw.close()
+    with pytest.raises(store.StoreError, match="not an OFC Analytics database yet"):
+        store.connect(tmp_path / "bare.duckdb", read_only=True)
+
+
+def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "notes.duckdb"
+    path.write_text("these are my notes, not a database\n" * 200)
+    with pytest.raises(store.StoreError, match="not an OFC Analytics database .*--db"):
+        store.connect(path)
+
+
+def test_an_other_schema_version_is_refused_with_advice(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    con = store.connect(path)
+    con.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    con.close()
+    with pytest.raises(store.StoreError, match="schema version 1.*new database"):
+        store.connect(path)
+
+
+HOLD = textwrap.dedent("""
+    import sys, time, duckdb
+    con = duckdb.connect(sys.argv[1])
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[2]))
+    con.close()
+""")
+
+
+def hold(path: Path, seconds: float) -> subprocess.Popen:
+    """Another process holding the database file for ``seconds``."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(path), str(seconds)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "holding"
+    return proc
+
+
+def test_a_busy_store_waits_then_says_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "busy.duckdb"
+    store.connect(path).close()
+    holder = hold(path, 30)
+    try:
+        told: list[str] = []
+        started = time.monotonic()
+        with pytest.raises(store.StoreBusy) as info:
+            store.connect(path, wait_seconds=0.6, notify=told.append)
+        assert time.monotonic() - started >= 0.6
+        message = str(info.value)
+        assert "is open in another OFC Analytics process (the dashboard?)" in message
+        assert "Close it, or import through the dashboard's Import page, then retry." in message
+        assert "busy.duckdb" in message and "lock" not in message.lower()
+        assert len(told) == 1 and "waiting" in told[0]
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_busy_store_is_opened_once_the_other_process_closes_it(tmp_path: Path) -> None:
+    path = tmp_path / "busy.duckdb"
+    store.connect(path).close()
+    holder = hold(path, 1.0)
+    told: list[str] = []
+    try:
+        con = store.connect(path, wait_seconds=60, notify=told.append)
+        con.close()
+    finally:
+        holder.wait()
+    assert len(told) == 1
+
+
+def test_describe_error_turns_database_errors_into_advice() -> None:
+    full = store.describe_error(duckdb.IOException("IO Error: No space left on device"), "x.db")
+    assert "full" in full and "x.db" in full
+    other = store.describe_error(duckdb.Error("Catalog Error: boom"), "x.db")
+    assert other.startswith("Database error on x.db")

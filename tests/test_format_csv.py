@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CSV_SAMPLES = sorted((SAMPLES / "csv").glob("*"))
-GOOD_SAMPLES = [p for p in CSV_SAMPLES if p.stem != "mistakes"]
+GOOD_SAMPLES = [p for p in CSV_SAMPLES if p.stem != "sheet-mistakes"]
 
 NASTY = ["Hero", "Анна\u00a0Мария", "<img src=x onerror=alert(1)>", 'Dima "The Wall" 🧱',
          "O'Neil", "Smith, John", "line\nbreak", "'; DROP TABLE hands; --", "tab\there"]
@@ -146,7 +146,8 @@ def test_csv_and_live_samples_describe_the_same_boards() -> None:
 
 
 def test_mistakes_sample_keeps_the_good_hands() -> None:
-    items = parse((SAMPLES / "csv" / "mistakes.csv").read_text("utf-8"), "mistakes.csv")
+    sample = SAMPLES / "csv" / "sheet-mistakes.csv"
+    items = parse(sample.read_text("utf-8"), sample.name)
     assert [i.record.hand_id for i in items if isinstance(i, ParsedHand)] == ["1", "19"]
     issues = [i for i in items if isinstance(i, ParseIssue)]
     assert len(issues) == 17

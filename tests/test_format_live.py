@@ -112,7 +112,8 @@ def test_reported_points_are_what_the_scorer_computes() -> None:
 
 
 def test_mistakes_sample_keeps_the_good_hands() -> None:
-    items = parse((SAMPLES / "live" / "mistakes.txt").read_text("utf-8"), "mistakes.txt")
+    sample = SAMPLES / "live" / "live-mistakes.txt"
+    items = parse(sample.read_text("utf-8"), sample.name)
     good = [i.record.hand_id for i in items if isinstance(i, ParsedHand)]
     assert good == ["1", "26"]
     issues = [i for i in items if isinstance(i, ParseIssue)]

@@ -28,6 +28,8 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
@@ -341,21 +343,22 @@ def _empty_scores(n: int) -> dict[str, np.ndarray]:
 
 @functools.cache
 def _pair_tables(system: ScoringSystem) -> tuple[np.ndarray, np.ndarray]:
-    """Row points and bonus by ``won * 4 + lost``, from the system's own functions.
+    """Row points and bonus by the code ``9 * top + 3 * middle + bottom + 13`` of the three row
+    outcomes (+1 / 0 / -1), from the system's own functions.
 
     Under race scoring a player banks its rows (``row_points(won, 0)``) and the rest of
     ``banked(won, lost)`` as bonus, as :func:`ofc_core.scoring.settle_pair`.
     """
-    row_points = np.zeros(16, np.int32)
-    bonus = np.zeros(16, np.int32)
-    for won in range(4):
-        for lost in range(4 - won):
-            if system.is_race:
-                row_points[won * 4 + lost] = system.row_points(won, 0)
-                bonus[won * 4 + lost] = system.banked(won, lost) - system.row_points(won, 0)
-            else:
-                row_points[won * 4 + lost] = system.row_points(won, lost)
-                bonus[won * 4 + lost] = system.bonus(won, lost)
+    row_points = np.zeros(27, np.int32)
+    bonus = np.zeros(27, np.int32)
+    for code, outcome in enumerate(itertools.product((-1, 0, 1), repeat=3)):
+        won, lost = outcome.count(1), outcome.count(-1)
+        if system.is_race:
+            row_points[code] = system.row_points(won, 0)
+            bonus[code] = system.banked(won, lost) - system.row_points(won, 0)
+        else:
+            row_points[code] = system.row_points(won, lost)
+            bonus[code] = system.bonus(won, lost)
     return row_points, bonus
 
 
@@ -417,6 +420,9 @@ def _seat_flags(value: np.ndarray | None, n: int, count: int, name: str) -> np.n
 _PLACEHOLDER_BOARD = np.arange(BOARD_SIZE)
 """Cards evaluated in place of a surrendered board (its results are then zeroed)."""
 
+CHUNK_HANDS = 1 << 12
+"""Hands settled per step of :func:`score_batch` (the working arrays stay in cache)."""
+
 
 def score_batch(cards: np.ndarray, ruleset: Ruleset, *, fantasyland: np.ndarray | None = None,
                 surrendered: np.ndarray | None = None,
@@ -444,119 +450,164 @@ def score_batch(cards: np.ndarray, ruleset: Ruleset, *, fantasyland: np.ndarray 
     first = np.zeros(n, np.intp) if first_to_act is None else np.asarray(first_to_act, np.intp)
     if first.shape != (n,) or (n and (first.min() < 0 or first.max() >= count)):
         raise ValueError(f"first_to_act must be {n} seat indexes in 0..{count - 1}")
-    if surr.any():
-        cards = np.where(surr[..., None], _PLACEHOLDER_BOARD, cards)
-    boards = score_boards(cards.reshape(n * count, BOARD_SIZE), ruleset.royalties)
     out = _empty_scores(n)
     out["player_count"][:] = count
+    for start in range(0, n, CHUNK_HANDS):
+        part = slice(start, start + CHUNK_HANDS)
+        _score_hands({name: value[part] for name, value in out.items()}, cards[part], ruleset,
+                     surr[part], in_fl[part], first[part])
+    return RecordScores(**out)
+
+
+def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset,
+                 surr: np.ndarray, in_fl: np.ndarray, first: np.ndarray) -> None:
+    """Score a chunk of hands into the views ``out``."""
+    n, count, _ = cards.shape
+    quits = surr.any()
+    if quits:
+        cards = np.where(surr[..., None], _PLACEHOLDER_BOARD, cards)
+    boards = score_boards(cards.reshape(n * count, BOARD_SIZE), ruleset.royalties)
     seats = slice(0, count)
     strengths = boards.strengths.reshape(n, count, 3)
-    strengths[surr] = 0
-    fouled = boards.fouled.reshape(n, count) & ~surr
+    fouled = boards.fouled.reshape(n, count)
     royalties = boards.royalties.reshape(n, count, 3)
-    royalties[surr] = 0
+    if quits:
+        strengths[surr] = 0
+        fouled &= ~surr
+        royalties[surr] = 0
+    top, middle, bottom = strengths[..., 0], strengths[..., 1], strengths[..., 2]
     out["strengths"][:, seats] = strengths
     out["fouled"][:, seats] = fouled
-    out["foul_top_middle"][:, seats] = strengths[..., 1] < strengths[..., 0]
-    out["foul_middle_bottom"][:, seats] = strengths[..., 2] < strengths[..., 1]
+    out["foul_top_middle"][:, seats] = middle < top
+    out["foul_middle_bottom"][:, seats] = bottom < middle
     out["surrendered"][:, seats] = surr
     out["royalties"][:, seats] = royalties
-    out["fantasyland_next"][:, seats] = np.where(
-        surr, 0, _fantasyland_next(ruleset, strengths, fouled, royalties, in_fl))
-    _settle_pairs(out, ruleset, strengths, fouled, surr, royalties.sum(axis=-1, dtype=np.int32))
-    raw = out["total"]
-    capped = raw.copy()
+    fl_next = _fantasyland_next(ruleset, strengths, fouled, royalties, in_fl)
+    if quits:
+        fl_next[surr] = 0
+    out["fantasyland_next"][:, seats] = fl_next
+    royalty_total = royalties[..., 0].astype(np.int32) + royalties[..., 1] + royalties[..., 2]
+    _settle_pairs(out, ruleset, strengths, fouled, surr, royalty_total)
+    raw, capped = out["total"], out["capped"]
     if ruleset.cap is not None and not ruleset.scoring.is_race:
         capped[:, :count, :count] = _apply_caps(raw[:, :count, :count], ruleset.cap, first,
                                                 count)
-    out["capped"] = capped
+    else:
+        capped[...] = raw
     for name, matrix in (("raw_points", raw), ("points", capped)):
         total = matrix[:, :, 0].copy()
-        for j in range(1, MAX_SEATS):  # in seat order, as the scalar sum
+        for j in range(1, count):  # in seat order, as the scalar sum
             total += matrix[:, :, j]
-        out[name] = total
-    return RecordScores(**out)
+        out[name][...] = total
 
 
 def _settle_pairs(out: dict[str, np.ndarray], ruleset: Ruleset, strengths: np.ndarray,
                   fouled: np.ndarray, surr: np.ndarray, royalty_total: np.ndarray) -> None:
-    """Fill the pair fields of ``out``, as :func:`ofc_core.scoring.settle_pair` per pair."""
+    """Fill the pair fields of ``out``, as :func:`ofc_core.scoring.settle_pair` per pair:
+    rows compared (a fouled player loses every row to one who did not foul), points by the
+    system's tables, royalties exchanged (or not, after a foul, per ``foul_payout``), and a
+    surrender settles the pair at its cost alone."""
     system = ruleset.scoring
     row_table, bonus_table = _pair_tables(system)
     always_exchange = ruleset.foul_payout is FoulPayout.SCOOP_PLUS_ROYALTIES
     cost = ruleset.surrender_cost
-    count = strengths.shape[1]
+    n, count, _ = strengths.shape
+    by_row = np.ascontiguousarray(strengths.transpose(1, 2, 0))  # (seat, row, hand)
+    fouls = np.ascontiguousarray(fouled.T).view(np.int8)
+    quits = np.ascontiguousarray(surr.T)
+    any_foul, any_quit = fouled.any(), surr.any()
+    rows = np.empty((3, n), np.int8)
     for i in range(count):
         for j in range(count):
             if i == j:
                 continue
-            mine, theirs = strengths[:, i], strengths[:, j]
-            rows = (mine > theirs).astype(np.int8) - (mine < theirs)
-            f_i, f_j = fouled[:, i], fouled[:, j]
-            either = f_i | f_j
-            rows = np.where(either[:, None], (f_j.astype(np.int8) - f_i)[:, None], rows)
-            s_i, s_j = surr[:, i], surr[:, j]
-            quit_pair = s_i | s_j
-            rows[quit_pair] = 0
-            won = (rows == 1).sum(axis=1)
-            lost = (rows == -1).sum(axis=1)
-            index = won * 4 + lost
-            row_points = row_table.take(index)
-            bonus = bonus_table.take(index)
+            for r in range(3):
+                mine, theirs = by_row[i, r], by_row[j, r]
+                np.subtract((mine > theirs).view(np.int8), (mine < theirs).view(np.int8),
+                            out=rows[r])
+            either = fouls[i] | fouls[j]
+            if any_foul:
+                np.copyto(rows, fouls[j] - fouls[i], where=either.view(bool))
+            quit_pair = quits[i] | quits[j]
+            if any_quit:
+                rows[:, quit_pair] = 0
+            code = rows[0] * np.int8(9) + rows[1] * np.int8(3) + rows[2] + np.int8(13)
+            row_points = row_table.take(code)
+            bonus = bonus_table.take(code)
             if system.is_race:
                 royalties = royalty_total[:, i].copy()
             else:
                 royalties = royalty_total[:, i] - royalty_total[:, j]
-            if not always_exchange:
-                royalties[either] = 0
-            for value in (row_points, bonus, royalties):
-                value[quit_pair] = 0
-            surrender = np.where(s_i & s_j, 0.0, np.where(s_i, -cost, cost))
-            if system.is_race:
-                surrender = np.maximum(surrender, 0.0)
-            surrender = np.where(quit_pair, surrender, 0.0)
-            out["rows"][:, i, j] = rows
+            if not always_exchange and any_foul:
+                royalties[either.view(bool)] = 0
+            total = (row_points + bonus + royalties).astype(np.float64)
+            if any_quit:
+                for value in (row_points, bonus, royalties):
+                    value[quit_pair] = 0
+                surrender = np.where(quits[i] & quits[j], 0.0, np.where(quits[i], -cost, cost))
+                if system.is_race:
+                    surrender = np.maximum(surrender, 0.0)
+                surrender = np.where(quit_pair, surrender, 0.0)
+                total = np.where(quit_pair, surrender, total)
+                out["surrender"][:, i, j] = surrender
+            out["rows"][:, i, j] = rows.T
             out["row_points"][:, i, j] = row_points
             out["bonus"][:, i, j] = bonus
             out["royalties_net"][:, i, j] = royalties
-            out["surrender"][:, i, j] = surrender
-            out["total"][:, i, j] = np.where(quit_pair, surrender,
-                                             (row_points + bonus + royalties).astype(np.float64))
+            out["total"][:, i, j] = total
 
 
 # --------------------------------------------------------------------------------------------
 # Hand records
 
-_SUIT_OFFSET = np.full(256, -1, np.int64)
+_SUIT_OFFSET = np.full(256, -1, np.int8)
 for _suit in Suit:
     _SUIT_OFFSET[ord(_suit.value)] = _suit.offset
+_RANK_OF = operator.attrgetter("rank")
+_SUIT_OF = operator.attrgetter("suit")
 
 
-def _record_cards(records: Sequence[HandRecord], count: int) -> np.ndarray:
-    """``(N, count, 13)`` card indexes of the records' boards; -1 for surrendered boards."""
-    flat = []
+@dataclass(frozen=True)
+class _RecordArrays:
+    cards: np.ndarray  # (N, P, 13) card indexes, -1 for a surrendered player's missing cards
+    fantasyland: np.ndarray  # (N, P) bool
+    surrendered: np.ndarray  # (N, P) bool
+    first_to_act: np.ndarray  # (N,) seat index
+
+
+def _record_arrays(records: Sequence[HandRecord], count: int) -> _RecordArrays:
+    """The arrays :func:`score_batch` reads, from records of ``count`` players each."""
+    flat: list = []
+    fantasyland: list[bool] = []
+    surrendered: list[bool] = []
+    missing: list[int] = []
     for rec in records:
         for p in rec.players:
             b = p.board
+            fantasyland.append(p.fantasyland)
+            surrendered.append(p.surrendered)
             if len(b.top) == 3 and len(b.middle) == 5 and len(b.bottom) == 5:
                 flat += b.top
                 flat += b.middle
                 flat += b.bottom
             elif p.surrendered:
-                flat += (None,) * BOARD_SIZE
+                missing.append(len(fantasyland) - 1)
             else:
                 raise ValueError(f"hand {rec.source}/{rec.hand_id}: {p.name} has an incomplete "
                                  f"board ({len(b.top)}/{len(b.middle)}/{len(b.bottom)} cards)")
-    present = [c for c in flat if c is not None]
-    ranks = np.fromiter((c.rank for c in present), np.int64, count=len(present))
-    suit_text = "".join([c.suit for c in present]).encode("ascii")
-    indexes = (ranks - 2) * 4 + _SUIT_OFFSET[np.frombuffer(suit_text, np.uint8)]
-    if len(present) == len(flat):
-        cards = indexes
-    else:
-        cards = np.full(len(flat), -1, np.int64)
-        cards[[k for k, c in enumerate(flat) if c is not None]] = indexes
-    return cards.reshape(len(records), count, BOARD_SIZE)
+    ranks = np.fromiter(map(_RANK_OF, flat), np.int8, count=len(flat))
+    suits = np.frombuffer("".join(map(_SUIT_OF, flat)).encode("ascii"), np.uint8)
+    indexes = ((ranks - 2) * 4 + _SUIT_OFFSET[suits]).reshape(-1, BOARD_SIZE)
+    cards = np.full((len(records) * count, BOARD_SIZE), -1, np.int8)
+    complete = np.ones(len(cards), bool)
+    complete[missing] = False
+    cards[complete] = indexes
+    return _RecordArrays(
+        cards=cards.reshape(len(records), count, BOARD_SIZE),
+        fantasyland=np.array(fantasyland, bool).reshape(len(records), count),
+        surrendered=np.array(surrendered, bool).reshape(len(records), count),
+        first_to_act=np.fromiter((r.first_to_act for r in records), np.intp, len(records)),
+    )
 
 
 def score_records(records: Sequence[HandRecord]) -> RecordScores:
@@ -576,7 +627,8 @@ def score_records(records: Sequence[HandRecord]) -> RecordScores:
     """
     groups: dict[tuple, list[int]] = {}
     for k, rec in enumerate(records):
-        key = (rec.variant, tuple(sorted(rec.rules.items())), len(rec.players))
+        rules = rec.rules
+        key = (rec.variant, tuple(sorted(rules.items())) if rules else (), len(rec.players))
         groups.setdefault(key, []).append(k)
     out = _empty_scores(len(records))
     for (variant, rules, count), members in groups.items():
@@ -586,14 +638,9 @@ def score_records(records: Sequence[HandRecord]) -> RecordScores:
         except ValueError as exc:
             rec = group[0]
             raise ValueError(f"hand {rec.source}/{rec.hand_id}: {exc}") from None
-        scores = score_batch(
-            _record_cards(group, count), ruleset,
-            fantasyland=np.array([[p.fantasyland for p in r.players] for r in group], bool)
-            .reshape(len(group), count),
-            surrendered=np.array([[p.surrendered for p in r.players] for r in group], bool)
-            .reshape(len(group), count),
-            first_to_act=np.array([r.first_to_act for r in group], np.intp),
-        )
+        arrays = _record_arrays(group, count)
+        scores = score_batch(arrays.cards, ruleset, fantasyland=arrays.fantasyland,
+                             surrendered=arrays.surrendered, first_to_act=arrays.first_to_act)
         index = np.array(members)
         for f in fields(RecordScores):
             out[f.name][index] = getattr(scores, f.name)

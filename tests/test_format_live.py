@@ -447,3 +447,23 @@ def test_never_raises_on_any_text(text: str) -> None:
     items = parse(text)
     assert all(isinstance(i, ParsedHand | ParseIssue) for i in items)
     live.FORMAT.sniff(text, "x.txt")
+
+
+# --------------------------------------------------------------------------------------------
+# The documentation's examples
+
+
+def doc_blocks(kind: str) -> list[str]:
+    text = (ROOT / "docs" / "format-live-csv.md").read_text("utf-8")
+    return [block.split("\n```", 1)[0] + "\n" for block in text.split(f"```{kind}\n")[1:]]
+
+
+def test_documented_examples_read_without_problems() -> None:
+    live_blocks = [b for b in doc_blocks("text") if b.startswith("#")]
+    csv_blocks = doc_blocks("csv")
+    assert len(live_blocks) == 1 and len(csv_blocks) == 2
+    for block in live_blocks + csv_blocks:
+        fmt = detect(block, "example.txt")
+        items = list(fmt.parse(block, "example.txt"))
+        assert items and all(isinstance(i, ParsedHand) for i in items), items
+    assert detect(live_blocks[0], "x.txt") is live.FORMAT

@@ -374,6 +374,16 @@ def test_a_blank_hand_id_on_the_first_row_is_reported_and_the_rest_reads() -> No
         "above)")
 
 
+def test_a_row_the_csv_module_cannot_read_is_reported_and_the_rest_reads() -> None:
+    text = table(two_players("1")).replace("+6", '"' + "x" * 200_000 + '"')
+    text += "\n".join(",".join(r) for r in two_players("2")) + "\n"
+    items = parse(text)
+    assert [(type(i).__name__, i.line) for i in items] == [
+        ("ParseIssue", 2), ("ParseIssue", 3), ("ParsedHand", 4)]
+    assert items[0].message.startswith("cannot read this row: field larger than field limit")
+    assert items[1].message == "hand '1': 1 player: regular needs 2-4"  # variant was on row 2
+
+
 def test_no_hand_id_column_and_no_header() -> None:
     header = ["player", "top", "middle", "bottom"]
     [issue] = parse(table([["Ann", *ANN]], header=header))

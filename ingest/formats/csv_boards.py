@@ -136,34 +136,34 @@ class _Layout:
     columns: Mapping[str, int]
 
 
-def _records(text: str, delimiter: str) -> Iterator[tuple[int, int, list[str]]]:
-    """``(first line, last line, cells)`` of every record (a quoted cell may span lines)."""
+def _records(text: str, delimiter: str) -> Iterator[tuple[int, int, list[str], str | None]]:
+    """``(first line, last line, cells, error)`` of every record (a quoted cell may span
+    lines); a record the csv module cannot read has no cells and the reason as ``error``."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     end = 0
     while True:
         try:
-            cells = next(reader)
+            cells, error = next(reader), None
         except StopIteration:
             return
+        except csv.Error as exc:
+            cells, error = [], f"cannot read this row: {exc}"
         start, end = end + 1, reader.line_num
-        yield start, end, cells
+        yield start, end, cells, error
 
 
 def find_layout(text: str) -> _Layout | None:
     """The delimiter and header row that recognise the most columns, or ``None``."""
     best: _Layout | None = None
     for delimiter in DELIMITERS:
-        try:
-            for index, (start, _, cells) in enumerate(_records(text, delimiter)):
-                if index >= HEADER_SEARCH_ROWS:
-                    break
-                columns = column_map(cells)
-                if _is_header(columns):
-                    if best is None or len(columns) > len(best.columns):
-                        best = _Layout(delimiter, start, index, MappingProxyType(columns))
-                    break
-        except csv.Error:
-            continue
+        for index, (start, _, cells, _error) in enumerate(_records(text, delimiter)):
+            if index >= HEADER_SEARCH_ROWS:
+                break
+            columns = column_map(cells)
+            if _is_header(columns):
+                if best is None or len(columns) > len(best.columns):
+                    best = _Layout(delimiter, start, index, MappingProxyType(columns))
+                break
     return best
 
 
@@ -385,7 +385,9 @@ def _group_rows(text: str, layout: _Layout, default_source: str
     issues: list[ParseIssue] = []
     hand_id = ""
     by_index = {index: canon for canon, index in layout.columns.items()}
-    for index, (start, end, cells) in enumerate(_records(text, layout.delimiter)):
+    for index, (start, end, cells, error) in enumerate(_records(text, layout.delimiter)):
+        if error is not None and index > layout.header_index:
+            issues.append(ParseIssue(start, None, error))
         if index <= layout.header_index or not any(c.strip() for c in cells):
             continue
         named = {by_index[i]: c for i, c in enumerate(cells) if i in by_index}
@@ -421,7 +423,7 @@ def _truncated_line(body: str, layout: _Layout) -> int | None:
     if body.endswith("\n"):
         return None
     last = None
-    for _, end, cells in _records(body, layout.delimiter):
+    for _, end, cells, _error in _records(body, layout.delimiter):
         last = (end, cells)
     if last is None:
         return None

@@ -467,3 +467,11 @@ def test_documented_examples_read_without_problems() -> None:
         items = list(fmt.parse(block, "example.txt"))
         assert items and all(isinstance(i, ParsedHand) for i in items), items
     assert detect(live_blocks[0], "x.txt") is live.FORMAT
+
+
+def test_button_and_hero_match_names_up_to_case_and_spacing() -> None:
+    text = ('@hero hero\nhand 1 button="анна мария"\nHero: QhQd2c-KsKd9s5h3c-JhJdJc4s4d\n'
+            "Анна\u00a0Мария: Ah Kc 3d / As Ad 8h 7c 2h / Qc Tc 8c 6c 5c\n")
+    record = one_hand(text).record
+    assert (record.button, record.hero) == ("Анна\u00a0Мария", "Hero")
+    assert record.first_to_act == 0

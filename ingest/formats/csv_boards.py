@@ -36,6 +36,7 @@ from . import ParsedHand, ParseIssue
 from .live import (
     SURRENDER_WORDS,
     hand_label,
+    match_name,
     name_stem,
     parse_board,
     parse_played_at,
@@ -276,7 +277,7 @@ def _button(group: _Group, names: list[str], problems: list[tuple[int, str]]) ->
     """The button column: the button's name on any row, or a yes mark on the button's row."""
     marked: list[str] = []
     for row, name in zip(group.rows, names, strict=True):
-        value = _cell(row.cells, "button")
+        value = match_name(_cell(row.cells, "button"), names)
         if value in names:
             marked.append(value)
         elif value:

@@ -378,6 +378,25 @@ def name_stem(filename: str) -> str:
     return PurePath(filename.replace("\\", "/")).stem or "live"
 
 
+def match_name(written: str, names: list[str]) -> str:
+    """The player ``written`` refers to: the exact name, else the one name equal to it up to
+    case and spacing (a non-breaking space typed as a space); unchanged when none or several.
+
+    >>> match_name("анна мария", ["Hero", "Анна\u00a0Мария"])
+    'Анна\xa0Мария'
+    >>> match_name("Cy", ["Hero"])
+    'Cy'
+    """
+    if written in names:
+        return written
+
+    def key(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+    found = [n for n in names if key(n) == key(written)]
+    return found[0] if len(found) == 1 else written
+
+
 def check_fantasyland(player: PlayerRecord, fl_count: int | None, rules: Any) -> str | None:
     """Why a Fantasyland mark cannot be right under the hand's ruleset, or ``None``."""
     if not player.fantasyland:
@@ -783,13 +802,17 @@ class _Reader:
         except ValueError as exc:
             problems.add(block.line, str(exc))
             return None, fl_counts
-        names = {p.name for p in players}
-        hero = keys.get("hero", defaults.hero if defaults.hero in names else None)
+        names = [p.name for p in players]
+        hero = match_name(keys["hero"], names) if "hero" in keys else None
+        if hero is None and defaults.hero is not None:
+            hero = match_name(defaults.hero, names)
+            hero = hero if hero in names else None
+        button = match_name(keys["button"], names) if "button" in keys else None
         record = HandRecord(
             source=defaults.source, hand_id=hand_id,
             variant=variant_name(keys["variant"]) if "variant" in keys else defaults.variant,
             players=tuple(players), rules=MappingProxyType({**defaults.rules, **header.rules}),
-            button=keys.get("button"), session_id=keys.get("session", defaults.session),
+            button=button, session_id=keys.get("session", defaults.session),
             match_id=keys.get("match", defaults.match), played_at=played_at, stake=stake,
             currency=currency, hero=hero)
         return record, fl_counts

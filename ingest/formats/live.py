@@ -503,6 +503,7 @@ _HEADER = re.compile(r"hand(?=\s|$|#)", re.IGNORECASE)
 _RULES_PART = re.compile(r"\[?\s*rules\s*:([^\]]*)\]?", re.IGNORECASE)
 _HEADER_ITEM = re.compile(r"([A-Za-z_]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|(\S+))|(\S+)")
 _STREETS = re.compile(r"streets?\s*:", re.IGNORECASE)
+_TIME_PART = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?|[AaPp][Mm]")
 
 
 def _is_header(text: str) -> bool:
@@ -540,6 +541,8 @@ def parse_header(text: str) -> _Header:
     >>> h = parse_header('hand #12 button="Anna Maria" time=21:05 [rules: cap=30]')
     >>> (h.hand_id, dict(h.keys), dict(h.rules))
     ('12', {'button': 'Anna Maria', 'time': '21:05'}, {'cap': 30})
+    >>> dict(parse_header("hand time=26.11.2026 9:05 pm btn=Bob").keys)
+    {'time': '26.11.2026 9:05 pm', 'button': 'Bob'}
     """
     body = _strip_comment(text)[4:]
     rules: dict[str, Any] = {}
@@ -550,6 +553,9 @@ def parse_header(text: str) -> _Header:
     hand_id, keys = None, {}
     for item in _HEADER_ITEM.finditer(body):
         key, *values, bare = item.groups()
+        if bare is not None and list(keys)[-1:] == ["time"] and _TIME_PART.fullmatch(bare):
+            keys["time"] += " " + bare  # time=2026-11-26 21:05 (PM)
+            continue
         if bare is not None:
             if hand_id is not None or keys:
                 raise ValueError(f"hand header: unexpected {bare!r} (write key=value)")

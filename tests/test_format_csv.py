@@ -473,3 +473,32 @@ def test_never_raises_on_any_text(text: str) -> None:
     items = parse(text)
     assert all(isinstance(i, ParsedHand | ParseIssue) for i in items)
     csv_boards.FORMAT.sniff(text, "x.csv")
+
+
+# --------------------------------------------------------------------------------------------
+# Through the real importer
+
+
+def test_samples_import_with_names_kept_and_our_points_equal_the_reported_ones(
+        tmp_path: Path) -> None:
+    import duckdb
+
+    from ingest.importer import import_paths
+
+    db = tmp_path / "samples.duckdb"
+    report = import_paths([SAMPLES / "live", SAMPLES / "csv"], db)
+    by_name = {Path(f.path).name: f for f in report.files}
+    assert {n: (f.format, f.stored, f.rejected) for n, f in by_name.items()} == {
+        "dimas-home-game.txt": ("ofc-live/1", 5, 0), "live-mistakes.txt": ("ofc-live/1", 2, 31),
+        "app-export.tsv": ("csv-boards/1", 2, 0), "club-export.csv": ("csv-boards/1", 3, 0),
+        "home-league.csv": ("csv-boards/1", 2, 0), "sheet-mistakes.csv": ("csv-boards/1", 2, 17)}
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        names = {r[0] for r in con.execute("SELECT DISTINCT player FROM hand_players").fetchall()}
+        differ = con.execute("SELECT count(*) FROM hand_players h JOIN hands USING (hand_key) "
+                             "WHERE h.points_differ AND source NOT LIKE '%mistakes'").fetchone()
+    finally:
+        con.close()
+    assert {"Анна\u00a0Мария", "<img src=x onerror=alert(1)>", 'Dima "The Wall" 🧱',
+            "Smith, John", "O'Neil"} <= names
+    assert differ == (0,)

@@ -52,10 +52,6 @@ RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
 """Additive key of each rank, deuce first: sums of up to five keys (at most four of a rank)
 are unique, so a key sum identifies the ranks of a row (a greedy search found them)."""
 
-_TOP = slice(0, 3)
-_MIDDLE = slice(3, 8)
-_BOTTOM = slice(8, 13)
-
 # --------------------------------------------------------------------------------------------
 # Lookup tables of row strength
 
@@ -111,11 +107,24 @@ def _strengths_of(ranks: np.ndarray, flush: bool = False) -> np.ndarray:
     return _pack(category, np.where(straight[:, None], run, lead))
 
 
+KEY_FIELD_BITS = 21
+"""The key sums of top, middle and bottom are packed in one int64, 21 bits each."""
+_KEY_MASK = (1 << KEY_FIELD_BITS) - 1
+
+_PAIR_ROWS = (0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2)
+"""Row (0 top, 1 middle, 2 bottom) of board positions 0..11, read two at a time."""
+
+
 @dataclass(frozen=True)
 class _RowTables:
-    """Strength tables indexed by the key sum of a row's ranks (0 where no row sums so)."""
+    """Lookup tables. A board's positions are read in pairs (0-1, 2-3, ... 10-11, as one
+    little-endian uint16 per pair) and position 12 alone; each pair table gives the rank keys
+    of its two cards, shifted into the key-sum field of their rows, so six pair lookups and one
+    single add up to the packed key sums of all three rows. The strength tables are indexed by
+    a row's key sum (0 where no row sums so)."""
 
-    card_key: np.ndarray  # (52,) int64: rank key of each card index
+    pairs: tuple[np.ndarray, ...]  # six (65536,) int64 tables, by pair position
+    last: np.ndarray  # (52,) int64: position 12 (bottom)
     top: np.ndarray  # 3-card rows
     five: np.ndarray  # 5-card rows that are not flushes
     flush: np.ndarray  # 5-card flushes (five distinct ranks)
@@ -127,46 +136,73 @@ def _table(keys: np.ndarray, strengths: np.ndarray, size: int) -> np.ndarray:
     return table
 
 
+def _pair_table(card_key: np.ndarray, first_row: int, second_row: int) -> np.ndarray:
+    """Packed keys of two cards by the uint16 ``first + 256 * second``."""
+    pair = np.arange(1 << 16)
+    first, second = pair & 255, pair >> 8
+    valid = (first < 52) & (second < 52)
+    table = np.zeros(1 << 16, np.int64)
+    table[valid] = ((card_key[first[valid]] << (KEY_FIELD_BITS * first_row))
+                    + (card_key[second[valid]] << (KEY_FIELD_BITS * second_row)))
+    return table
+
+
 @functools.cache
 def _row_tables() -> _RowTables:
-    """Build the strength tables once (a few hundredths of a second)."""
+    """Build the lookup tables once (a few hundredths of a second)."""
     rank_key = np.array(RANK_KEYS, np.int64)
     fives, threes = _rank_multisets(5), _rank_multisets(3)
     five_keys, three_keys = rank_key[fives - 2].sum(axis=1), rank_key[threes - 2].sum(axis=1)
     if len(np.unique(five_keys)) != len(five_keys):
         raise AssertionError("RANK_KEYS give two 5-card rows the same sum")
+    if five_keys.max() > _KEY_MASK:
+        raise AssertionError("a row's key sum overflows its packed field")
     distinct = np.all(fives[:, :-1] < fives[:, 1:], axis=1)
     size = int(five_keys.max()) + 1
+    card_key = np.repeat(rank_key, 4)
+    pair_tables = {rows: _pair_table(card_key, *rows)
+                   for rows in zip(_PAIR_ROWS[::2], _PAIR_ROWS[1::2], strict=True)}
     return _RowTables(
-        card_key=np.repeat(rank_key, 4),
+        pairs=tuple(pair_tables[rows]
+                    for rows in zip(_PAIR_ROWS[::2], _PAIR_ROWS[1::2], strict=True)),
+        last=card_key << (2 * KEY_FIELD_BITS),
         top=_table(three_keys, _strengths_of(threes), int(three_keys.max()) + 1),
         five=_table(five_keys, _strengths_of(fives), size),
         flush=_table(five_keys[distinct], _strengths_of(fives[distinct], flush=True), size),
     )
 
 
-def _five_card_rows(cards: np.ndarray, keys: np.ndarray, tables: _RowTables) -> np.ndarray:
-    """Strengths of 5-card rows; ``cards`` is ``(5, B)`` uint8, ``keys`` their rank keys."""
-    total = keys[0] + keys[1]
-    for k in range(2, 5):
-        total += keys[k]
-    strengths = tables.five.take(total)
-    suits = cards[0] ^ cards[1]
-    for k in range(2, 5):
-        suits |= cards[0] ^ cards[k]
-    flushes = np.flatnonzero((suits & 3) == 0)  # suit = index & 3: all five suits equal
-    if flushes.size:
-        strengths[flushes] = tables.flush.take(total[flushes])
-    return strengths
+_SUIT_PAIR = np.uint16(0x0303)  # the suit bits (index & 3) of both cards of a pair
 
 
-def _evaluate_chunk(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Top, middle and bottom strengths of a chunk given as ``(13, B)`` uint8 card indexes."""
+def _fix_flushes(strengths: np.ndarray, key_sum: np.ndarray, flush: np.ndarray,
+                 tables: _RowTables) -> None:
+    """Rows of five cards of one suit read the flush table instead (flushes are rare)."""
+    rows = np.flatnonzero(flush)
+    if rows.size:
+        strengths[rows] = tables.flush.take(key_sum[rows])
+
+
+def _evaluate_chunk(chunk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Top, middle and bottom strengths of a C-contiguous ``(B, 13)`` uint8 chunk."""
     tables = _row_tables()
-    keys = tables.card_key.take(cards.astype(np.intp))
-    top = tables.top.take(keys[0] + keys[1] + keys[2])
-    middle = _five_card_rows(cards[_MIDDLE], keys[_MIDDLE], tables)
-    bottom = _five_card_rows(cards[_BOTTOM], keys[_BOTTOM], tables)
+    pairs = np.ascontiguousarray(chunk[:, :12].view("<u2").T)  # (6, B): positions 2k, 2k+1
+    last = chunk[:, 12]
+    packed = tables.last.take(last)
+    for k, table in enumerate(tables.pairs):
+        packed += table.take(pairs[k])
+    top_sum = packed & _KEY_MASK
+    middle_sum = (packed >> KEY_FIELD_BITS) & _KEY_MASK
+    bottom_sum = packed >> (2 * KEY_FIELD_BITS)
+    top = tables.top.take(top_sum)
+    middle = tables.five.take(middle_sum)
+    bottom = tables.five.take(bottom_sum)
+    suits = pairs & _SUIT_PAIR
+    # Middle: position 3 (high byte of pair 1), pairs 2 and 3; bottom: pairs 4, 5 and 12.
+    same = (suits[1] >> 8) * np.uint16(0x0101)
+    _fix_flushes(middle, middle_sum, (suits[2] == suits[3]) & (suits[2] == same), tables)
+    same = (last & 3).astype(np.uint16) * np.uint16(0x0101)
+    _fix_flushes(bottom, bottom_sum, (suits[4] == suits[5]) & (suits[4] == same), tables)
     return top, middle, bottom
 
 
@@ -184,10 +220,10 @@ def _boards(cards: np.ndarray) -> np.ndarray:
 
 
 def _chunks(boards: np.ndarray):
-    """``(start, (13, B) uint8)`` chunks of boards, transposed so each card is contiguous."""
+    """``(start, stop, (B, 13) uint8 C-contiguous)`` chunks of boards."""
     for start in range(0, len(boards), CHUNK_BOARDS):
-        chunk = boards[start:start + CHUNK_BOARDS]
-        yield start, np.ascontiguousarray(chunk.T, dtype=np.uint8)
+        chunk = np.ascontiguousarray(boards[start:start + CHUNK_BOARDS], dtype=np.uint8)
+        yield start, start + len(chunk), chunk
 
 
 def evaluate_rows(cards: np.ndarray) -> np.ndarray:
@@ -209,11 +245,11 @@ def evaluate_rows(cards: np.ndarray) -> np.ndarray:
     """
     cards = np.asarray(cards)
     boards = _boards(cards)
-    out = np.empty((len(boards), 3), np.int32)
-    for start, chunk in _chunks(boards):
+    by_row = np.empty((3, len(boards)), np.int32)
+    for start, stop, chunk in _chunks(boards):
         for r, strengths in enumerate(_evaluate_chunk(chunk)):
-            out[start:start + chunk.shape[1], r] = strengths
-    return out.reshape(cards.shape[:-1] + (3,))
+            by_row[r, start:stop] = strengths
+    return np.ascontiguousarray(by_row.T).reshape(cards.shape[:-1] + (3,))
 
 
 # --------------------------------------------------------------------------------------------
@@ -252,7 +288,9 @@ def royalty_array(table: RoyaltyTable) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BoardScores:
-    """What each board earns on its own: row strengths, foul, royalties (0 when fouled)."""
+    """What each board earns on its own: row strengths, foul, royalties (0 when fouled).
+
+    The ``(N, 3)`` arrays are column-major (each row of the board contiguous)."""
 
     strengths: np.ndarray  # (N, 3) int32
     fouled: np.ndarray  # (N,) bool
@@ -275,19 +313,18 @@ def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
     boards = _boards(cards)
     n = len(boards)
     roy = royalty_array(table)
-    strengths = np.empty((n, 3), np.int32)
+    strengths = np.empty((3, n), np.int32)  # row-major by row: returned transposed
     fouled = np.empty(n, bool)
-    royalties = np.empty((n, 3), np.int16)
-    for start, chunk in _chunks(boards):
-        stop = start + chunk.shape[1]
+    royalties = np.empty((3, n), np.int16)
+    for start, stop, chunk in _chunks(boards):
         rows = _evaluate_chunk(chunk)
         foul = is_foul(*rows)
         fouled[start:stop] = foul
         legal = ~foul
         for r, s in enumerate(rows):
-            strengths[start:stop, r] = s
-            royalties[start:stop, r] = roy[r].take(s >> ROYALTY_INDEX_SHIFT) * legal
-    return BoardScores(strengths, fouled, royalties)
+            strengths[r, start:stop] = s
+            np.multiply(roy[r].take(s >> ROYALTY_INDEX_SHIFT), legal, out=royalties[r, start:stop])
+    return BoardScores(strengths.T, fouled, royalties.T)
 
 
 # --------------------------------------------------------------------------------------------

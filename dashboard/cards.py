@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from ofc_core.cards import Card, Suit
 
@@ -38,7 +38,7 @@ CSS = """
 .ofc-suit { font-size: 1.05em; margin-left: 1px; }
 .ofc-red { color: #c8102e; } .ofc-black { color: #111; }
 .ofc-blue { color: #1f4fd1; } .ofc-green { color: #138a36; }
-.ofc-four.ofc-red { color: #c8102e; }
+.ofc-new { outline: 2px solid #f0a500; outline-offset: 1px; }
 .ofc-back { background: repeating-linear-gradient(45deg, #2c5aa0 0 4px, #3c6cb8 4px 8px);
   border-color: #1d3d70; }
 .ofc-empty { border: 1px dashed #bbb; background: transparent; box-shadow: none; }
@@ -65,14 +65,17 @@ def _parse(token: str) -> Card | None:
         return None
 
 
-def card_html(token: str | None, four_colour: bool = False) -> str:
-    """One card as HTML; ``None`` (or ``'??'``/``'xx'``) is a hidden card, face down."""
+def card_html(token: str | None, four_colour: bool = False, new: bool = False) -> str:
+    """One card as HTML; ``None`` (or ``'??'``/``'xx'``) is a hidden card, face down; ``new``
+    outlines a card placed this street."""
     if token is None or token.strip().lower() in ("??", "xx", "x"):
         return '<span class="ofc-card ofc-back" title="hidden">&nbsp;</span>'
     card = _parse(token)
     if card is None:
         return f'<span class="ofc-card ofc-bad" title="not a card">{html.escape(token)}</span>'
     colour = (FOUR_COLOURS if four_colour else TWO_COLOURS)[card.suit]
+    if new:
+        colour += " ofc-new"
     return (f'<span class="ofc-card {colour}" title="{html.escape(str(card))}">'
             f'{html.escape(card.rank.char)}<span class="ofc-suit">{card.suit.symbol}</span></span>')
 
@@ -83,22 +86,23 @@ def split_cards(text: str | None) -> list[str]:
 
 
 def cards_html(tokens: Iterable[str | None], four_colour: bool = False, *,
-               slots: int = 0, hidden: int = 0) -> str:
-    """A row of cards, then ``hidden`` face-down cards, padded with empty slots to ``slots``."""
-    items = [card_html(t, four_colour) for t in tokens]
+               slots: int = 0, hidden: int = 0, new: Collection[str] = ()) -> str:
+    """A row of cards, then ``hidden`` face-down cards, padded with empty slots to ``slots``;
+    cards in ``new`` are outlined."""
+    items = [card_html(t, four_colour, t in new) for t in tokens]
     items += [card_html(None)] * hidden
     items += ['<span class="ofc-card ofc-empty">&nbsp;</span>'] * max(0, slots - len(items))
     return f'<span class="ofc-cards">{"".join(items)}</span>'
 
 
 def board_html(rows: Sequence[tuple[str, Sequence[str | None], str]], four_colour: bool = False,
-               sizes: Sequence[int] = (3, 5, 5)) -> str:
+               sizes: Sequence[int] = (3, 5, 5), new: Collection[str] = ()) -> str:
     """Three labelled rows: ``(label, cards, note)`` each; label and note are escaped."""
     out = []
     for (label, tokens, note), size in zip(rows, sizes, strict=False):
         out.append(
             f'<div class="ofc-row"><span class="ofc-row-label">{html.escape(label)}</span>'
-            f'{cards_html(tokens, four_colour, slots=size)}'
+            f'{cards_html(tokens, four_colour, slots=size, new=new)}'
             f'<span class="ofc-row-note">{html.escape(note)}</span></div>')
     return "".join(out)
 

@@ -32,6 +32,7 @@ HAND_PAGE = "views/hand_review.py"
 _STATE = "_ofc_filters"
 _KEYS = {name: f"filter_{name}" for name in URL_KEYS}
 _DATES_KEY = "filter_dates"
+_SPAN_KEY = "_ofc_dates_span"
 FOUR_COLOUR_KEY = "four_colour"
 
 
@@ -75,13 +76,25 @@ def _player(options: FilterOptions, wanted: str | None, fallback: str | None) ->
 
 
 def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
+    """A date range picker over the player's dates; the full span means no date filter. When
+    new hands widen the span, a range the user never narrowed widens with it."""
     first, last = options.first_date, options.last_date
     if first is None or last is None:
         return None, None
+    span = (first, last)
     if _DATES_KEY not in st.session_state:
         lo = url.date_from if url.date_from and first <= url.date_from <= last else first
         hi = url.date_to if url.date_to and first <= url.date_to <= last else last
         st.session_state[_DATES_KEY] = (lo, max(lo, hi))
+    else:
+        old = st.session_state.get(_SPAN_KEY)
+        value = st.session_state[_DATES_KEY]
+        whole = isinstance(value, tuple | list) and old is not None and tuple(value) == old
+        complete = isinstance(value, tuple | list) and len(value) == 2
+        outside = complete and not first <= value[0] <= value[1] <= last
+        if whole or outside:
+            st.session_state[_DATES_KEY] = span
+    st.session_state[_SPAN_KEY] = span
     picked = st.sidebar.date_input("Dates", min_value=first, max_value=last, key=_DATES_KEY)
     if not isinstance(picked, tuple | list) or len(picked) != 2:
         return None, None  # the user is halfway through picking a range

@@ -92,7 +92,7 @@ def test_hand_review_steps_through_a_hand(fixture_db: Path,
     assert not at.exception
     text = [m.value for m in at.markdown]
     assert "Hand h011" in [s.value for s in at.subheader]
-    assert any("**Street 1** of 5 streets" in t for t in text)
+    assert any("**Street 1** (5 streets" in t for t in text)
     assert any("differs from our computation" in w.value for w in at.warning)
     at.button(key="replay_next").click().run()
     assert any("**Street 2**" in m.value for m in at.markdown)

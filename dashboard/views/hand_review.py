@@ -108,14 +108,15 @@ def step_controls(hand_key: int, steps: int) -> int:
                 disabled=st.session_state[key] >= steps)
     c[2].button("Showdown", key="replay_end", on_click=move, args=(steps,))
     step = st.session_state[key]
-    c[3].markdown(f"**{step_label(step, steps)}** of {steps - 1} streets + showdown"
+    c[3].markdown(f"**{step_label(step, steps)}** ({steps - 1} streets, then the showdown; "
+                  "cards placed this street are outlined)"
                   if steps > 1 else "**Showdown** (this log gives only the final boards)")
     return step
 
 
 def seat_street(view: SeatView, four: bool) -> str:
     rows = [("top", view.top, ""), ("middle", view.middle, ""), ("bottom", view.bottom, "")]
-    parts = [board_html(rows, four)]
+    parts = [board_html(rows, four, new=view.placed_now)]
     if view.face_down:
         parts.append('<div class="ofc-row-note">Fantasyland: set face down, shown at the '
                      'showdown</div>')
@@ -214,6 +215,7 @@ def main() -> None:
     hand_key = selected_hand()
     if hand_key is None and len(found):
         hand_key = int(found.iloc[0]["hand_key"])
+        st.query_params["hand"] = str(hand_key)  # the URL always names the hand shown
     if hand_key is None:
         st.info("No hand to show. Import logs on the Import page, or widen the filters.")
         return

@@ -19,7 +19,7 @@ def run(files: list[tuple[str, bytes]]) -> UploadOutcome:
 
     def progress(done: int, total: int, label: str) -> None:
         share = done / total if total else 1.0
-        bar.progress(min(1.0, share), text=f"{done}/{total} {md_text(label)}")
+        bar.progress(min(1.0, share), text=md_text(label))
 
     outcome = import_uploads(db.connection(), files, progress, Limits())
     bar.progress(1.0, text="Done")

@@ -1,0 +1,174 @@
+"""End to end in headless Chromium: ``ofc dashboard`` on a fresh database (demo sample loaded),
+upload a log, see its hands on the Overview, open a hand in Hand review and step through it.
+
+Screenshots are saved under the test's ``tmp_path``. Skipped only when no Chromium executable
+is installed (Playwright's own browser download is not used).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+UPLOAD_HANDS = 20
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def chromium() -> str | None:
+    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if Path(candidate).is_file():
+            return candidate
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"ofc dashboard exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"the dashboard did not become healthy in {seconds} s:\n{log.read_text()}")
+
+
+@pytest.fixture
+def dashboard(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """``ofc dashboard`` on a fresh database in tmp_path; yields the base URL."""
+    port = free_port()
+    log = tmp_path / "dashboard.log"
+    ofc = shutil.which("ofc")
+    cmd = [ofc] if ofc else [sys.executable, "-m", "ingest.cli"]
+    env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
+    with log.open("w") as out:
+        proc = subprocess.Popen([*cmd, "dashboard", "--db", str(tmp_path / "fresh.duckdb"),
+                                 "--port", str(port), "--address", "127.0.0.1"],
+                                cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc, log)
+        yield url
+    finally:
+        os.killpg(proc.pid, 15)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+
+
+def simulated_log(tmp_path: Path) -> Path:
+    """A fresh pineapple session of the demo's hero, newer than the demo hands."""
+    subprocess.run([sys.executable, "-m", "ingest.cli", "simulate", "--variant", "pineapple",
+                    "--players", "2", "--hands", str(UPLOAD_HANDS), "--seed", "4242",
+                    "--names", "Hero,Bob", "--perspective", "hero", "--hero", "Hero",
+                    "--start", "2027-01-05T20:00:00+01:00", "--session-prefix", "browser",
+                    "--out", str(tmp_path / "upload.jsonl")], check=True, cwd=ROOT,
+                   capture_output=True)
+    return next(tmp_path.glob("upload*.jsonl"))
+
+
+def metric(page, label: str) -> str:  # type: ignore[no-untyped-def]
+    box = page.locator("[data-testid=stMetric]").filter(has_text=label).first
+    return box.locator("[data-testid=stMetricValue]").inner_text().strip()
+
+
+def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) -> None:
+    exe = chromium()
+    if exe is None:
+        pytest.skip("no Chromium executable found (/usr/bin/chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    upload = simulated_log(tmp_path)
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 2000})
+        page.set_default_timeout(30_000)
+        expect.set_options(timeout=30_000)  # a shared, busy machine: cold runs can be slow
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        # a fresh database opens on the demo sample, and says so
+        page.goto(dashboard)
+        expect(page.get_by_text("You are looking at demo data")).to_be_visible()
+        expect(page.locator("[data-testid=stMetric]").first).to_be_visible()
+        demo_hands = int(metric(page, "Hands").replace(",", ""))
+        assert demo_hands > 0
+        assert "player=Hero" in page.url
+        page.screenshot(path=shots / "1-overview-demo.png")
+
+        # upload a log through the Import page
+        page.get_by_role("link", name="Import").click()
+        page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(upload)
+        page.get_by_role("button", name=re.compile(r"^Import 1 file")).click()
+        expect(page.get_by_text("Ledger", exact=True)).to_be_visible(timeout=30_000)
+        expect(page.get_by_text(f"{UPLOAD_HANDS} hands stored")).to_be_visible()
+        page.screenshot(path=shots / "2-import-ledger.png", full_page=True)
+
+        # the new hands are on the overview
+        page.get_by_role("link", name="Overview").click()
+        expect(page.locator("[data-testid=stMetric]").first).to_be_visible()
+        expect(page.locator("[data-testid=stMetricValue]").first).to_have_text(
+            f"{demo_hands + UPLOAD_HANDS:,}")
+        page.screenshot(path=shots / "3-overview-after-upload.png")
+
+        # Hand review opens on the newest hand (the upload's last); step through it
+        page.get_by_role("link", name="Hand review").click()
+        expect(page.get_by_text("Street 1", exact=True)).to_be_visible()
+        heading = page.locator("h3").filter(has_text="Hand ").first.inner_text()
+        assert "browser" in page.locator("[data-testid=stCaptionContainer]").filter(
+            has_text="session").first.inner_text()
+        page.screenshot(path=shots / "4-replay-street-1.png", full_page=True)
+        for street in (2, 3):
+            page.get_by_role("button", name="Next ▶").click()
+            expect(page.get_by_text(f"Street {street}", exact=True)).to_be_visible()
+        page.screenshot(path=shots / "5-replay-street-3.png", full_page=True)
+        page.get_by_role("button", name="Showdown").click()
+        expect(page.locator("strong", has_text="Showdown")).to_be_visible()
+        expect(page.locator(".ofc-row-note", has_text=re.compile(r"high|Pair|Flush|Straight|"
+                                                                 r"Trips|house|Two pair"))
+               .first).to_be_visible()
+        page.screenshot(path=shots / "6-replay-showdown.png", full_page=True)
+        assert page.locator("h3").filter(has_text="Hand ").first.inner_text() == heading
+
+        # selecting a row of the hands table opens that hand
+        table = page.locator("[data-testid=stDataFrame]").first
+        box = table.bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + 16, box["y"] + 35 + 35 + 17)  # row 2's selection box
+        expect(page.locator("h3").filter(has_text="Hand ").first).not_to_have_text(heading)
+        expect(page.locator("strong", has_text="Street 1")).to_be_visible()
+        heading = page.locator("h3").filter(has_text="Hand ").first.inner_text()
+        page.screenshot(path=shots / "7-hand-from-table.png", full_page=True)
+
+        # the hand is in the URL: the bookmark opens the same hand
+        bookmark = page.url
+        assert re.search(r"[?&]hand=\d+", bookmark)
+        page.goto(bookmark)
+        expect(page.locator("h3").filter(has_text="Hand ").first).to_have_text(heading)
+        browser.close()
+    assert not errors, errors

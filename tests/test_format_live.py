@@ -334,6 +334,7 @@ def test_street_order_becomes_street_plays() -> None:
     ann = one_hand(text).record.players[0]
     assert len(ann.streets) == 5
     assert ann.streets[2].discard is None and ann.streets[2].dealt is None
+    assert ann.streets[0].discard == () and len(ann.streets[0].dealt) == 5  # nothing discarded
     assert format_cards(ann.streets[4].dealt) == "4s 4d Td"
 
 

@@ -51,6 +51,7 @@ from .live import (
     slash_day_first,
     streets_mismatch,
     variant_name,
+    with_known_deals,
 )
 
 FORMAT_NAME = "csv-boards/1"
@@ -377,7 +378,7 @@ def _hand(group: _Group, ctx: _FileContext, raw: str, final_line: int | None
                               "is incomplete (the file may still be being written)", raw, True)
         text = "; ".join(m if line == first else f"line {line}: {m}" for line, m in problems)
         return ParseIssue(first, group.hand_id, hand_label(group.hand_id) + text, raw)
-    return ParsedHand(record, group.rows[0].start, raw)
+    return ParsedHand(with_known_deals(record), group.rows[0].start, raw)
 
 
 def _group_rows(text: str, layout: _Layout, default_source: str

@@ -422,6 +422,31 @@ def record_problems(record: HandRecord, fl_counts: Mapping[str, int | None]) -> 
     return [m for m in marks if m]
 
 
+def with_known_deals(record: HandRecord) -> HandRecord:
+    """A valid record whose streets that discard nothing under its ruleset (the first five
+    cards, every regular and turbo street) say so: dealt = placed, no discard. Streets that
+    discard keep what the log showed.
+
+    >>> rec = HandRecord("x", "1", "pineapple", (PlayerRecord("a", 0, Board((), (), ()),
+    ...     (StreetPlay(middle=parse_row("AsKsQs"), bottom=parse_row("2c3c")),)),))
+    >>> s = with_known_deals(rec).players[0].streets[0]
+    >>> (format_cards(s.dealt), s.discard)
+    ('As Ks Qs 2c 3c', ())
+    """
+    plan = record.ruleset.dealing.streets
+
+    def known(player: PlayerRecord) -> PlayerRecord:
+        if player.streets is None or player.fantasyland:
+            return player
+        streets = tuple(
+            replace(s, dealt=s.placed, discard=()) if (
+                s.discard is None and n < len(plan) and plan[n].discarded == 0) else s
+            for n, s in enumerate(player.streets))
+        return replace(player, streets=streets)
+
+    return replace(record, players=tuple(known(p) for p in record.players))
+
+
 def hand_label(hand_id: str | None) -> str:
     return f"hand {hand_id!r}: " if hand_id is not None else ""
 
@@ -783,7 +808,7 @@ class _Reader:
         if problems.items:
             return problems.issue(hand_id, raw)
         assert record is not None
-        return ParsedHand(record, block.line, raw)
+        return ParsedHand(with_known_deals(record), block.line, raw)
 
     def _record(self, block: _Block, header: _Header, hand_id: str,
                 problems: _Problems) -> tuple[HandRecord | None, dict[str, int | None]]:

@@ -156,7 +156,7 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
                              f"needs {SCHEMA_VERSION}. Import your logs into a new database "
                              "(--db NEW.duckdb).")
         if read_only:
-            if version is None:
+            if version is None and "hands" not in have:
                 raise StoreError(f"{_display(path)} is not an OFC Analytics database yet: "
                                  "import some logs first (ofc import PATH).")
             return

@@ -42,10 +42,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
+import numpy as np
+
+from ofc_core.batch import score_batch
 from ofc_core.board import Board
 from ofc_core.cards import DECK
+from ofc_core.evaluate import evaluate
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.rules import ButtonInFl, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
@@ -61,9 +65,9 @@ class IllegalMove(ValueError):
     """A policy returned a placement the rules do not allow."""
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """What a player does with the cards dealt on one street (card indexes)."""
+class Placement(NamedTuple):
+    """What a player does with the cards dealt on one street (card indexes). An immutable
+    named tuple: the engine makes one per decision, so it must be cheap."""
 
     top: Cards = ()
     middle: Cards = ()
@@ -75,11 +79,11 @@ class Placement:
         return (self.top, self.middle, self.bottom)
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What a player sees when it must act: its own board, the cards just dealt, the boards
     its opponents have placed so far (clockwise from its left; a Fantasyland opponent's board
-    stays hidden until showdown, so it shows as empty), and the ruleset."""
+    stays hidden until showdown, so it shows as empty), and the ruleset. An immutable named
+    tuple, cheap to make for every decision."""
 
     ruleset: Ruleset
     street: int
@@ -133,13 +137,16 @@ def check_placement(view: View, placement: Placement) -> None:
     ...
     ofc_core.engine.IllegalMove: street 2: placed 1 cards and discarded 2, must place 2
     """
-    placed = placement.top + placement.middle + placement.bottom
-    if len(placed) != view.place or len(placed) + len(placement.discard) != len(view.dealt):
+    top, middle, bottom, discard = placement
+    placed = top + middle + bottom
+    if len(placed) != view.place or len(placed) + len(discard) != len(view.dealt):
         raise IllegalMove(f"street {view.street + 1}: placed {len(placed)} cards and discarded "
-                          f"{len(placement.discard)}, must place {view.place}")
-    if sorted(placed + placement.discard) != sorted(view.dealt):
+                          f"{len(discard)}, must place {view.place}")
+    if set(placed + discard) != set(view.dealt):
         raise IllegalMove(f"street {view.street + 1}: uses cards that were not dealt")
-    for have, add, size in zip(view.board, placement.rows, ROW_SIZES, strict=True):
+    have_top, have_middle, have_bottom = view.board
+    for have, add, size in ((have_top, top, 3), (have_middle, middle, 5),
+                            (have_bottom, bottom, 5)):
         if len(have) + len(add) > size:
             raise IllegalMove(f"street {view.street + 1}: a row of {size} cards takes no more")
 
@@ -204,14 +211,24 @@ class SessionSpec:
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    """One hand as the engine played it: placements per player, and the scorer's result."""
+    """One hand as the engine played it (card indexes), before it becomes a record.
 
-    players: tuple[PlayerRecord, ...]
-    result: HandResult
+    ``fantasyland[i]`` is the number of cards seat ``i`` was dealt in Fantasyland (0: a normal
+    hand); ``fantasyland_next`` the same for the next hand, from the scorer's result; ``result``
+    is that result when the engine needed it (always under a match target).
+    """
 
-    @property
-    def fantasyland_next(self) -> tuple[int, ...]:
-        return tuple(p.fantasyland_next for p in self.result.players)
+    button: int
+    first_to_act: int
+    fantasyland: tuple[int, ...]
+    rows: tuple[Rows, ...]
+    streets: tuple[tuple[tuple[Cards, Placement], ...], ...]
+    """Per seat, the (dealt, placement) of each street."""
+    fantasyland_next: tuple[int, ...]
+    result: HandResult | None = None
+
+    def board(self, seat: int) -> Board:
+        return Board(*(_cards(r) for r in self.rows[seat]))
 
 
 def _deal(deck: list[int], count: int) -> Cards:
@@ -221,10 +238,10 @@ def _deal(deck: list[int], count: int) -> Cards:
 
 
 def _cards(indexes: Sequence[int]) -> tuple:
-    return tuple(DECK[i] for i in indexes)
+    return tuple(map(DECK.__getitem__, indexes)) if indexes else ()
 
 
-def _street_play(placement: Placement, dealt: Cards) -> StreetPlay:
+def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
     discard = _cards(placement.discard) if placement.discard else None
     return StreetPlay(_cards(placement.top), _cards(placement.middle), _cards(placement.bottom),
                       _cards(dealt), discard)
@@ -236,25 +253,52 @@ class _Seat:
     __slots__ = ("rows", "streets")
 
     def __init__(self) -> None:
-        self.rows: list[Cards] = [(), (), ()]
-        self.streets: list[StreetPlay] = []
+        self.rows: Rows = ((), (), ())
+        self.streets: list[tuple[Cards, Placement]] = []
 
     def act(self, policy: Policy, view: View, rng: random.Random) -> None:
         placement = policy.place(view, rng)
         check_placement(view, placement)
-        self.rows = [have + add for have, add in zip(self.rows, placement.rows, strict=True)]
-        self.streets.append(_street_play(placement, view.dealt))
+        t, m, b = self.rows
+        self.rows = (t + placement.top, m + placement.middle, b + placement.bottom)
+        self.streets.append((view.dealt, placement))
 
 
-def _view_rows(seat: _Seat) -> Rows:
-    t, m, b = seat.rows
-    return (t, m, b)
+_TOP_STRENGTHS: dict[Cards, int] = {}
+
+
+def _top_strength(top: Cards) -> int:
+    """The evaluator's strength of a top row, remembered (there are only 22,100 tops)."""
+    key = tuple(sorted(top))
+    strength = _TOP_STRENGTHS.get(key)
+    if strength is None:
+        strength = _TOP_STRENGTHS[key] = evaluate(_cards(key))
+    return strength
+
+
+def fantasyland_next(table: Table, button: int, fantasyland: Sequence[int],
+                     rows: Sequence[Rows], force_score: bool = False,
+                     ) -> tuple[tuple[int, ...], HandResult | None]:
+    """Cards each seat gets in Fantasyland next hand, from :func:`score_hand`'s result.
+
+    A shortcut skips the scorer when nobody played Fantasyland and no top reaches the entry
+    (``ruleset.fl_cards.for_entry`` is 0 for every top): a foul only takes Fantasyland away, so
+    the answer is then 0 for everyone. Returns the scorer's result when it was computed.
+    """
+    ruleset = table.ruleset
+    if not force_score and not any(fantasyland) and not any(
+            ruleset.fl_cards.for_entry(_top_strength(r[0])) for r in rows):
+        return (0,) * len(rows), None
+    seats = [Seat(name, Board(*(_cards(r) for r in seat_rows)), bool(fl))
+             for name, seat_rows, fl in zip(table.names, rows, fantasyland, strict=True)]
+    result = score_hand(seats, ruleset, (button + 1) % len(rows))
+    return tuple(p.fantasyland_next for p in result.players), result
 
 
 def play_hand(table: Table, button: int, fantasyland: Sequence[int],
-              rng: random.Random) -> PlayedHand:
+              rng: random.Random, *, score: bool = False) -> PlayedHand:
     """Deal and play one hand. ``fantasyland[i]`` is the number of cards seat ``i`` gets in
-    Fantasyland (0: a normal hand)."""
+    Fantasyland (0: a normal hand). With ``score`` the scorer's result is always kept."""
     ruleset, n = table.ruleset, len(table.names)
     order = [(button + 1 + k) % n for k in range(n)]
     deck = list(range(52))
@@ -265,23 +309,20 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             view = View(ruleset, 0, 0, _deal(deck, fantasyland[i]), 13, ((), (), ()), (), True)
             seats[i].act(table.policies[i], view, rng)
     plan = ruleset.dealing.streets
+    hidden: Rows = ((), (), ())
     for k, street in enumerate(plan):
         for i in order:
             if fantasyland[i]:
                 continue
-            others = tuple(_view_rows(seats[j]) if not fantasyland[j] else ((), (), ())
+            others = tuple(seats[j].rows if not fantasyland[j] else hidden
                            for j in order if j != i)
             view = View(ruleset, k, len(plan) - 1, _deal(deck, street.dealt), street.placed,
-                        _view_rows(seats[i]), others)
+                        seats[i].rows, others)
             seats[i].act(table.policies[i], view, rng)
-    players = tuple(
-        PlayerRecord(name, i, Board(*(_cards(r) for r in seat.rows)), tuple(seat.streets),
-                     fantasyland=bool(fantasyland[i]))
-        for i, (name, seat) in enumerate(zip(table.names, seats, strict=True))
-    )
-    result = score_hand([Seat(p.name, p.board, p.fantasyland) for p in players], ruleset,
-                        order[0])
-    return PlayedHand(players, result)
+    rows = tuple(seat.rows for seat in seats)
+    fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
+    return PlayedHand(button, order[0], tuple(fantasyland), rows,
+                      tuple(tuple(seat.streets) for seat in seats), fl_next, result)
 
 
 def next_button(ruleset: Ruleset, button: int, players: int, anyone_in_fl: bool) -> int:
@@ -298,16 +339,22 @@ def next_button(ruleset: Ruleset, button: int, players: int, anyone_in_fl: bool)
     return (button + 1) % players
 
 
-def _reported(played: PlayedHand, rate: float, rng: random.Random) -> list[float]:
+def _reported(points: Sequence[float], rate: float, rng: random.Random) -> list[float]:
     """The room's points: the scorer's, except on a ``rate`` fraction of hands where the room
     moves 1-3 points from one player to another."""
-    points = [p.points for p in played.result.players]
+    reported = [_whole(p) for p in points]
     if rate > 0 and rng.random() < rate:
-        a, b = rng.sample(range(len(points)), 2)
+        a, b = rng.sample(range(len(reported)), 2)
         delta = rng.randint(1, 3)
-        points[a] += delta
-        points[b] -= delta
-    return points
+        reported[a] += delta
+        reported[b] -= delta
+    return reported
+
+
+def _whole(value: float) -> float:
+    """Integral points as ints, so they print as ``6`` rather than ``6.0``."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
 
 
 @dataclass
@@ -321,17 +368,36 @@ class _Clock:
         return stamp
 
 
-def _record(table: Table, spec: SessionSpec, number: int, button: int, played: PlayedHand,
-            reported: list[float], played_at: str, **extra: object) -> HandRecord:
-    players = tuple(replace(p, reported_points=r)
-                    for p, r in zip(played.players, reported, strict=True))
+def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
+            reported: Sequence[float], played_at: str, **extra: object) -> HandRecord:
+    players = tuple(
+        PlayerRecord(name, i, played.board(i),
+                     tuple(_street_play(d, p) for d, p in played.streets[i]),
+                     fantasyland=bool(played.fantasyland[i]), reported_points=reported[i])
+        for i, name in enumerate(table.names)
+    )
     return HandRecord(
         source=spec.source, hand_id=f"{spec.session_id}-{number:04d}",
         variant=table.ruleset.variant.value, players=players,
-        rules=dict(table.ruleset.overrides), button=table.names[button],
+        rules=dict(table.ruleset.overrides), button=table.names[played.button],
         session_id=spec.session_id, played_at=played_at, stake=spec.stake,
         currency=spec.currency, **extra,  # type: ignore[arg-type]
     )
+
+
+def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]:
+    """Every hand's points per seat, from the batch scorer (equal to :func:`score_hand` by
+    contract), checking that it agrees with the Fantasyland the engine dealt."""
+    n = len(table.names)
+    cards = np.array([[r[0] + r[1] + r[2] for r in h.rows] for h in hands], np.int64)
+    scores = score_batch(cards.reshape(len(hands), n, 13), table.ruleset,
+                         fantasyland=np.array([h.fantasyland for h in hands], bool)
+                         .reshape(len(hands), n),
+                         first_to_act=np.array([h.first_to_act for h in hands], np.intp))
+    expected = np.array([h.fantasyland_next for h in hands]).reshape(len(hands), n)
+    if not np.array_equal(scores.fantasyland_next[:, :n], expected):
+        raise AssertionError("engine and batch scorer disagree on Fantasyland")
+    return scores.points[:, :n].tolist()
 
 
 def play_session(table: Table, spec: SessionSpec, rng: random.Random) -> list[HandRecord]:
@@ -341,15 +407,17 @@ def play_session(table: Table, spec: SessionSpec, rng: random.Random) -> list[Ha
         return play_matches(table, spec, rng)
     n = len(table.names)
     button, fantasyland = spec.button % n, (0,) * n
-    clock = _Clock(spec.start, spec.seconds_per_hand)
-    records = []
-    for number in range(1, spec.hands + 1):
+    hands = []
+    for _ in range(spec.hands):
         played = play_hand(table, button, fantasyland, rng)
-        reported = _reported(played, spec.room_error_rate, rng)
-        records.append(_record(table, spec, number, button, played, reported, clock.tick(rng)))
+        hands.append(played)
         button = next_button(table.ruleset, button, n, any(fantasyland))
         fantasyland = played.fantasyland_next
-    return records
+    clock = _Clock(spec.start, spec.seconds_per_hand)
+    return [_record(table, spec, number, played,
+                    _reported(points, spec.room_error_rate, rng), clock.tick(rng))
+            for number, (played, points) in enumerate(zip(hands, score_played(table, hands),
+                                                          strict=True), start=1)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -400,10 +468,6 @@ def _cube_action(table: Table, match: _Match, chips: list[float], rng: random.Ra
     return [], None
 
 
-def _whole(value: float) -> float:
-    return int(value) if float(value).is_integer() else value
-
-
 def _match_end(match: _Match, winner: int, reason: str) -> Event:
     """``by`` the winner, with the final score, the cube (stake multiplier) and the reason
     (``target`` reached, or a double ``declined``)."""
@@ -439,7 +503,8 @@ def play_matches(table: Table, spec: SessionSpec, rng: random.Random) -> list[Ha
         winner: int | None = None
         while winner is None:
             number += 1
-            played = play_hand(table, button, fantasyland, rng)
+            played = play_hand(table, button, fantasyland, rng, score=True)
+            assert played.result is not None
             for seat, p in enumerate(played.result.players):
                 match.scores[seat] += p.points
             winner = match.winner()
@@ -451,9 +516,10 @@ def play_matches(table: Table, spec: SessionSpec, rng: random.Random) -> list[Ha
                 events.append(_match_end(match, winner, reason))
                 chips[winner] += match.multiplier
                 chips[1 - winner] -= match.multiplier
-            reported = _reported(played, spec.room_error_rate, rng)
-            records.append(_record(table, spec, number, button, played, reported,
-                                   clock.tick(rng), match_id=match_id, events=tuple(events)))
+            reported = _reported([p.points for p in played.result.players],
+                                 spec.room_error_rate, rng)
+            records.append(_record(table, spec, number, played, reported, clock.tick(rng),
+                                   match_id=match_id, events=tuple(events)))
             button = next_button(table.ruleset, button, 2, any(fantasyland))
             fantasyland = played.fantasyland_next
         clock.now += timedelta(seconds=rng.randint(20, 120))

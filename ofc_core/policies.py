@@ -48,34 +48,41 @@ QUEEN, KING, ACE = 10, 11, 12
 class _Rows:
     """Rank and suit counts of the three rows during one decision (private, mutable)."""
 
-    __slots__ = ("cards", "counts", "suits", "free", "pairs", "high_pair")
+    __slots__ = ("counts", "suits", "size", "free", "pairs", "high_pair")
 
     def __init__(self, board: tuple[tuple[int, ...], ...]) -> None:
-        self.cards: list[list[int]] = [[], [], []]
         self.counts = [[0] * 13, [0] * 13, [0] * 13]
         self.suits = [[0] * 4, [0] * 4, [0] * 4]
-        self.free = [3, 5, 5]
         self.pairs = [0, 0, 0]
         """Sum over ranks of count*(count-1)/2: 1 pair, 2 two pair, 3 trips, 4 full house."""
         self.high_pair = [-1, -1, -1]
         for row, cards in enumerate(board):
+            counts, suits = self.counts[row], self.suits[row]
             for card in cards:
-                self.add(row, card)
+                rank = card >> 2
+                have = counts[rank]
+                if have:
+                    self.pairs[row] += have
+                    if rank > self.high_pair[row]:
+                        self.high_pair[row] = rank
+                counts[rank] = have + 1
+                suits[card & 3] += 1
+        top, middle, bottom = board
+        self.size = [len(top), len(middle), len(bottom)]
+        self.free = [3 - len(top), 5 - len(middle), 5 - len(bottom)]
 
     def add(self, row: int, card: int) -> None:
         rank = card >> 2
         counts = self.counts[row]
-        if counts[rank]:
-            self.pairs[row] += counts[rank]
+        have = counts[rank]
+        if have:
+            self.pairs[row] += have
             if rank > self.high_pair[row]:
                 self.high_pair[row] = rank
-        counts[rank] += 1
+        counts[rank] = have + 1
         self.suits[row][card & 3] += 1
         self.free[row] -= 1
-        self.cards[row].append(card)
-
-    def size(self, row: int) -> int:
-        return (3, 5, 5)[row] - self.free[row]
+        self.size[row] += 1
 
     def middle_covers(self, rank: int) -> bool:
         """The middle already beats a top pair of ``rank`` (two pair or a higher pair) and
@@ -104,54 +111,95 @@ def _top_score(rows: _Rows, rank: int, style: Style) -> float:
         covered = rows.middle_covers(rank)
         if covered:
             return 4 + 0.5 * rank + (3 if rank >= QUEEN else 0)
-        if style.chase_fl and rank >= QUEEN:
-            return 7 + 0.5 * rank
+        if rank >= QUEEN:
+            if style.chase_fl and (rows.pairs[1] or rows.pairs[2] >= 2 or rows.free[1] >= 4):
+                return 7 + 0.5 * rank
+            if rows.pairs[2] >= 2 and (rows.pairs[1] or rows.free[1] >= 3):
+                return 5.0  # a paired middle with room to improve, a strong bottom behind it
         return -6
-    if style.chase_fl and rank >= QUEEN and rows.free[0] == 3:
-        return 2.5
+    if rank >= QUEEN and rows.pairs[0] == 0:
+        if style.chase_fl and rows.free[0] >= 2:
+            return 2.5
+        if rows.free[0] >= 2 and rows.pairs[1] and rows.pairs[2] >= rows.pairs[1]:
+            return 2.0  # the middle is already paired: a queen or better on top is a safe try
     return 1.0 - 0.3 * rank - (1.0 if rows.pairs[1] == 0 and rank >= QUEEN else 0)
 
 
 def _five_score(rows: _Rows, row: int, card: int) -> float:
     rank, suit = card >> 2, card & 3
     have = rows.counts[row][rank]
-    size = rows.size(row)
+    size = rows.size[row]
     if have:
         value = 3 + 2.5 * have + 0.15 * rank + (1 if row == 2 else 0)
         if row == 1:
             level = rows.pairs[1] + have
-            if level > rows.pairs[2] or (level == rows.pairs[2] and rank > rows.high_pair[2]):
-                value = -1.0 if rows.free[2] >= 4 else -5.0
-            if rows.pairs[0] and rank >= rows.high_pair[0]:
-                value += 3
+            above = level > rows.pairs[2] or (level == rows.pairs[2] and rank > rows.high_pair[2])
+            if above:
+                value = -2.5 if rows.free[2] >= 4 else -5.0
+            beats_top = rank >= rows.high_pair[0] or level >= 2
+            if rows.pairs[0] and beats_top and (not above or rows.free[2] >= 3):
+                value = max(value, 0) + 6  # the middle must beat the pair on top
         return value
     if size == 0:
         return 1.0 + 0.05 * rank + (0.5 if row == 2 else 0)
     if rows.suits[row][suit] == size and rows.pairs[row] == 0 and (
             row == 2 or rows.pairs[2] >= 3 or max(rows.suits[2]) > size):
         return 1.0 + (0.9 if row == 2 else 0.7) * size + (3 if size == 4 else 0)
-    return -0.5 + 0.03 * rank - (1.5 if rows.free[row] <= 2 else 0)
+    # A card that neither pairs nor suits the row: keep the bottom open for pairs to come.
+    crowded = 1.5 if rows.free[row] <= 2 else 0
+    if row == 1 and rows.pairs[0] and not rows.pairs[1]:
+        crowded += 1.5  # a paired top needs a paired middle: keep its slots for pairs
+    return -0.5 + 0.03 * rank - crowded - (0.6 if row == 2 else 0)
+
+
+def _best_row(rows: _Rows, card: int, style: Style) -> tuple[float, int]:
+    """The row where ``card`` scores best, and its score."""
+    free = rows.free
+    best, best_row = -1e9, -1
+    if free[2]:
+        best, best_row = _five_score(rows, 2, card), 2
+    if free[1]:
+        value = _five_score(rows, 1, card)
+        if value > best:
+            best, best_row = value, 1
+    if free[0]:
+        value = _top_score(rows, card >> 2, style)
+        if value > best:
+            best, best_row = value, 0
+    return best, best_row
 
 
 def _greedy(view: View, style: Style) -> Placement:
-    """Place cards one at a time where they score best; the cards left are discarded."""
+    return _greedy_rows(view, style)[0]
+
+
+def _greedy_rows(view: View, style: Style) -> tuple[Placement, _Rows]:
+    """Place cards one at a time where they score best; the cards left are discarded.
+
+    When every dealt card is placed (the first street, regular and turbo streets), the cards
+    go in order, pairs and high cards first; otherwise each step places the best-scoring card.
+    """
     rows = _Rows(view.board)
-    left = list(view.dealt)
-    placed: list[list[int]] = [[], [], []]
+    placed: tuple[list[int], list[int], list[int]] = ([], [], [])
+    dealt = view.dealt
+    if view.place == len(dealt):
+        ranks = [c >> 2 for c in dealt]
+        for card in sorted(dealt, key=lambda c: (ranks.count(c >> 2), c), reverse=True):
+            row = _best_row(rows, card, style)[1]
+            rows.add(row, card)
+            placed[row].append(card)
+        return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), ()), rows
+    left = list(dealt)
     for _ in range(view.place):
         best, best_card, best_row = -1e9, -1, -1
         for card in left:
-            for row in (2, 1, 0):
-                if not rows.free[row]:
-                    continue
-                value = (_top_score(rows, card >> 2, style) if row == 0
-                         else _five_score(rows, row, card))
-                if value > best:
-                    best, best_card, best_row = value, card, row
+            value, row = _best_row(rows, card, style)
+            if value > best:
+                best, best_card, best_row = value, card, row
         rows.add(best_row, best_card)
         placed[best_row].append(best_card)
         left.remove(best_card)
-    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), tuple(left))
+    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), tuple(left)), rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,25 +235,44 @@ def _finishes(view: View) -> Iterable[Placement]:
                 yield Placement(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]), discard)
 
 
+def _surely_legal(rows: _Rows) -> bool:
+    """A complete board whose order is plain from the counts alone: a paired row is never a
+    straight or a flush, so among paired rows more pairing (pair, two pair, trips, full
+    house, quads) is stronger, and any pair beats an unpaired top. Unclear boards return
+    False and go to the evaluator."""
+    top, middle, bottom = rows.pairs
+    return 0 < middle < bottom and (top == 0 or (top == 1 and middle >= 2))
+
+
 def _finish(view: View, style: Style) -> Placement:
-    """The last street: the best-paying finish that does not foul (or the greedy move when
-    every finish fouls)."""
-    best, best_value = None, -1e9
+    """The last street: the greedy move if it does not foul; otherwise the best-paying finish
+    that does not (or the greedy move when every finish fouls)."""
+    greedy, rows = _greedy_rows(view, style)
+    if _surely_legal(rows):
+        return greedy
     cache: dict[tuple[int, ...], Strength] = {}
-    for placement in _finishes(view):
-        strengths = []
+
+    def strengths(placement: Placement) -> tuple[Strength, Strength, Strength]:
+        out = []
         for have, add in zip(view.board, placement.rows, strict=True):
             key = have + add
             if key not in cache:
                 cache[key] = _strength(key)
-            strengths.append(cache[key])
-        top, middle, bottom = strengths
+            out.append(cache[key])
+        return (out[0], out[1], out[2])
+
+    top, middle, bottom = strengths(greedy)
+    if top <= middle <= bottom:
+        return greedy
+    best, best_value = greedy, -1e9
+    for placement in _finishes(view):
+        top, middle, bottom = strengths(placement)
         if middle < top or bottom < middle:
             continue
         value = _board_value(view.ruleset, (top, middle, bottom), style.fl_bonus, False)
         if value > best_value:
             best, best_value = placement, value
-    return best if best is not None else _greedy(view, style)
+    return best
 
 
 def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:

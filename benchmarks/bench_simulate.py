@@ -1,0 +1,100 @@
+"""Simulator throughput: three-handed pineapple played by ``careful`` on one core.
+
+Measures :func:`ofc_core.engine.play_session` (dealing, 15 decisions per hand, Fantasyland,
+scoring, hand records) and, separately, writing the records as ``ofc-hh/1``. Prints a table and,
+as the last line, one JSON object. Target: 5,000 hands/s for the engine.
+
+    python benchmarks/bench_simulate.py [--hands 5000] [--repeat 3]
+    python benchmarks/bench_simulate.py --rates [--hands 3000]   # foul / Fantasyland rates
+
+``--rates`` plays every variant with each policy seated at every seat (self-play) and prints
+the foul and Fantasyland rates documented in ``docs/simulator.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ingest.formats.ofc_hh import write_records  # noqa: E402
+from ofc_core.engine import SessionSpec, Table, play_session  # noqa: E402
+from ofc_core.policies import POLICIES, policy  # noqa: E402
+from ofc_core.rules import PRESETS  # noqa: E402
+
+
+def _table(variant: str, kind: str, players: int) -> Table:
+    names = tuple(f"p{i}" for i in range(players))
+    return Table(PRESETS[variant], names, tuple(policy(kind) for _ in names))
+
+
+def throughput(hands: int, repeat: int) -> dict:
+    table = _table("pineapple", "careful", 3)
+    play_session(table, SessionSpec("warm-up", hands=200), random.Random(0))
+    best_wall, best_cpu, records = float("inf"), float("inf"), []
+    for k in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        records = play_session(table, SessionSpec(f"bench-{k}", hands=hands), random.Random(k))
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+    wall = time.perf_counter()
+    write_records(records, io.StringIO())
+    write_seconds = time.perf_counter() - wall
+    return {
+        "benchmark": "simulate", "variant": "pineapple", "players": 3, "policy": "careful",
+        "hands": hands, "repeat": repeat,
+        "seconds": round(best_wall, 3), "cpu_seconds": round(best_cpu, 3),
+        "hands_per_s": round(hands / best_wall), "hands_per_cpu_s": round(hands / best_cpu),
+        "write_hands_per_s": round(hands / write_seconds),
+        "target_hands_per_s": 5000, "load_average": round(os.getloadavg()[0], 2),
+    }
+
+
+def rates(hands: int) -> list[dict]:
+    """Foul and Fantasyland rates per variant and policy, in self-play."""
+    rows = []
+    for variant, preset in PRESETS.items():
+        players = min(3, preset.max_players)
+        for kind in POLICIES:
+            records = play_session(_table(variant, kind, players),
+                                   SessionSpec("rates", hands=hands), random.Random(1))
+            normal = [p for r in records for p in r.players if not p.fantasyland]
+            in_fl = [p for r in records for p in r.players if p.fantasyland]
+            rows.append({
+                "variant": variant, "policy": kind, "players": players,
+                "hands": len(records),
+                "foul_rate": round(sum(p.board.is_foul for p in normal) / len(normal), 3),
+                "fantasyland_rate": round(len(in_fl) / (len(normal) + len(in_fl)), 3),
+                "fantasyland_foul_rate": round(
+                    sum(p.board.is_foul for p in in_fl) / len(in_fl), 3) if in_fl else None,
+            })
+            print(f"{variant:22} {kind:8} fouls {rows[-1]['foul_rate']:6.1%}  "
+                  f"hands in FL {rows[-1]['fantasyland_rate']:6.1%}", file=sys.stderr)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rates", action="store_true")
+    args = parser.parse_args()
+    if args.rates:
+        print(json.dumps({"benchmark": "simulate-rates", "rates": rates(args.hands)}))
+        return
+    result = throughput(args.hands, args.repeat)
+    print(f"engine: {result['hands_per_s']:,} hands/s wall, {result['hands_per_cpu_s']:,} "
+          f"hands/s CPU (target 5,000); writing ofc-hh/1: {result['write_hands_per_s']:,} "
+          "hands/s")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

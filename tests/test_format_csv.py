@@ -234,6 +234,14 @@ def test_missing_variant_is_regular_and_source_is_the_file_stem() -> None:
     assert (record.variant, record.source, record.played_at) == ("regular", "Nov 2026", None)
 
 
+def test_a_default_variant_applies_where_no_row_names_one() -> None:
+    header = ["hand", "variant", "player", "top", "middle", "bottom"]
+    rows = [["1", "", "Ann", *ANN], ["1", "", "Bob", *BOB], ["2", "turbo", "Ann", *ANN],
+            ["2", "", "Bob", *BOB]]
+    items = csv_boards.parse_text(table(rows, header=header), "x.csv", default_variant="double")
+    assert [i.record.variant for i in items] == ["double", "turbo"]
+
+
 def test_same_hand_id_in_two_sources_is_two_hands() -> None:
     header = ["source", "hand", "player", "top", "middle", "bottom"]
     rows = [["a", "1", "Ann", *ANN], ["b", "1", "Ann", *ANN], ["a", "1", "Bob", *BOB],

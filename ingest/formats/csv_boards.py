@@ -295,7 +295,7 @@ def _button(group: _Group, names: list[str], problems: list[tuple[int, str]]) ->
 @dataclass(frozen=True)
 class _FileContext:
     day_first: bool | None
-    default_source: str
+    default_variant: str
 
 
 def _rules(group: _Group, problems: list[tuple[int, str]]) -> dict[str, Any]:
@@ -360,7 +360,7 @@ def _hand(group: _Group, ctx: _FileContext, raw: str, final_line: int | None
     variant = _hand_value(group, "variant", problems)
     record = HandRecord(
         source=group.source, hand_id=group.hand_id,
-        variant=variant_name(variant) if variant else "regular", players=tuple(players),
+        variant=variant_name(variant or ctx.default_variant), players=tuple(players),
         rules=MappingProxyType(_rules(group, problems)),
         button=_button(group, names, problems),
         session_id=_hand_value(group, "session", problems) or None,
@@ -404,8 +404,10 @@ def _group_rows(text: str, layout: _Layout, default_source: str
     return groups, issues
 
 
-def parse_text(text: str, filename: str) -> Iterator[ParsedHand | ParseIssue]:
-    """Every hand of a board spreadsheet, in the order of each hand's first row."""
+def parse_text(text: str, filename: str, *, default_variant: str = "regular"
+               ) -> Iterator[ParsedHand | ParseIssue]:
+    """Every hand of a board spreadsheet, in the order of each hand's first row. Hands whose
+    rows name no variant are ``default_variant``."""
     body = text.removeprefix("\ufeff").replace("\r\n", "\n")
     layout = find_layout(body)
     if layout is None:
@@ -416,7 +418,7 @@ def parse_text(text: str, filename: str) -> Iterator[ParsedHand | ParseIssue]:
         yield ParseIssue(layout.header_line, None, "no hand id column (name one hand, hand_id, "
                          "hand id or #)", body.split("\n")[layout.header_line - 1])
         return
-    yield from _parse_rows(body, layout, name_stem(filename))
+    yield from _parse_rows(body, layout, name_stem(filename), default_variant)
 
 
 def _truncated_line(body: str, layout: _Layout) -> int | None:
@@ -435,13 +437,13 @@ def _truncated_line(body: str, layout: _Layout) -> int | None:
     return end if len(cells) < width or open_quote else None
 
 
-def _parse_rows(body: str, layout: _Layout, default_source: str
+def _parse_rows(body: str, layout: _Layout, default_source: str, default_variant: str
                 ) -> Iterator[ParsedHand | ParseIssue]:
     lines = body.split("\n")
     groups, issues = _group_rows(body, layout, default_source)
     dates = [" ".join(r.cells.get(k, "") for k in ("played_at", "date"))
              for g in groups.values() for r in g.rows]
-    ctx = _FileContext(slash_day_first(dates), default_source)
+    ctx = _FileContext(slash_day_first(dates), default_variant)
     header = lines[layout.header_line - 1]
     results: list[ParsedHand | ParseIssue] = list(issues)
     final_line = _truncated_line(body, layout)

@@ -45,7 +45,7 @@ from ofc_core.scoring import settlement_order
 MAX_SEATS = 4
 """Seat axis of :class:`RecordScores`: every hand is padded to four seats."""
 
-CHUNK_BOARDS = 1 << 14
+CHUNK_BOARDS = 1 << 15
 """Boards evaluated per step: small enough for the working arrays to stay in the L2 cache."""
 
 RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
@@ -425,23 +425,27 @@ def _fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarra
 
 
 def _apply_caps(raw: np.ndarray, cap: float, first_to_act: np.ndarray, count: int) -> np.ndarray:
-    """Vectorised :func:`ofc_core.scoring.apply_caps`: each hand settles its pairs in order
-    from its own first-to-act seat."""
-    n = len(raw)
-    hands = np.arange(n)
-    net = np.zeros((n, count))
+    """Vectorised :func:`ofc_core.scoring.apply_caps`: hands settle their pairs in
+    :func:`~ofc_core.scoring.settlement_order` from their own first-to-act seat."""
     capped = np.zeros_like(raw)
-    for a, b in settlement_order(count, 0):  # seat positions counted from first to act
-        i, j = (first_to_act + a) % count, (first_to_act + b) % count
-        t = raw[hands, i, j]
-        net_i, net_j = net[hands, i], net[hands, j]
-        win = np.maximum(0.0, np.minimum(np.minimum(t, cap - net_i), cap + net_j))
-        loss = np.minimum(0.0, np.maximum(np.maximum(t, -(cap + net_i)), -(cap - net_j)))
-        t = np.where(t > 0, win, np.where(t < 0, loss, t))
-        net[hands, i] += t
-        net[hands, j] -= t
-        capped[hands, i, j] = t
-        capped[hands, j, i] = -t
+    for first in range(count):
+        hands = first_to_act == first
+        if not hands.any():
+            continue
+        part = raw[hands]
+        net = np.zeros(part.shape[:2])
+        result = np.zeros_like(part)
+        for i, j in settlement_order(count, first):
+            t = part[:, i, j]
+            net_i, net_j = net[:, i], net[:, j]
+            win = np.maximum(0.0, np.minimum(np.minimum(t, cap - net_i), cap + net_j))
+            loss = np.minimum(0.0, np.maximum(np.maximum(t, -(cap + net_i)), -(cap - net_j)))
+            t = np.where(t > 0, win, np.where(t < 0, loss, t))
+            net[:, i] += t
+            net[:, j] -= t
+            result[:, i, j] = t
+            result[:, j, i] = -t
+        capped[hands] = result
     return capped
 
 
@@ -457,7 +461,7 @@ def _seat_flags(value: np.ndarray | None, n: int, count: int, name: str) -> np.n
 _PLACEHOLDER_BOARD = np.arange(BOARD_SIZE)
 """Cards evaluated in place of a surrendered board (its results are then zeroed)."""
 
-CHUNK_HANDS = 1 << 12
+CHUNK_HANDS = 1 << 13
 """Hands settled per step of :func:`score_batch` (the working arrays stay in cache)."""
 
 

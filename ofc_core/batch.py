@@ -683,6 +683,8 @@ def score_records(records: Sequence[HandRecord]) -> RecordScores:
         group = [records[k] for k in members]
         try:
             ruleset = resolve(variant, dict(rules))
+            if not 1 <= count <= MAX_SEATS:
+                raise ValueError(f"{count} players (the scorer takes 1-{MAX_SEATS})")
         except ValueError as exc:
             rec = group[0]
             raise ValueError(f"hand {rec.source}/{rec.hand_id}: {exc}") from None

@@ -354,4 +354,7 @@ def test_score_records_names_a_hand_with_bad_rules_or_board() -> None:
     short = (PlayerRecord("ann", 0, Board(board.top, board.middle, ())), players[1])
     with pytest.raises(ValueError, match="hand s/8: ann has an incomplete board"):
         score_records([HandRecord("s", "8", "regular", short)])
+    crowd = tuple(PlayerRecord(f"p{i}", i, board) for i in range(5))
+    with pytest.raises(ValueError, match="hand s/9: 5 players"):
+        score_records([HandRecord("s", "9", "regular", crowd)])
     assert len(score_records([])) == 0

@@ -113,6 +113,11 @@ def test_evaluate_rows_keeps_leading_shape_and_rejects_bad_cards() -> None:
     boards = np.arange(26).reshape(1, 2, 13)
     assert evaluate_rows(boards).shape == (1, 2, 3)
     assert evaluate_rows(boards.astype(np.uint8)).dtype == np.int32
+    wide = np.argsort(np.random.default_rng(3).random((50, 52)), axis=1)  # int64, as Arrow
+    assert np.array_equal(evaluate_rows(wide[:, 13:26]), evaluate_rows(wide[:, 13:26].copy()))
+    assert np.array_equal(evaluate_rows(wide[:, :13]), [
+        [evaluate([DECK[c] for c in b[s]]) for s in (slice(0, 3), slice(3, 8), slice(8, 13))]
+        for b in wide[:, :13].tolist()])
     with pytest.raises(ValueError, match="0..51"):
         evaluate_rows(np.full(13, -1))
     with pytest.raises(ValueError, match="shape"):

@@ -315,7 +315,8 @@ def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
 
 
 def _top_candidates(pool: list[int]) -> list[tuple[int, ...]]:
-    """Trips, the best pairs with the lowest kicker, and the three lowest cards."""
+    """Trips, the best pairs with the lowest kicker, the three lowest cards, and the lowest
+    three of different ranks (an unpaired top)."""
     low = sorted(pool)
     by_rank: dict[int, list[int]] = {}
     for c in reversed(low):
@@ -326,6 +327,9 @@ def _top_candidates(pool: list[int]) -> list[tuple[int, ...]]:
         if kicker is not None:
             out.append((g[0], g[1], kicker))
     out.append(tuple(low[:3]))
+    singles = [g[-1] for g in reversed(by_rank.values())]
+    if len(singles) >= 3:
+        out.append(tuple(singles[:3]))
     return list(dict.fromkeys(tuple(sorted(t)) for t in out))
 
 

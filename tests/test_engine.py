@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from ofc_core.board import ROWS
+from ofc_core.board import ROWS, Board
+from ofc_core.cards import Card
 from ofc_core.engine import (
     CubeView,
     IllegalMove,
@@ -270,7 +271,7 @@ def test_an_illegal_placement_is_refused():
         play_session(table, SessionSpec("x", hands=1), random.Random(0))
 
 
-def test_fantasyland_setter_keeps_a_legal_board():
+def test_fantasyland_setter_never_fouls():
     rng = random.Random(8)
     for n in (13, 14, 15, 16, 17):
         for _ in range(20):
@@ -278,6 +279,8 @@ def test_fantasyland_setter_keeps_a_legal_board():
             p = set_fantasyland(cards, PRESETS["progressive-pineapple"])
             assert [len(r) for r in p.rows] == [3, 5, 5]
             assert sorted(p.top + p.middle + p.bottom + p.discard) == sorted(cards)
+            board = Board(*(tuple(Card.from_index(c) for c in row) for row in p.rows))
+            assert not board.is_foul, board.compact()
 
 
 def test_cube_decisions_follow_the_score():

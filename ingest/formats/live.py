@@ -257,7 +257,7 @@ def parse_timezone(text: str) -> tzinfo:
             return timezone(timedelta(minutes=minutes if m.group(1) == "+" else -minutes))
     try:
         return ZoneInfo(body)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):
         raise ValueError(f"unknown time zone {text!r} (use UTC, +01:00 or a name such as "
                          "Europe/Berlin)") from None
 

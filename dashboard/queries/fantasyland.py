@@ -26,13 +26,13 @@ from dashboard.queries.sessions import (
 
 _SUMMARY = """
 SELECT count(*) AS hands,
-       count_if(s.fantasyland) AS fl_hands,
-       count_if(NOT s.fantasyland) AS normal_hands,
-       count_if(NOT s.fantasyland AND s.fantasyland_next > 0) AS entries,
+       count(*) FILTER (WHERE s.fantasyland) AS fl_hands,
+       count(*) FILTER (WHERE NOT s.fantasyland) AS normal_hands,
+       count(*) FILTER (WHERE NOT s.fantasyland AND s.fantasyland_next > 0) AS entries,
        {fl_entry_rate} AS entry_rate,
-       count_if(s.fantasyland AND s.fantasyland_next > 0) AS stays,
+       count(*) FILTER (WHERE s.fantasyland AND s.fantasyland_next > 0) AS stays,
        avg(CASE WHEN s.fantasyland THEN (s.fantasyland_next > 0)::INT END) AS stay_rate,
-       100.0 * count_if(s.fantasyland) / count(*) AS fl_per_100,
+       100.0 * count(*) FILTER (WHERE s.fantasyland) / count(*) AS fl_per_100,
        avg(CASE WHEN s.fantasyland THEN s.points END) AS points_per_fl_hand,
        avg(CASE WHEN NOT s.fantasyland THEN s.points END) AS points_per_normal_hand,
        {foul_rate} AS foul_rate
@@ -69,10 +69,11 @@ _BY_TOP = """
 )
 SELECT top_class,
        count(*) AS hands,
-       count_if(fouled) AS fouled,
-       count_if(fantasyland_next > 0) AS entries,
+       count(*) FILTER (WHERE fouled) AS fouled,
+       count(*) FILTER (WHERE fantasyland_next > 0) AS entries,
        avg((fantasyland_next > 0)::INT) AS entry_rate_with_top,
-       count_if(fantasyland_next > 0) / sum(count(*)) OVER () AS share_of_normal_hands,
+       count(*) FILTER (WHERE fantasyland_next > 0) / sum(count(*)) OVER ()
+           AS share_of_normal_hands,
        avg(points) AS points_per_hand
 FROM classed
 GROUP BY top_class
@@ -101,7 +102,7 @@ def top_hands(con: duckdb.DuckDBPyConnection, filters: Filters, top_class: str) 
 _CARDS = """
 SELECT coalesce(s.fl_cards::VARCHAR, 'unknown') AS fl_cards,
        count(*) AS hands,
-       count_if(s.fantasyland_next > 0) AS stays,
+       count(*) FILTER (WHERE s.fantasyland_next > 0) AS stays,
        avg((s.fantasyland_next > 0)::INT) AS stay_rate,
        {foul_rate} AS foul_rate,
        avg(s.points) AS points_per_hand

@@ -32,11 +32,11 @@ _BREAKDOWNS = """
 SELECT CASE {which} END AS dimension,
        coalesce({values}) AS value,
        count(*) AS hands,
-       count_if(NOT s.surrendered) AS hands_set,
-       count_if(s.fouled AND NOT s.surrendered) AS fouls,
+       count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
+       count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouls,
        {foul_rate} AS foul_rate,
-       count_if(s.foul_top_middle) AS top_beat_middle,
-       count_if(s.foul_middle_bottom) AS middle_beat_bottom
+       count(*) FILTER (WHERE s.foul_top_middle) AS top_beat_middle,
+       count(*) FILTER (WHERE s.foul_middle_bottom) AS middle_beat_bottom
 FROM keyed s
 GROUP BY GROUPING SETS ({sets})
 ORDER BY dimension, value
@@ -81,17 +81,19 @@ SELECT hand_no, hand_key, played_at,
        avg(fouled) OVER (ORDER BY hand_no ROWS BETWEEN ? PRECEDING AND CURRENT ROW)
            AS rolling_foul_rate
 FROM ordered
-QUALIFY hand_no % greatest(1, total // ?) = 0 OR hand_no = total
+QUALIFY hand_no >= least(?, total)
+    AND (hand_no % greatest(1, total // ?) = 0 OR hand_no = total)
 ORDER BY hand_no
 """
 
 
 def rolling(con: duckdb.DuckDBPyConnection, filters: Filters, window: int = 100) -> pd.DataFrame:
-    """Foul rate over the last ``window`` hands set, hand by hand in time order (thinned to
-    about :data:`ROLLING_POINTS` points): ``hand_no``, ``hand_key``, ``played_at``,
-    ``rolling_foul_rate``."""
+    """Foul rate over the last ``window`` hands set, hand by hand in time order, from the first
+    full window on (thinned to about :data:`ROLLING_POINTS` points): ``hand_no``,
+    ``hand_key``, ``played_at``, ``rolling_foul_rate``."""
     head, params = scope_cte(filters)
-    return fetch_df(con, head + _ROLLING, [*params, max(0, int(window) - 1), ROLLING_POINTS])
+    window = max(1, int(window))
+    return fetch_df(con, head + _ROLLING, [*params, window - 1, window, ROLLING_POINTS])
 
 
 RELATION = """CASE WHEN s.foul_top_middle AND s.foul_middle_bottom THEN 'both'

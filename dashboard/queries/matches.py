@@ -1,14 +1,16 @@
 """OFC Double matches: race to the target (31) with a doubling cube.
 
-A match is the hands sharing a ``match_id``. Its hands' ``events`` say what happened between
-hands: ``double`` (``by_player`` offered, ``accepted`` true or false, ``data.multiplier`` the
-cube after it) and ``match_end`` (``by_player`` won; ``data.reason`` 'target' or 'declined',
-``data.multiplier`` the final cube, ``data.score`` the race points, ``data.won`` the money the
-winner took, when the log gives a stake). A match without ``match_end`` is unfinished.
+A match is the hands sharing a ``match_id``. Its hands' ``events`` (ofc-hh/1, see
+``docs/format.md``) say what happened between hands: ``double`` (``by_player`` offered,
+``accepted`` true or false, ``data.cube`` the cube after it) and ``match_end`` (the winner in
+``by_player`` or ``data.winner``; ``data.reason`` such as 'target' or 'declined',
+``data.cube`` the final cube, ``data.score`` the race points). A match without ``match_end``
+is unfinished.
 
-The money of a match, from the player's side, is the logged ``won`` (else stake x final
-cube), positive if the player won it and negative if they lost. The points are the banked
-race points stored per hand (``hand_players.points``); nothing is rescored here.
+The money of a match, from the player's side, is stake x final cube (the cube from
+``match_end``, else 2 to the number of accepted doubles), positive if the player won it and
+negative if they lost. The points are the banked race points stored per hand
+(``hand_players.points``); nothing is rescored here.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ import pandas as pd
 from dashboard.queries.common import Filters, fetch_df
 from dashboard.queries.sessions import hand_list, one_row, scope_cte
 
+CUBE = ("TRY_CAST(coalesce(json_extract_string(e.data, '$.cube'), "
+        "json_extract_string(e.data, '$.multiplier')) AS INTEGER)")
+"""The cube value an event's data gives (``cube``; ``multiplier`` is read too)."""
+
 _MATCHES = """
 , mine AS (
     SELECT * FROM scope WHERE match_id IS NOT NULL AND player = ?
@@ -26,11 +32,11 @@ _MATCHES = """
     SELECT m.hand_key, o.player AS opponent, o.points AS opponent_points
     FROM mine m JOIN hand_players o ON o.hand_key = m.hand_key AND o.seat <> m.seat
 ), ends AS (
-    SELECT m.match_id, any_value(e.by_player) AS winner,
+    SELECT m.match_id,
+           any_value(coalesce(nullif(e.by_player, ''),
+                              json_extract_string(e.data, '$.winner'))) AS winner,
            any_value(json_extract_string(e.data, '$.reason')) AS reason,
-           any_value(TRY_CAST(json_extract_string(e.data, '$.multiplier') AS INTEGER))
-               AS end_cube,
-           any_value(TRY_CAST(json_extract_string(e.data, '$.won') AS DOUBLE)) AS logged_money
+           any_value({cube}) AS end_cube
     FROM mine m JOIN events e ON e.hand_key = m.hand_key
     WHERE e.type = 'match_end'
     GROUP BY m.match_id
@@ -56,8 +62,7 @@ _MATCHES = """
            coalesce(e.end_cube, CAST(2 ** coalesce(c.taken, 0) AS INTEGER)) AS cube,
            CASE WHEN e.winner IS NULL THEN NULL ELSE e.winner = ? END AS won,
            CASE WHEN e.winner IS NULL THEN NULL WHEN e.winner = ? THEN 1 ELSE -1 END
-               * coalesce(e.logged_money,
-                          p.stake * coalesce(e.end_cube, 2 ** coalesce(c.taken, 0))) AS money
+               * p.stake * coalesce(e.end_cube, 2 ** coalesce(c.taken, 0)) AS money
     FROM played p LEFT JOIN ends e ON e.match_id = p.match_id
                   LEFT JOIN cubes c ON c.match_id = p.match_id
 )
@@ -68,7 +73,7 @@ def _matches(filters: Filters) -> tuple[str, list]:
     if filters.player is None:
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
-    return head + _MATCHES, [*params, filters.player, filters.player, filters.player]
+    return head + _MATCHES.format(cube=CUBE), [*params, *[filters.player] * 3]
 
 
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
@@ -108,7 +113,7 @@ DECISION = """CASE WHEN e.by_player = ? THEN
 _DECISIONS = """
 , decisions AS (
     SELECT m.match_id, m.hand_key, m.played_at, e.idx, e.by_player AS offered_by, e.accepted,
-           TRY_CAST(json_extract_string(e.data, '$.multiplier') AS INTEGER) AS cube_after,
+           {cube} AS cube_after,
            {decision} AS decision
     FROM mine m JOIN events e ON e.hand_key = m.hand_key
     WHERE e.type = 'double'
@@ -118,7 +123,7 @@ _DECISIONS = """
 
 def _decisions(filters: Filters) -> tuple[str, list]:
     head, params = _matches(filters)
-    return head + _DECISIONS.format(decision=DECISION), [*params, filters.player]
+    return head + _DECISIONS.format(decision=DECISION, cube=CUBE), [*params, filters.player]
 
 
 def cube_decisions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:

@@ -140,7 +140,7 @@ _PERIOD_TABLE = """
            avg(s.points) AS points_per_hand,
            {foul_rate} AS foul_rate,
            {fl_entry_rate} AS fl_entry_rate,
-           count_if(s.fantasyland) AS fl_hands,
+           count(*) FILTER (WHERE s.fantasyland) AS fl_hands,
            sum(s.points * s.stake) AS money,
            string_agg(DISTINCT s.currency, ', ') AS currency
     FROM scope s {join}

@@ -135,7 +135,8 @@ def chasing(current) -> None:  # type: ignore[no-untyped-def]
                              name="FL entry %", mode="lines+markers",
                              line={"color": "#9467bd"}, customdata=keys))
     layout(fig, height=380, xaxis_title=f"{period} (in time order)", yaxis_title="%",
-           yaxis2={"title": "points per hand", "overlaying": "y", "side": "right"})
+           yaxis2={"title": "points per hand", "overlaying": "y", "side": "right",
+                   "tickmode": "auto", "showgrid": False})
     point = selected_point(st.plotly_chart(fig, key="fl_chasing", on_select="rerun",
                                            selection_mode="points"))
     st.caption("When foul % and FL % rise together and points per hand fall, the chase costs "

@@ -109,9 +109,11 @@ def show_hands(frame: pd.DataFrame, key: str, what: str,
 
 
 def layout(fig: go.Figure, height: int = 360, **kwargs: Any) -> go.Figure:
-    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-                      legend={"orientation": "h", "y": 1.12}, clickmode="event+select",
-                      **kwargs)
+    """The analysis pages' chart style: legend in a row under the title, clicks select."""
+    top = 80 if "title" in kwargs else 40
+    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": top, "b": 10},
+                      legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+                      clickmode="event+select", **kwargs)
     return fig
 
 
@@ -133,7 +135,8 @@ def chart(frame: pd.DataFrame, period: str) -> Any:
         mode="lines+markers", yaxis="y2", customdata=frame[["period"]].to_numpy(),
         hovertemplate="%{customdata[0]}<br>total %{y:+,.1f}<extra></extra>"))
     layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
-           yaxis2={"title": "running total", "overlaying": "y", "side": "right"})
+           yaxis2={"title": "running total", "overlaying": "y", "side": "right",
+                   "tickmode": "auto", "showgrid": False})
     return st.plotly_chart(fig, key=f"sessions_chart_{period}", on_select="rerun",
                            selection_mode="points")
 

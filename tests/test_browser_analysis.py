@@ -1,0 +1,138 @@
+"""The analysis pages in headless Chromium, on the demo data: each page loads without an error
+and is saved as a screenshot; clicking a bar lists its hands, and selecting one of those hands
+opens it in Hand review.
+
+Skipped only when there is no Chromium (``/usr/bin/chromium``) or Playwright.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ingest.cmd_dashboard import streamlit_command
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PAGES = {"fouls": "Fouls", "fantasyland": "Fantasyland", "opponents": "Opponents",
+         "variants": "Variants", "matches": "Matches", "sessions": "Sessions"}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory):
+    db = tmp_path_factory.mktemp("browser") / "demo.duckdb"
+    shutil.copy(demo_db_path, db)
+    port = _free_port()
+    env = {**os.environ, "OFC_DB": str(db)}
+    proc = subprocess.Popen(streamlit_command(db, port, "127.0.0.1"), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("the dashboard did not start within a minute")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def app_url(server: str, browser) -> str:  # type: ignore[no-untyped-def]
+    """The server, after one visit to its default page: the first page a fresh server renders
+    may flash Streamlit's "Page not found" dialog before running it anyway (a cold-start race
+    of the app entry, not of a page), which would cover the screenshots."""
+    page = _open(browser, server)
+    page.get_by_role("heading", name="Overview").first.wait_for(timeout=60_000)
+    page.close()
+    return server
+
+
+def _open(browser, url: str, height: int = 1000):  # type: ignore[no-untyped-def]
+    """A new tab on ``url``; Streamlit scrolls inside the page, so a tall viewport is what
+    makes a screenshot show the whole page."""
+    page = browser.new_page(viewport={"width": 1400, "height": height})
+    page.goto(url)
+    page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
+    return page
+
+
+def _settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until Streamlit has finished running the script."""
+    page.wait_for_timeout(500)
+    page.wait_for_selector("[data-testid='stStatusWidget']", state="detached", timeout=60_000)
+    page.wait_for_timeout(500)
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_page_renders(app_url: str, browser, path: str, tmp_path: Path) -> None:
+    page = _open(browser, f"{app_url}/{path}", height=3200)
+    page.get_by_role("heading", name=PAGES[path]).first.wait_for(timeout=60_000)
+    _settle(page)
+    page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+    shot = tmp_path / f"{path}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.locator("[data-testid='stAlertContentError']").count() == 0
+    page.close()
+
+
+def test_a_bar_opens_its_hands_and_a_hand_opens_in_hand_review(app_url: str, browser,
+                                                              tmp_path: Path) -> None:
+    page = _open(browser, f"{app_url}/variants")
+    page.get_by_role("heading", name="Variants").first.wait_for(timeout=60_000)
+    _settle(page)
+    bar = page.locator(".js-plotly-plot .bars .point path").first
+    bar.scroll_into_view_if_needed()
+    box = bar.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    _settle(page)
+    page.get_by_text("Select a hand to open it in Hand review.").wait_for(timeout=60_000)
+    page.screenshot(path=str(tmp_path / "variants_hands.png"), full_page=True)
+    grid = page.locator("[data-testid='stDataFrame']").last
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    # the first data row's selection box: left edge, just under the header row
+    page.mouse.click(box["x"] + 18, box["y"] + 35 + 17)
+    page.wait_for_url("**/hands?**", timeout=60_000)
+    assert "hand=" in page.url
+    page.get_by_text("Showdown").first.wait_for(timeout=60_000)
+    page.screenshot(path=str(tmp_path / "hand_review.png"), full_page=True)
+    page.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -78,77 +78,159 @@ class HandRow:
     raw: str | None
 
 
-def _masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return values[mask]
+Texts = list[str | None] | pa.Array
+"""A column of strings: a list, or an Arrow array built without Python objects."""
 
 
-def hand_tables(records: Sequence[HandRecord], rows: Sequence[HandRow],
-                scores: Any) -> dict[str, pa.Table]:
-    """The rows of every hand table for ``records`` (aligned with ``rows`` and ``scores``)."""
-    n = len(records)
-    count = np.asarray(scores.player_count, dtype=np.int64)
-    keys = np.fromiter((r.hand_key for r in rows), dtype=np.int64, count=n)
-    seat_mask = np.arange(MAX_SEATS)[None, :] < count[:, None]
-    hand_of_player = np.repeat(keys, count)
-    seat_of_player = np.nonzero(seat_mask)[1].astype(np.int8)
-    first = np.fromiter((r.first_to_act for r in records), dtype=np.int64, count=n)
+@dataclass
+class HandColumns:
+    """Hands in columns, as the tables store them, before scoring: the one intermediate both
+    readers produce (:func:`columns_from_records` and the fast ofc-hh/1 reader)."""
 
-    names = np.empty((n, MAX_SEATS), dtype=object)
+    # Per hand (N).
+    source: Texts
+    hand_id: Texts
+    session_id: Texts
+    match_id: Texts
+    played_at: Texts
+    variant: list[str]
+    rules: list[str]
+    """The hand's rule overrides as sorted JSON (``'{}'`` for none)."""
+    button: Texts
+    hero: Texts
+    stake: list[float | None]
+    currency: Texts
+    raw: Texts
+    line: list[int | None]
+    first_to_act: np.ndarray
+    player_count: np.ndarray
+    # Per player (M), players of a hand contiguous and in seat order.
+    name: Texts
+    fantasyland: np.ndarray
+    surrendered: np.ndarray
+    reported_points: list[float | None] | np.ndarray
+    """``NaN`` or ``None`` where the log gives none."""
+    fl_cards: list[int | None] | pa.Array
+    board: tuple[Texts, Texts, Texts]
+    """Cards of the top, middle and bottom rows as text."""
+    # Per street of a player with street detail (R).
+    street_player: np.ndarray
+    street: np.ndarray
+    """1-based."""
+    dealt: Texts
+    top: Texts
+    middle: Texts
+    bottom: Texts
+    discard: Texts
+    # Events (E), rare: plain lists.
+    event_hand: list[int] = field(default_factory=list)
+    event_idx: list[int] = field(default_factory=list)
+    event_type: list[str] = field(default_factory=list)
+    event_by: list[str | None] = field(default_factory=list)
+    event_accepted: list[bool | None] = field(default_factory=list)
+    event_data: list[str | None] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.variant)
+
+
+def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | None],
+                         raws: Sequence[str | None]) -> HandColumns:
+    """The columns of some hand records (the general, slower reader's path)."""
+    hand_cols: dict[str, list[Any]] = {k: [] for k in (
+        "source", "hand_id", "session_id", "match_id", "played_at", "variant", "rules",
+        "button", "hero", "stake", "currency")}
+    name: list[str] = []
     fantasyland: list[bool] = []
-    fl_cards: list[int | None] = []
+    surrendered: list[bool] = []
     reported: list[float | None] = []
-    row_cards: list[str | None] = []
-    pl_cols: dict[str, list[Any]] = {k: [] for k in ("hand_key", "seat", "street", "dealt", "top",
-                                                     "middle", "bottom", "discard")}
-    ev_cols: dict[str, list[Any]] = {k: [] for k in ("hand_key", "idx", "type", "by_player",
-                                                     "accepted", "data")}
+    fl_cards: list[int | None] = []
+    board: tuple[list[str | None], list[str | None], list[str | None]] = ([], [], [])
+    street_player: list[int] = []
+    street_no: list[int] = []
+    plays: dict[str, list[str | None]] = {k: [] for k in FIELD_NAMES}
+    cols = HandColumns(**{k: [] for k in hand_cols}, raw=list(raws), line=list(lines),
+                       first_to_act=np.array([r.first_to_act for r in records], np.int64),
+                       player_count=np.array([len(r.players) for r in records], np.int64),
+                       name=name, fantasyland=np.zeros(0, bool), surrendered=np.zeros(0, bool),
+                       reported_points=reported, fl_cards=fl_cards, board=board,
+                       street_player=np.zeros(0, np.int64), street=np.zeros(0, np.int64),
+                       **plays)
     for h, rec in enumerate(records):
-        key = int(keys[h])
-        for seat, p in enumerate(rec.players):
-            names[h, seat] = p.name
+        for key in hand_cols:
+            value = rules_json(rec) if key == "rules" else getattr(rec, key)
+            getattr(cols, key).append(value)
+        for p in rec.players:
+            player = len(name)
+            name.append(p.name)
             fantasyland.append(p.fantasyland)
+            surrendered.append(p.surrendered)
             reported.append(p.reported_points)
-            board = p.board
-            row_cards += [cards_text(board.top), cards_text(board.middle),
-                          cards_text(board.bottom)]
+            for k, row in enumerate((p.board.top, p.board.middle, p.board.bottom)):
+                board[k].append(cards_text(row))
             streets = p.streets
             known = p.fantasyland and streets and streets[0].dealt is not None
             fl_cards.append(len(streets[0].dealt) if known else None)  # type: ignore[index, arg-type]
-            if streets:
-                for k, s in enumerate(streets, start=1):
-                    pl_cols["hand_key"].append(key)
-                    pl_cols["seat"].append(seat)
-                    pl_cols["street"].append(k)
-                    pl_cols["dealt"].append(cards_text(s.dealt))
-                    pl_cols["top"].append(cards_text(s.top))
-                    pl_cols["middle"].append(cards_text(s.middle))
-                    pl_cols["bottom"].append(cards_text(s.bottom))
-                    pl_cols["discard"].append(cards_text(s.discard))
+            for number, s in enumerate(streets or (), start=1):
+                street_player.append(player)
+                street_no.append(number)
+                for k in FIELD_NAMES:
+                    plays[k].append(cards_text(getattr(s, k)))
         for idx, e in enumerate(rec.events):
-            ev_cols["hand_key"].append(key)
-            ev_cols["idx"].append(idx)
-            ev_cols["type"].append(e.type)
-            ev_cols["by_player"].append(e.by or None)
-            ev_cols["accepted"].append(e.accepted)
-            ev_cols["data"].append(json.dumps(dict(e.data), sort_keys=True, ensure_ascii=False)
+            cols.event_hand.append(h)
+            cols.event_idx.append(idx)
+            cols.event_type.append(e.type)
+            cols.event_by.append(e.by or None)
+            cols.event_accepted.append(e.accepted)
+            cols.event_data.append(json.dumps(dict(e.data), sort_keys=True, ensure_ascii=False)
                                    if e.data else None)
+    cols.fantasyland = np.array(fantasyland, bool)
+    cols.surrendered = np.array(surrendered, bool)
+    cols.street_player = np.array(street_player, np.int64)
+    cols.street = np.array(street_no, np.int64)
+    return cols
 
-    points = scores.points[seat_mask]
-    reported_arr = np.array([np.nan if r is None else r for r in reported], dtype=np.float64)
-    differ = ~np.isnan(reported_arr) & (np.abs(reported_arr - points) > 1e-9)
-    hand_differ = np.zeros(n, dtype=bool)
-    np.logical_or.at(hand_differ, np.repeat(np.arange(n), count), differ)
+
+FIELD_NAMES = ("dealt", "top", "middle", "bottom", "discard")
+
+
+def _text_array(values: Texts) -> pa.Array:
+    return values if isinstance(values, pa.Array | pa.ChunkedArray) else pa.array(
+        values, pa.string())
+
+
+def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
+                 scores: Any) -> dict[str, pa.Table]:
+    """The rows of every hand table: ``cols`` with their hand keys, imports and scores
+    (``RecordScores`` of ``ofc_core.batch``, aligned with the hands)."""
+    n = len(cols)
+    count = np.asarray(cols.player_count, np.int64)
+    seat_mask = np.arange(MAX_SEATS)[None, :] < count[:, None]
+    hand_index = np.repeat(np.arange(n), count)
+    seat = np.nonzero(seat_mask)[1].astype(np.int8)
+    first = np.asarray(cols.first_to_act, np.int64)
+    player_key = keys[hand_index]
+    names = _text_array(cols.name)
+
+    points = scores.points[seat_mask].astype(np.float64)
+    reported = np.array([np.nan if v is None else v for v in cols.reported_points], np.float64) \
+        if not isinstance(cols.reported_points, np.ndarray) else cols.reported_points
+    known = ~np.isnan(reported)
+    differ = known & (np.abs(np.where(known, reported, 0.0) - points) > 1e-9)
+    hand_differ = np.bincount(hand_index, weights=differ, minlength=n) > 0
     surrendered = scores.surrendered[seat_mask]
     royalties = scores.royalties[seat_mask].astype(np.int32)
-    position = (seat_of_player.astype(np.int64) - np.repeat(first, count)) % np.repeat(count, count)
+    position = (seat.astype(np.int64) - first[hand_index]) % count[hand_index]
+    fl_cards = cols.fl_cards if isinstance(cols.fl_cards, pa.Array) else pa.array(
+        cols.fl_cards, pa.int8())
 
     hand_players = pa.table({
-        "hand_key": hand_of_player,
-        "seat": seat_of_player,
-        "player": pa.array(names[seat_mask].tolist(), pa.string()),
+        "hand_key": player_key,
+        "seat": seat,
+        "player": names,
         "position": position.astype(np.int8),
-        "fantasyland": np.array(fantasyland, dtype=bool),
-        "fl_cards": pa.array(fl_cards, pa.int8()),
+        "fantasyland": np.asarray(cols.fantasyland, bool),
+        "fl_cards": fl_cards.cast(pa.int8()),
         "surrendered": surrendered,
         "fouled": scores.fouled[seat_mask],
         "foul_top_middle": scores.foul_top_middle[seat_mask],
@@ -156,43 +238,49 @@ def hand_tables(records: Sequence[HandRecord], rows: Sequence[HandRow],
         "royalties": royalties.sum(axis=1).astype(np.int32),
         "fantasyland_next": scores.fantasyland_next[seat_mask].astype(np.int8),
         "raw_points": scores.raw_points[seat_mask].astype(np.float64),
-        "points": points.astype(np.float64),
-        "reported_points": pa.array(reported, pa.float64()),
+        "points": points,
+        "reported_points": pa.array(reported, pa.float64(), mask=~known),
         "points_differ": differ,
     })
 
-    strengths = scores.strengths[seat_mask].astype(np.int64)  # (players, 3)
-    flat_strength = strengths.ravel()
+    m = len(player_key)
+    flat_strength = scores.strengths[seat_mask].astype(np.int64).ravel()
     valid = ~np.repeat(surrendered, 3)
     uniq, inverse = np.unique(flat_strength[valid], return_inverse=True)
-    named = [_strength_names(int(s)) for s in uniq]
-    category = np.full(flat_strength.shape, None, dtype=object)
-    hname = np.full(flat_strength.shape, None, dtype=object)
-    category[valid] = np.array([c for c, _ in named] + [None], dtype=object)[:-1][inverse]
-    hname[valid] = np.array([nm for _, nm in named] + [None], dtype=object)[:-1][inverse]
+    named = [_strength_names(int(x)) for x in uniq]
+    category = pa.array([c for c, _ in named], pa.string()).take(pa.array(inverse))
+    hname = pa.array([nm for _, nm in named], pa.string()).take(pa.array(inverse))
+    where = np.nonzero(valid)[0]
+    slot = np.full(3 * m, -1, np.int64)
+    slot[where] = np.arange(len(where))
+    take = pa.array(slot, mask=~valid)
+    row_cards = pa.concat_arrays([_text_array(b) for b in cols.board]).take(
+        pa.array((np.arange(3)[None, :] * m + np.arange(m)[:, None]).ravel()))
     hand_rows = pa.table({
-        "hand_key": np.repeat(hand_of_player, 3),
-        "seat": np.repeat(seat_of_player, 3),
-        "row_name": pa.array(list(ROW_NAMES) * len(hand_of_player), pa.string()),
-        "cards": pa.array(row_cards, pa.string()),
+        "hand_key": np.repeat(player_key, 3),
+        "seat": np.repeat(seat, 3),
+        "row_name": pa.DictionaryArray.from_arrays(
+            np.tile(np.arange(3, dtype=np.int8), m), pa.array(ROW_NAMES)).cast(pa.string()),
+        "cards": row_cards,
         "strength": pa.array(flat_strength.astype(np.int32), mask=~valid),
-        "category": pa.array(category.tolist(), pa.string()),
-        "hand_name": pa.array(hname.tolist(), pa.string()),
+        "category": category.take(take),
+        "hand_name": hname.take(take),
         "royalty": royalties.ravel(),
     })
 
     pair_mask = (seat_mask[:, :, None] & seat_mask[:, None, :]
                  & ~np.eye(MAX_SEATS, dtype=bool)[None, :, :])
     hh, ii, jj = np.nonzero(pair_mask)
-    results = scores.rows[pair_mask].astype(np.int8)  # (pairs, 3)
+    player_start = np.concatenate([[0], np.cumsum(count)[:-1]]) if n else np.zeros(0, np.int64)
+    results = scores.rows[pair_mask].astype(np.int8)
     won = (results == 1).sum(axis=1).astype(np.int8)
     lost = (results == -1).sum(axis=1).astype(np.int8)
     pairs = pa.table({
         "hand_key": keys[hh],
         "seat": ii.astype(np.int8),
         "opp_seat": jj.astype(np.int8),
-        "player": pa.array(names[hh, ii].tolist(), pa.string()),
-        "opponent": pa.array(names[hh, jj].tolist(), pa.string()),
+        "player": names.take(pa.array(player_start[hh] + ii)),
+        "opponent": names.take(pa.array(player_start[hh] + jj)),
         "top_result": results[:, 0],
         "middle_result": results[:, 1],
         "bottom_result": results[:, 2],
@@ -207,57 +295,65 @@ def hand_tables(records: Sequence[HandRecord], rows: Sequence[HandRow],
         "points": scores.capped[pair_mask].astype(np.float64),
     })
 
-    hands = _hands_table(records, rows, keys, count, first, hand_differ)
+    street_player = np.asarray(cols.street_player, np.int64)
     placements = pa.table({
-        "hand_key": pa.array(pl_cols["hand_key"], pa.int64()),
-        "seat": pa.array(pl_cols["seat"], pa.int8()),
-        "street": pa.array(pl_cols["street"], pa.int8()),
-        **{k: pa.array(pl_cols[k], pa.string())
-           for k in ("dealt", "top", "middle", "bottom", "discard")},
+        "hand_key": player_key[street_player],
+        "seat": seat[street_player],
+        "street": np.asarray(cols.street, np.int8),
+        **{k: _text_array(getattr(cols, k)) for k in FIELD_NAMES},
     })
     events = pa.table({
-        "hand_key": pa.array(ev_cols["hand_key"], pa.int64()),
-        "idx": pa.array(ev_cols["idx"], pa.int16()),
-        "type": pa.array(ev_cols["type"], pa.string()),
-        "by_player": pa.array(ev_cols["by_player"], pa.string()),
-        "accepted": pa.array(ev_cols["accepted"], pa.bool_()),
-        "data": pa.array(ev_cols["data"], pa.string()),
+        "hand_key": pa.array(keys[np.array(cols.event_hand, np.int64)], pa.int64()),
+        "idx": pa.array(cols.event_idx, pa.int16()),
+        "type": pa.array(cols.event_type, pa.string()),
+        "by_player": pa.array(cols.event_by, pa.string()),
+        "accepted": pa.array(cols.event_accepted, pa.bool_()),
+        "data": pa.array(cols.event_data, pa.string()),
     })
-    return {"hands": hands, "hand_players": hand_players, "hand_rows": hand_rows,
-            "placements": placements, "pairs": pairs, "events": events}
+    return {"hands": _hands_table(cols, keys, import_ids, count, first, hand_differ),
+            "hand_players": hand_players, "hand_rows": hand_rows, "placements": placements,
+            "pairs": pairs, "events": events}
 
 
-def _hands_table(records: Sequence[HandRecord], rows: Sequence[HandRow], keys: np.ndarray,
-                 count: np.ndarray, first: np.ndarray, differ: np.ndarray) -> pa.Table:
-    cols: dict[str, list[Any]] = {k: [] for k in (
-        "source", "hand_id", "session_id", "match_id", "played_at", "variant", "ruleset",
-        "ruleset_label", "scoring", "button", "hero", "stake", "currency", "import_id", "raw",
-        "line")}
-    for rec, row in zip(records, rows, strict=True):
-        settings, label, scoring = ruleset_columns(rec.variant, rules_json(rec))
-        cols["source"].append(rec.source)
-        cols["hand_id"].append(rec.hand_id)
-        cols["session_id"].append(rec.session_id)
-        cols["match_id"].append(rec.match_id)
-        cols["played_at"].append(rec.played_at)
-        cols["variant"].append(rec.variant)
-        cols["ruleset"].append(settings)
-        cols["ruleset_label"].append(label)
-        cols["scoring"].append(scoring)
-        cols["button"].append(rec.button)
-        cols["hero"].append(rec.hero)
-        cols["stake"].append(rec.stake)
-        cols["currency"].append(rec.currency)
-        cols["import_id"].append(row.import_id)
-        cols["raw"].append(row.raw)
-        cols["line"].append(row.line)
-    types = {"stake": pa.float64(), "import_id": pa.int32(), "line": pa.int32()}
-    table = {"hand_key": keys}
-    table.update({k: pa.array(v, types.get(k, pa.string())) for k, v in cols.items()})
-    table["player_count"] = count.astype(np.int8)
-    table["first_to_act"] = first.astype(np.int8)
-    table["points_differ"] = differ
-    return pa.table(table)
+def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, count: np.ndarray,
+                 first: np.ndarray, differ: np.ndarray) -> pa.Table:
+    groups: dict[tuple[str, str], list[int]] = {}
+    for h, key in enumerate(zip(cols.variant, cols.rules, strict=True)):
+        groups.setdefault(key, []).append(h)
+    settings: list[str] = [""] * len(cols)
+    labels: list[str] = [""] * len(cols)
+    scoring: list[str] = [""] * len(cols)
+    for (variant, rules), members in groups.items():
+        text, label, system = ruleset_columns(variant, rules)
+        for h in members:
+            settings[h], labels[h], scoring[h] = text, label, system
+    return pa.table({
+        "hand_key": keys,
+        **{k: _text_array(getattr(cols, k)) for k in (
+            "source", "hand_id", "session_id", "match_id", "played_at", "variant")},
+        "ruleset": pa.array(settings, pa.string()),
+        "ruleset_label": pa.array(labels, pa.string()),
+        "scoring": pa.array(scoring, pa.string()),
+        "button": _text_array(cols.button),
+        "hero": _text_array(cols.hero),
+        "stake": pa.array(cols.stake, pa.float64()),
+        "currency": _text_array(cols.currency),
+        "player_count": count.astype(np.int8),
+        "first_to_act": first.astype(np.int8),
+        "points_differ": differ,
+        "import_id": np.asarray(import_ids, np.int32),
+        "raw": _text_array(cols.raw),
+        "line": pa.array(cols.line, pa.int32()),
+    })
+
+
+def hand_tables(records: Sequence[HandRecord], rows: Sequence[HandRow],
+                scores: Any) -> dict[str, pa.Table]:
+    """The rows of every hand table for ``records`` (aligned with ``rows`` and ``scores``)."""
+    cols = columns_from_records(records, [r.line for r in rows], [r.raw for r in rows])
+    keys = np.array([r.hand_key for r in rows], np.int64)
+    imports = np.array([r.import_id for r in rows], np.int64)
+    return build_tables(cols, keys, imports, scores)
 
 
 def insert_tables(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:

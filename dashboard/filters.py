@@ -143,18 +143,31 @@ def open_hand(hand_key: int) -> None:
 
 
 def hand_from_chart(event: Any) -> int | None:
-    """The hand key of the clicked point of a plotly chart drawn with
-    ``customdata=hand_key`` (first customdata column) and ``on_select="rerun"``."""
+    """The hand key of the clicked point of a plotly chart drawn with ``customdata`` holding
+    the hand key (a column, or the first of several) and ``on_select="rerun"``.
+
+    >>> hand_from_chart({"selection": {"points": [{"customdata": [42, "x"]}]}})
+    42
+    >>> hand_from_chart({"selection": {"points": [{"customdata": {"0": 7}}]}})
+    7
+    >>> hand_from_chart({"selection": {"points": []}}) is None
+    True
+    """
     try:
         points = event["selection"]["points"]
     except (KeyError, TypeError):
         return None
     for point in points:
         data = point.get("customdata")
+        if isinstance(data, dict):  # a numpy row arrives as {"0": value, ...}
+            data = data.get("0", next(iter(data.values()), None))
         if isinstance(data, list | tuple):
             data = data[0] if data else None
         if data is not None:
-            return int(data)
+            try:
+                return int(data)
+            except (TypeError, ValueError):
+                continue
     return None
 
 

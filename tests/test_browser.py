@@ -90,6 +90,12 @@ def simulated_log(tmp_path: Path) -> Path:
     return next(tmp_path.glob("upload*.jsonl"))
 
 
+def no_exception(page) -> None:  # type: ignore[no-untyped-def]
+    """The page shows no Python exception box."""
+    boxes = page.locator("[data-testid=stException]")
+    assert boxes.count() == 0, boxes.first.inner_text()
+
+
 def metric(page, label: str) -> str:  # type: ignore[no-untyped-def]
     box = page.locator("[data-testid=stMetric]").filter(has_text=label).first
     return box.locator("[data-testid=stMetricValue]").inner_text().strip()
@@ -120,6 +126,7 @@ def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) 
         assert demo_hands > 0
         assert "player=Hero" in page.url
         page.screenshot(path=shots / "1-overview-demo.png")
+        no_exception(page)
 
         # upload a log through the Import page
         page.get_by_role("link", name="Import").click()
@@ -128,6 +135,7 @@ def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) 
         expect(page.get_by_text("Ledger", exact=True)).to_be_visible(timeout=30_000)
         expect(page.get_by_text(f"{UPLOAD_HANDS} hands stored")).to_be_visible()
         page.screenshot(path=shots / "2-import-ledger.png", full_page=True)
+        no_exception(page)
 
         # the new hands are on the overview
         page.get_by_role("link", name="Overview").click()
@@ -135,24 +143,54 @@ def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) 
         expect(page.locator("[data-testid=stMetricValue]").first).to_have_text(
             f"{demo_hands + UPLOAD_HANDS:,}")
         page.screenshot(path=shots / "3-overview-after-upload.png")
+        no_exception(page)
+
+        # clicking a point of the cumulative graph opens that hand in Hand review
+        last_point = page.locator(".js-plotly-plot .scatterlayer .trace").first.locator(
+            "path.point").last
+        point = last_point.bounding_box()
+        assert point is not None
+        x, y = point["x"] + point["width"] / 2, point["y"] + point["height"] / 2
+        page.mouse.move(x - 5, y)  # plotly picks the point under the hover, then the click
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.wait_for_timeout(80)
+        page.mouse.up()
+        expect(page.get_by_role("heading", name="Hand review")).to_be_visible()
+        expect(page.locator("h3").filter(has_text="Hand browser-1-0020")).to_be_visible()
+        assert "hand=" in page.url and "player=Hero" in page.url
+        page.screenshot(path=shots / "3b-hand-from-graph.png")
+        no_exception(page)
+
+        # selecting a session on the overview opens its first hand
+        page.get_by_role("link", name="Overview").click()
+        sessions = page.locator("[data-testid=stDataFrame]").first
+        sessions.scroll_into_view_if_needed()
+        box = sessions.bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)  # row 1: the newest session
+        expect(page.locator("h3").filter(has_text="Hand browser-1-0001")).to_be_visible()
 
         # Hand review opens on the newest hand (the upload's last); step through it
-        page.get_by_role("link", name="Hand review").click()
+        page.goto(dashboard + "/hands?player=Hero")
         expect(page.get_by_text("Street 1", exact=True)).to_be_visible()
         heading = page.locator("h3").filter(has_text="Hand ").first.inner_text()
         assert "browser" in page.locator("[data-testid=stCaptionContainer]").filter(
             has_text="session").first.inner_text()
         page.screenshot(path=shots / "4-replay-street-1.png", full_page=True)
+        no_exception(page)
         for street in (2, 3):
             page.get_by_role("button", name="Next ▶").click()
             expect(page.get_by_text(f"Street {street}", exact=True)).to_be_visible()
         page.screenshot(path=shots / "5-replay-street-3.png", full_page=True)
+        no_exception(page)
         page.get_by_role("button", name="Showdown").click()
         expect(page.locator("strong", has_text="Showdown")).to_be_visible()
         expect(page.locator(".ofc-row-note", has_text=re.compile(r"high|Pair|Flush|Straight|"
                                                                  r"Trips|house|Two pair"))
                .first).to_be_visible()
         page.screenshot(path=shots / "6-replay-showdown.png", full_page=True)
+        no_exception(page)
         assert page.locator("h3").filter(has_text="Hand ").first.inner_text() == heading
 
         # selecting a row of the hands table opens that hand
@@ -164,6 +202,7 @@ def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) 
         expect(page.locator("strong", has_text="Street 1")).to_be_visible()
         heading = page.locator("h3").filter(has_text="Hand ").first.inner_text()
         page.screenshot(path=shots / "7-hand-from-table.png", full_page=True)
+        no_exception(page)
 
         # the hand is in the URL: the bookmark opens the same hand
         bookmark = page.url

@@ -54,10 +54,10 @@ def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
     fig = go.Figure()
     for column, name, colour in LINES:
-        fig.add_trace(go.Scattergl(
+        fig.add_trace(go.Scatter(
             x=frame["n"], y=frame[column], name=name, mode="lines+markers",
             marker={"size": 3}, line={"color": colour, "width": 2 if column == "total" else 1.4},
-            customdata=frame[["hand_key"]].to_numpy(),
+            customdata=frame["hand_key"].to_numpy(),
             hovertemplate="hand %{x}<br>%{y:+,.0f} points<extra>" + name + "</extra>"))
     fig.update_layout(height=420, margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       xaxis_title="hands played", yaxis_title="points (cumulative)",

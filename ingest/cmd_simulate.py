@@ -115,22 +115,27 @@ def _check_numbers(args: argparse.Namespace) -> None:
 
 def simulate(args: argparse.Namespace, progress: Callable[[int, int], None] | None = None,
              ) -> list[HandRecord]:
-    """Every hand of every session, in order (the engine's records, all cards seen)."""
+    """Every hand of every session, in order (the engine's records, all cards seen).
+    ``progress(done, total)`` is called after each hand."""
     _check_numbers(args)
     ruleset = PRESETS[args.variant]
     table = _table(args, ruleset)
     start = _start(args.start)
     prefix = args.session_prefix or f"sim-{args.variant}-s{args.seed}"
     rng = random.Random(args.seed)
+    total = args.hands * args.sessions
     records: list[HandRecord] = []
     for k in range(args.sessions):
         session_start = start + timedelta(days=k, minutes=rng.randint(0, 180))
         spec = SessionSpec(f"{prefix}-{k + 1}", args.hands, session_start, args.stake,
                            args.currency, button=rng.randrange(len(table.names)),
                            room_error_rate=args.room_error_rate)
-        records += play_session(table, spec, rng)
-        if progress is not None:
-            progress(k + 1, args.sessions)
+        done = len(records)
+        on_hand = None if progress is None else (
+            lambda n, done=done: progress(min(done + n, total), total))
+        records += play_session(table, spec, rng, on_hand)
+    if progress is not None:
+        progress(total, total)
     return records
 
 
@@ -148,14 +153,19 @@ def _write(path: Path, records: Sequence[HandRecord]) -> int:
 
 
 def _progress_bar() -> Callable[[int, int], None] | None:
+    """A one-line bar on stderr, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return None
+    shown = [-1]
 
     def show(done: int, total: int) -> None:
         width = 30
         filled = width * done // total
+        if filled == shown[0] or shown[0] > width:
+            return  # nothing new to show, or already finished
+        shown[0] = filled if done < total else width + 1
         sys.stderr.write(f"\rsimulating [{'#' * filled}{'.' * (width - filled)}] "
-                         f"{done}/{total} sessions")
+                         f"{done}/{total} hands")
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()

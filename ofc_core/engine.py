@@ -39,7 +39,7 @@ values. Results, fouls and Fantasyland all come from :func:`ofc_core.scoring.sco
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple, Protocol
@@ -400,17 +400,24 @@ def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]
     return scores.points[:, :n].tolist()
 
 
-def play_session(table: Table, spec: SessionSpec, rng: random.Random) -> list[HandRecord]:
+Progress = Callable[[int], None]
+"""Called with the number of hands played so far in the session (for a progress bar)."""
+
+
+def play_session(table: Table, spec: SessionSpec, rng: random.Random,
+                 progress: Progress | None = None) -> list[HandRecord]:
     """Play ``spec.hands`` hands at one table (or, under a match target, Double matches until
     at least that many hands are played) and return them as records."""
     if table.ruleset.match_target is not None:
-        return play_matches(table, spec, rng)
+        return play_matches(table, spec, rng, progress)
     n = len(table.names)
     button, fantasyland = spec.button % n, (0,) * n
     hands = []
-    for _ in range(spec.hands):
+    for number in range(1, spec.hands + 1):
         played = play_hand(table, button, fantasyland, rng)
         hands.append(played)
+        if progress is not None:
+            progress(number)
         button = next_button(table.ruleset, button, n, any(fantasyland))
         fantasyland = played.fantasyland_next
     clock = _Clock(spec.start, spec.seconds_per_hand)
@@ -476,7 +483,8 @@ def _match_end(match: _Match, winner: int, reason: str) -> Event:
                  data={"score": score, "cube": match.multiplier, "reason": reason})
 
 
-def play_matches(table: Table, spec: SessionSpec, rng: random.Random) -> list[HandRecord]:
+def play_matches(table: Table, spec: SessionSpec, rng: random.Random,
+                 progress: Progress | None = None) -> list[HandRecord]:
     """Double: heads-up matches, each hand banking the scorer's (race) points, until a player
     reaches ``ruleset.match_target``. New matches start until ``spec.hands`` hands are played.
 
@@ -504,6 +512,8 @@ def play_matches(table: Table, spec: SessionSpec, rng: random.Random) -> list[Ha
         while winner is None:
             number += 1
             played = play_hand(table, button, fantasyland, rng, score=True)
+            if progress is not None:
+                progress(number)
             assert played.result is not None
             for seat, p in enumerate(played.result.players):
                 match.scores[seat] += p.points

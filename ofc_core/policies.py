@@ -177,7 +177,7 @@ def _greedy_rows(view: View, style: Style) -> tuple[Placement, _Rows]:
     """Place cards one at a time where they score best; the cards left are discarded.
 
     When every dealt card is placed (the first street, regular and turbo streets), the cards
-    go in order, pairs and high cards first; otherwise each step places the best-scoring card.
+    go in order, pairs and high cards first; otherwise the best-scoring cards are kept.
     """
     rows = _Rows(view.board)
     placed: tuple[list[int], list[int], list[int]] = ([], [], [])
@@ -189,17 +189,16 @@ def _greedy_rows(view: View, style: Style) -> tuple[Placement, _Rows]:
             rows.add(row, card)
             placed[row].append(card)
         return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), ()), rows
-    left = list(dealt)
-    for _ in range(view.place):
-        best, best_card, best_row = -1e9, -1, -1
-        for card in left:
-            value, row = _best_row(rows, card, style)
-            if value > best:
-                best, best_card, best_row = value, card, row
-        rows.add(best_row, best_card)
-        placed[best_row].append(best_card)
-        left.remove(best_card)
-    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), tuple(left)), rows
+    # Rank the dealt cards by their best score: the weakest are discarded, the others placed
+    # best first (each after the previous one is on the board).
+    ranked = sorted(((*_best_row(rows, c, style), c) for c in dealt), reverse=True)
+    for k, (_, row, card) in enumerate(ranked[:view.place]):
+        if k:
+            row = _best_row(rows, card, style)[1]
+        rows.add(row, card)
+        placed[row].append(card)
+    discard = tuple(card for _, _, card in ranked[view.place:])
+    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), discard), rows
 
 
 # --------------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ import numpy as np
 
 from ofc_core.batch import score_batch
 from ofc_core.board import Board
-from ofc_core.cards import DECK
+from ofc_core.cards import DECK, Card
 from ofc_core.evaluate import evaluate
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.rules import ButtonInFl, Ruleset
@@ -237,8 +237,15 @@ def _deal(deck: list[int], count: int) -> Cards:
     return cards
 
 
-def _cards(indexes: Sequence[int]) -> tuple:
-    return tuple(map(DECK.__getitem__, indexes)) if indexes else ()
+_SMALL: dict[tuple[int, ...], tuple[Card, ...]] = {(): ()}
+_SMALL.update({(a,): (DECK[a],) for a in range(52)})
+_SMALL.update({(a, b): (DECK[a], DECK[b]) for a in range(52) for b in range(52) if a != b})
+
+
+def _cards(indexes: Cards) -> tuple[Card, ...]:
+    """Card values of card indexes (the short tuples of a street's rows come from a table)."""
+    small = _SMALL.get(indexes)
+    return small if small is not None else tuple(map(DECK.__getitem__, indexes))
 
 
 def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:

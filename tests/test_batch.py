@@ -79,6 +79,8 @@ def test_every_five_card_hand_is_counted_in_its_category(every_five_card_row) ->
         Category.TWO_PAIR: 123_552, Category.PAIR: 1_098_240, Category.HIGH_CARD: 1_302_540,
     }
     assert len(np.unique(strengths)) == 7_462  # the distinct 5-card poker hands
+    bottom = evaluate_rows(boards_with(combos, slice(8, 13)))[:, 2]
+    assert np.array_equal(bottom, strengths)  # the bottom reads its cards as the middle does
 
 
 def test_every_category_agrees_with_evaluate(every_five_card_row) -> None:

@@ -11,6 +11,8 @@ hand disjoint), then times on ONE core:
   ``evaluate_cards`` for the 5-card rows, a dict keyed by sorted ranks for the 3-card top, foul
   and royalties per board in Python) on ``--baseline-boards`` boards, checked against the batch
   results: ``baseline_boards_per_s``;
+- :func:`ofc_core.batch.score_records` on ``--records`` hand records (regular and pineapple
+  mixed), from the objects to the arrays;
 - the scalar :func:`ofc_core.scoring.score_hand` on a few thousand hands, for scale.
 
 Each figure is the best of ``--repeat`` runs, by wall clock (``*_per_s``) and by CPU time
@@ -43,6 +45,7 @@ from ofc_core import batch  # noqa: E402
 from ofc_core.board import Board, Row  # noqa: E402
 from ofc_core.cards import DECK  # noqa: E402
 from ofc_core.evaluate import evaluate  # noqa: E402
+from ofc_core.hand import HandRecord, PlayerRecord  # noqa: E402
 from ofc_core.rules import PRESETS, RoyaltyTable  # noqa: E402
 from ofc_core.scoring import Seat, score_hand  # noqa: E402
 
@@ -57,6 +60,15 @@ def deal(hands: int, seed: int) -> np.ndarray:
         shuffled = rng.permuted(np.tile(deck, (n, 1)), axis=1)
         out[start:start + n] = shuffled[:, :39].reshape(n, 3, 13)
     return out
+
+
+def seats_of(hands: np.ndarray) -> list[list[Seat]]:
+    """Scalar seats (named 0, 1, 2) for ``(N, 3, 13)`` card indexes."""
+    return [
+        [Seat(str(i), Board(*(tuple(DECK[c] for c in b[s]) for s in
+                              (slice(0, 3), slice(3, 8), slice(8, 13))))) for i, b in enumerate(h)]
+        for h in hands.tolist()
+    ]
 
 
 def best_time(fn, repeat: int) -> tuple[float, float]:
@@ -147,6 +159,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--baseline-boards", type=int, default=20_000)
     parser.add_argument("--scalar-hands", type=int, default=2_000)
+    parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -181,15 +194,18 @@ def main() -> int:
         for k, (foul, royalties) in enumerate(results)
     )
 
-    seats = [
-        [Seat(str(i), Board(*(tuple(DECK[c] for c in b[s]) for s in
-                              (slice(0, 3), slice(3, 8), slice(8, 13))))) for i, b in enumerate(h)]
-        for h in hands[: args.scalar_hands].tolist()
-    ]
+    seats = seats_of(hands[: args.scalar_hands])
     start = time.perf_counter()
     for hand in seats:
         score_hand(hand, ruleset)
     scalar_s = time.perf_counter() - start
+
+    records = [
+        HandRecord("bench", str(k), ("regular", "pineapple")[k % 2],
+                   tuple(PlayerRecord(seat.name, i, seat.board) for i, seat in enumerate(hand)))
+        for k, hand in enumerate(seats_of(hands[: args.records]))
+    ]
+    records_s, records_cpu = best_time(lambda: batch.score_records(records), args.repeat)
 
     boards_per_s = len(boards) / board_s
     baseline_per_s = len(sample) / baseline_s
@@ -205,6 +221,8 @@ def main() -> int:
         "score_batch_hands_per_s": round(len(hands) / hand_s),
         "score_batch_hands_per_cpu_s": round(len(hands) / hand_cpu),
         "score_batch_boards_per_s": round(3 * len(hands) / hand_s),
+        "score_records_per_s": round(len(records) / records_s),
+        "score_records_per_cpu_s": round(len(records) / records_cpu),
         "scalar_hands_per_s": round(len(seats) / scalar_s),
         "boards": len(boards),
         "hands": len(hands),

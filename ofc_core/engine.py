@@ -254,23 +254,6 @@ def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
                       _cards(dealt), discard)
 
 
-class _Seat:
-    """Mutable state of one player during one hand (private to the engine)."""
-
-    __slots__ = ("rows", "streets")
-
-    def __init__(self) -> None:
-        self.rows: Rows = ((), (), ())
-        self.streets: list[tuple[Cards, Placement]] = []
-
-    def act(self, policy: Policy, view: View, rng: random.Random) -> None:
-        placement = policy.place(view, rng)
-        check_placement(view, placement)
-        t, m, b = self.rows
-        self.rows = (t + placement.top, m + placement.middle, b + placement.bottom)
-        self.streets.append((view.dealt, placement))
-
-
 _TOP_STRENGTHS: dict[Cards, int] = {}
 
 
@@ -306,30 +289,36 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
               rng: random.Random, *, score: bool = False) -> PlayedHand:
     """Deal and play one hand. ``fantasyland[i]`` is the number of cards seat ``i`` gets in
     Fantasyland (0: a normal hand). With ``score`` the scorer's result is always kept."""
-    ruleset, n = table.ruleset, len(table.names)
+    ruleset, policies, n = table.ruleset, table.policies, len(table.names)
     order = [(button + 1 + k) % n for k in range(n)]
     deck = list(range(52))
     rng.shuffle(deck)
-    seats = [_Seat() for _ in range(n)]
+    empty: Rows = ((), (), ())
+    rows: list[Rows] = [empty] * n
+    streets: list[list[tuple[Cards, Placement]]] = [[] for _ in range(n)]
+
+    def act(seat: int, view: View) -> None:
+        placement = policies[seat].place(view, rng)
+        check_placement(view, placement)
+        t, m, b = rows[seat]
+        rows[seat] = (t + placement.top, m + placement.middle, b + placement.bottom)
+        streets[seat].append((view.dealt, placement))
+
     for i in order:
         if fantasyland[i]:
-            view = View(ruleset, 0, 0, _deal(deck, fantasyland[i]), 13, ((), (), ()), (), True)
-            seats[i].act(table.policies[i], view, rng)
+            act(i, View(ruleset, 0, 0, _deal(deck, fantasyland[i]), 13, empty, (), True))
+    normal = [i for i in order if not fantasyland[i]]
+    # Opponents clockwise from each player's left; a Fantasyland board stays hidden.
+    seen = {i: [j for j in order[order.index(i) + 1:] + order[:order.index(i)]] for i in normal}
     plan = ruleset.dealing.streets
-    hidden: Rows = ((), (), ())
     for k, street in enumerate(plan):
-        for i in order:
-            if fantasyland[i]:
-                continue
-            others = tuple(seats[j].rows if not fantasyland[j] else hidden
-                           for j in order if j != i)
-            view = View(ruleset, k, len(plan) - 1, _deal(deck, street.dealt), street.placed,
-                        seats[i].rows, others)
-            seats[i].act(table.policies[i], view, rng)
-    rows = tuple(seat.rows for seat in seats)
+        for i in normal:
+            others = tuple([rows[j] if not fantasyland[j] else empty for j in seen[i]])
+            act(i, View(ruleset, k, len(plan) - 1, _deal(deck, street.dealt), street.placed,
+                        rows[i], others))
     fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
-    return PlayedHand(button, order[0], tuple(fantasyland), rows,
-                      tuple(tuple(seat.streets) for seat in seats), fl_next, result)
+    return PlayedHand(button, order[0], tuple(fantasyland), tuple(rows),
+                      tuple(tuple(s) for s in streets), fl_next, result)
 
 
 def next_button(ruleset: Ruleset, button: int, players: int, anyone_in_fl: bool) -> int:

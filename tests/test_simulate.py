@@ -4,6 +4,7 @@ byte-identical for a seed, hero files as a room logs them, clear errors for bad 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,27 @@ def test_unknown_variant_is_refused_by_the_parser(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["simulate", "--variant", "chinese", "--out", str(tmp_path / "x.jsonl")])
     assert "invalid choice: 'chinese'" in capsys.readouterr().err
+
+
+def test_demo_data_is_what_the_documented_commands_write(tmp_path):
+    """``data/demo`` must be reproducible from the commands in docs/simulator.md."""
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "simulator.md").read_text(encoding="utf-8")
+    block = doc[doc.index("## Demo data"):]
+    block = block[block.index("```bash") + 7:]
+    block = block[:block.index("```")]
+    common = next(line for line in block.splitlines() if line.startswith("common="))
+    common_args = shlex.split(common.split("=", 1)[1])[0]
+    commands = [line for line in block.splitlines() if line.startswith("ofc simulate")]
+    assert len(commands) >= 5
+    for line in commands:
+        args = shlex.split(line.replace("$common", common_args))[1:]
+        out = Path(args[args.index("--out") + 1])
+        args[args.index("--out") + 1] = str(tmp_path / out.name)
+        args = [a for arg in args for a in (shlex.split(arg) if arg == common_args else [arg])]
+        assert main(args) == 0
+    written = sorted(p.name for p in tmp_path.iterdir())
+    committed = sorted(p.name for p in (root / "data" / "demo").glob("*.jsonl"))
+    assert written == committed
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (root / "data" / "demo" / name).read_bytes(), name

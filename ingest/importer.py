@@ -24,29 +24,30 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
+from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
 
-from . import store
+from . import fast_ofc_hh, store
 from .formats import Format, ParsedHand, ParseIssue, detect, registry
 from .formats.encoding import DecodeError, decode_bytes
 from .hand_tables import (
     HAND_TABLES,
     HandRow,
+    build_tables,
     delete_hands,
     hand_tables,
     insert_tables,
     load_records,
 )
 
-try:  # pragma: no cover - which branch runs depends on the batch scorer being there
-    from ofc_core.batch import score_records
-except ModuleNotFoundError:  # TEMPORARY: see ingest/_score_shim.py
-    from ._score_shim import score_records
-
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, label)``: bytes done of total bytes, and a one-line status."""
+
+FAST_PATH = True
+"""Read canonical ofc-hh/1 lines with :mod:`ingest.fast_ofc_hh` (tests compare both paths)."""
 
 CHUNK_HANDS = 20_000
 """Hands parsed, scored and inserted at a time (bounds memory on big files)."""
@@ -350,6 +351,9 @@ def _insert_rejected(con: duckdb.DuckDBPyConnection, import_id: int, name: str,
 
 def _store_hands(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
                  import_id: int, counts: _Counts, ticker: _Ticker, size: int) -> None:
+    if FAST_PATH and fmt.name == fast_ofc_hh.FORMAT_NAME:
+        _store_fast(con, fmt, text, name, import_id, counts, ticker, size)
+        return
     lines = max(text.count("\n") + 1, 1)
     chunk: list[ParsedHand] = []
     for item in fmt.parse(text, name):
@@ -364,6 +368,79 @@ def _store_hands(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: s
     if chunk:
         _store_chunk(con, chunk, import_id, counts)
     ticker.update(name, 1.0, size, counts.hands)
+
+
+def _store_fast(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
+                import_id: int, counts: _Counts, ticker: _Ticker, size: int) -> None:
+    """ofc-hh/1 in chunks of lines: canonical hands through :mod:`ingest.fast_ofc_hh`, every
+    other line through the format's own reader (which says what is wrong with it)."""
+    lines = text.split("\n")
+    last = len(lines)
+    for start in range(0, last, CHUNK_HANDS):
+        batch = [(number, line) for number, line in
+                 enumerate(lines[start:start + CHUNK_HANDS], start=start + 1) if line.strip()]
+        parsed = fast_ofc_hh.parse_lines(batch)
+        again = _store_fast_chunk(con, parsed, import_id, counts)
+        slow: list[ParsedHand] = []
+        for position in again:
+            number, line = batch[position]
+            # One line read alone as in its file: not at the start (a BOM there is not the
+            # file's), and the last line of the file still last (it may be partial).
+            alone = "\n" + line + ("" if number == last else "\n")
+            for item in fmt.parse(alone, name):
+                item = replace(item, line=number)
+                if isinstance(item, ParseIssue):
+                    counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
+                else:
+                    slow.append(item)
+        if slow:
+            _store_chunk(con, slow, import_id, counts)
+        ticker.update(name, min(start + CHUNK_HANDS, last) / last, size, counts.hands)
+
+
+def _store_fast_chunk(con: duckdb.DuckDBPyConnection, parsed: fast_ofc_hh.ParsedLines,
+                      import_id: int, counts: _Counts) -> list[int]:
+    """Store the new canonical hands of a chunk; count those stored before with the same text
+    as duplicates. Returns the positions of the lines left for the reference reader (not
+    canonical, invalid, or already stored from a log that differs)."""
+    hands = parsed.hands
+    n = len(hands["source"])
+    keep = np.ones(n, bool)
+    later: list[int] = []
+    if n:
+        ids = pa.table({"source": pa.array(hands["source"], pa.string()),
+                        "hand_id": pa.array(hands["hand_id"], pa.string()),
+                        "raw": pa.array(hands["raw"], pa.string()),
+                        "i": pa.array(np.arange(n))})
+        con.register("_ofc_ids", ids)
+        try:
+            found = con.execute("SELECT i.i, h.raw = i.raw FROM _ofc_ids i JOIN hands h "
+                                "USING (source, hand_id)").fetchall()
+        finally:
+            con.unregister("_ofc_ids")
+        for i, same in found:
+            keep[i] = False
+            if same:
+                counts.hands += 1
+                counts.duplicate += 1
+            else:
+                later.append(hands["input"][i])
+        seen: set[tuple[str, str]] = set()
+        for i, key in enumerate(zip(hands["source"], hands["hand_id"], strict=True)):
+            if key in seen and keep[i]:
+                keep[i] = False
+                later.append(hands["input"][i])
+            seen.add(key)
+    fast, deferred = parsed.finish(keep)
+    fresh = len(fast.columns)
+    if fresh:
+        first = _next_id(con, "hands", "hand_key")
+        keys = np.arange(first, first + fresh, dtype=np.int64)
+        insert_tables(con, build_tables(fast.columns, keys, np.full(fresh, import_id),
+                                        fast.scores()))
+        counts.hands += fresh
+        counts.stored += fresh
+    return sorted(deferred + later)
 
 
 def _existing_keys(con: duckdb.DuckDBPyConnection,

@@ -81,7 +81,10 @@ def _plan_arrays(rulesets: Sequence[Ruleset]) -> dict[str, np.ndarray]:
 
 
 def _hands_of(bad_players: np.ndarray, t: CardTable) -> np.ndarray:
-    return np.unique(t.player_hand[bad_players])
+    """Hands (as a boolean mask) of the players flagged in ``bad_players`` (a mask)."""
+    bad = np.zeros(t.hand_count, bool)
+    bad[t.player_hand[bad_players]] = True
+    return bad
 
 
 def valid_hands(t: CardTable) -> np.ndarray:
@@ -104,7 +107,7 @@ def valid_hands(t: CardTable) -> np.ndarray:
     for k, field in enumerate((TOP, MIDDLE, BOTTOM)):
         board[:, k] = np.bincount(t.row_player, weights=per_row[:, field], minlength=m)
     incomplete = ~t.surrendered & (board != ROW_SIZES).any(axis=1)
-    ok[_hands_of(incomplete, t)] = False
+    ok &= ~_hands_of(incomplete, t)
 
     # Streets against the dealing plan.
     prs = rs[t.player_hand]  # ruleset of each player
@@ -112,7 +115,7 @@ def valid_hands(t: CardTable) -> np.ndarray:
     wanted = plan["streets"][prs]
     wrong_count = np.where(t.fantasyland, streets != 1,
                            np.where(t.surrendered, streets > wanted, streets != wanted))
-    ok[_hands_of(t.has_streets & wrong_count, t)] = False
+    ok &= ~_hands_of(t.has_streets & wrong_count, t)
     row_rs = prs[t.row_player]
     street = np.minimum(t.row_street, plan["dealt"].shape[1] - 1)
     in_fl = t.fantasyland[t.row_player]
@@ -126,10 +129,19 @@ def valid_hands(t: CardTable) -> np.ndarray:
         in_fl, fl_dealt_bad, dealt_n != want_dealt)) | (
         t.discard_known & ~in_fl & (discard_n != want_discarded))
     bad_row |= _subset_problems(t, r)
-    ok[_hands_of(np.unique(t.row_player[checked & bad_row]), t)] = False
+    bad_player = np.zeros(m, bool)
+    bad_player[t.row_player[checked & bad_row]] = True
+    ok &= ~_hands_of(bad_player, t)
 
     ok &= ~_duplicates(t, n, m)
     return ok
+
+
+def _present(keys: np.ndarray, size: int) -> np.ndarray:
+    """A boolean lookup table of ``size`` entries, true at ``keys``."""
+    table = np.zeros(size, bool)
+    table[keys] = True
+    return table
 
 
 def _subset_problems(t: CardTable, r: int) -> np.ndarray:
@@ -138,10 +150,11 @@ def _subset_problems(t: CardTable, r: int) -> np.ndarray:
     is_dealt = t.card_field == DEALT
     is_discard = t.card_field == DISCARD
     is_placed = ~is_dealt & ~is_discard
-    dealt_keys = np.unique(key[is_dealt])
+    dealt = _present(key[is_dealt], r * 64)
+    placed = _present(key[is_placed], r * 64)
     known = t.dealt_known[t.card_row]
-    not_dealt = (is_placed | is_discard) & known & ~np.isin(key, dealt_keys, assume_unique=False)
-    both = is_discard & np.isin(key, key[is_placed])
+    not_dealt = (is_placed | is_discard) & known & ~dealt[key]
+    both = is_discard & placed[key]
     bad = np.zeros(r, bool)
     bad[t.card_row[not_dealt | both]] = True
     return bad
@@ -151,16 +164,24 @@ def _duplicates(t: CardTable, n: int, m: int) -> np.ndarray:
     """Hands where a card appears more than once: in two players' records (boards, dealt cards,
     discards), or twice on one board."""
     player = t.row_player[t.card_row].astype(np.int64)
-    seen = np.unique(player * 64 + t.card)
-    hand_card = t.player_hand[seen // 64].astype(np.int64) * 64 + seen % 64
-    cards, counts = np.unique(hand_card, return_counts=True)
-    dup = np.zeros(n, bool)
-    dup[(cards[counts > 1] // 64)] = True
+    seen = _present(player * 64 + t.card, m * 64).reshape(m, 64)
+    per_hand = np.zeros((n, 64), np.int64)
+    _add_rows(per_hand, t, seen)
+    dup = (per_hand > 1).any(axis=1)
     on_board = (t.card_field >= TOP) & (t.card_field <= BOTTOM)
-    board_keys, board_counts = np.unique(player[on_board] * 64 + t.card[on_board],
-                                         return_counts=True)
-    dup[t.player_hand[board_keys[board_counts > 1] // 64]] = True
+    twice = np.bincount(player[on_board] * 64 + t.card[on_board], minlength=m * 64) > 1
+    dup[t.player_hand[twice.reshape(m, 64).any(axis=1)]] = True
     return dup
+
+
+def _add_rows(per_hand: np.ndarray, t: CardTable, seen: np.ndarray) -> None:
+    """``per_hand[h] += seen[p]`` for every player ``p`` of hand ``h`` (players of a hand are
+    contiguous), one seat position at a time."""
+    count = np.bincount(t.player_hand, minlength=len(per_hand))
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    for k in range(int(count.max(initial=0))):
+        hands = np.nonzero(count > k)[0]
+        per_hand[hands] += seen[start[hands] + k]
 
 
 def players_ok(names: Sequence[str], button: str | None, hero: str | None) -> bool:

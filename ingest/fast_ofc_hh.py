@@ -1,0 +1,507 @@
+"""The bulk path for ofc-hh/1: canonical lines straight into columns, checked and scored on
+arrays, with no card objects.
+
+The reference reader (:mod:`ingest.formats.ofc_hh`) builds a :class:`~ofc_core.hand.HandRecord`
+per hand; that is right for messages and too slow for a million hands. This reader accepts only
+what it can read exactly as the reference does, and sends every other line back to it:
+
+- the line is strict JSON (orjson when installed), an object whose keys are known at every
+  level, each key written ``"key":`` exactly once (duplicate keys are what ``json.loads``
+  would silently merge), no ``events``;
+- fields have the reference's types (names and ids non-empty strings, seats increasing whole
+  numbers, flags booleans, ``played_at`` ISO 8601 with an offset, ...);
+- players give either ``streets`` or a ``board`` object (not a compact board string), and every
+  card is written canonically (``Ah``, single spaces), so the stored text is what the reference
+  path would store;
+- the hand is valid: names, button and hero by :func:`ofc_core.validate_batch.players_ok`, its
+  rules resolve, and :func:`ofc_core.validate_batch.valid_hands` (the rules of
+  :func:`ofc_core.hand.validate` on arrays).
+
+The importer reads the lines it is given back through the reference reader, which reports
+what is wrong. Accepted hands are scored by :func:`ofc_core.batch.score_batch`, grouped by
+ruleset and player count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ofc_core.batch import RecordScores, score_batch
+from ofc_core.cards import DECK
+from ofc_core.rules import Ruleset, resolve
+from ofc_core.validate_batch import (
+    BOTTOM,
+    DEALT,
+    DISCARD,
+    MIDDLE,
+    TOP,
+    CardTable,
+    players_ok,
+    valid_hands,
+)
+
+from .hand_tables import FIELD_NAMES, HandColumns
+
+try:  # orjson is strict JSON (no NaN) and several times faster than json
+    import orjson
+
+    def _loads(line: str) -> Any:
+        return orjson.loads(line)
+except ImportError:  # pragma: no cover - depends on the environment
+    def _no_constant(name: str) -> Any:
+        raise ValueError(name)
+
+    _decoder = json.JSONDecoder(parse_constant=_no_constant)
+
+    def _loads(line: str) -> Any:
+        return _decoder.decode(line)
+
+FORMAT_NAME = "ofc-hh/1"
+HAND_KEYS = frozenset({"format", "source", "hand_id", "session_id", "match_id", "played_at",
+                       "stake", "currency", "hero", "variant", "rules", "button", "players"})
+PLAYER_KEYS = frozenset({"name", "seat", "fantasyland", "surrendered", "reported_points",
+                         "board", "streets"})
+STREET_KEYS = frozenset(FIELD_NAMES)
+BOARD_KEYS = frozenset({"top", "middle", "bottom"})
+_SPACED_COLON = re.compile(r'"\s+:')
+CARD_TEXTS = pa.array([str(c) for c in DECK] + [""])
+"""Card index -> canonical text; index 52 is the empty token of an empty row."""
+EMPTY = 52
+MAX_PLAYERS = 4
+
+
+class _Defer(Exception):
+    """This line is for the reference reader."""
+
+
+def _text(value: Any) -> str:
+    if type(value) is not str or not value.strip():
+        raise _Defer
+    return value
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _number(value: Any) -> float | None:
+    if value is None:
+        return None
+    if type(value) not in (int, float):
+        raise _Defer
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if value is None:
+        return False
+    if type(value) is not bool:
+        raise _Defer
+    return value
+
+
+def _played_at(value: Any) -> str | None:
+    if value is None:
+        return None
+    try:
+        if datetime.fromisoformat(_text(value)).tzinfo is None:
+            raise _Defer
+    except ValueError:
+        raise _Defer from None
+    return value
+
+
+@dataclass
+class _Builder:
+    """Python lists filled line by line; everything after is on arrays."""
+
+    hands: dict[str, list[Any]]
+    player_hand: list[int]
+    name: list[str]
+    fantasyland: list[bool]
+    surrendered: list[bool]
+    reported: list[float]
+    has_streets: list[bool]
+    row_player: list[int]
+    row_street: list[int]
+    row_fields: list[list[str | None]]
+    board_player: list[int]
+    board_fields: list[list[str]]
+
+    @classmethod
+    def empty(cls) -> _Builder:
+        return cls({k: [] for k in ("source", "hand_id", "session_id", "match_id", "played_at",
+                                    "variant", "rules", "button", "hero", "stake", "currency",
+                                    "raw", "line", "first_to_act", "player_count", "input")},
+                   [], [], [], [], [], [], [], [], [[] for _ in FIELD_NAMES], [],
+                   [[] for _ in range(3)])
+
+
+def _read_line(b: _Builder, position: int, number: int, line: str) -> None:
+    """Append one canonical hand to ``b`` or raise :class:`_Defer` (leaving ``b`` as it was)."""
+    if "\r" in line or line.startswith("\ufeff"):  # orjson would skip a BOM; json does not
+        raise _Defer
+    try:
+        obj = _loads(line)
+    except ValueError:
+        raise _Defer from None
+    if type(obj) is not dict or not obj.keys() <= HAND_KEYS:
+        raise _Defer
+    keys = len(obj)
+    fmt = obj.get("format")
+    if fmt is not None and fmt != FORMAT_NAME:
+        raise _Defer
+    source, hand_id, variant = _text(obj.get("source")), _text(obj.get("hand_id")), \
+        _text(obj.get("variant"))
+    button, hero = _optional_text(obj.get("button")), _optional_text(obj.get("hero"))
+    rules = obj.get("rules")
+    if rules is None:
+        rules_text = "{}"
+    elif type(rules) is dict and all(type(v) in (str, int, float, bool) or v is None
+                                     for v in rules.values()):
+        keys += len(rules)
+        rules_text = json.dumps(rules, sort_keys=True)
+    else:
+        raise _Defer
+    players = obj.get("players")
+    if type(players) is not list or not 1 <= len(players) <= MAX_PLAYERS:
+        raise _Defer
+    names: list[str] = []
+    last_seat = -1
+    rows: list[tuple[int, int, list[str | None]]] = []
+    boards: list[list[str]] = []
+    flags: list[tuple[bool, bool, float, bool]] = []
+    for k, p in enumerate(players):
+        if type(p) is not dict or not p.keys() <= PLAYER_KEYS:
+            raise _Defer
+        keys += len(p)
+        names.append(_text(p.get("name")))
+        seat = p.get("seat")
+        if type(seat) is not int or seat <= last_seat:
+            raise _Defer
+        last_seat = seat
+        reported = _number(p.get("reported_points"))
+        streets, board = p.get("streets"), p.get("board")
+        if (streets is None) == (board is None):
+            raise _Defer
+        if streets is not None:
+            if type(streets) is not list or not streets:
+                raise _Defer
+            for number_, s in enumerate(streets, start=1):
+                if type(s) is not dict or not s.keys() <= STREET_KEYS:
+                    raise _Defer
+                keys += len(s)
+                dealt, discard = s.get("dealt"), s.get("discard")
+                top, middle, bottom = s.get("top", ""), s.get("middle", ""), s.get("bottom", "")
+                if type(top) is not str or type(middle) is not str or type(bottom) is not str \
+                        or not (dealt is None or type(dealt) is str) \
+                        or not (discard is None or type(discard) is str):
+                    raise _Defer
+                rows.append((k, number_, [dealt, top, middle, bottom, discard]))
+            boards.append([])
+        else:
+            if type(board) is not dict or not board.keys() <= BOARD_KEYS:
+                raise _Defer
+            keys += len(board)
+            row_texts = [board.get("top", ""), board.get("middle", ""), board.get("bottom", "")]
+            if any(type(t) is not str for t in row_texts):
+                raise _Defer
+            boards.append(row_texts)
+        flags.append((_flag(p.get("fantasyland")), _flag(p.get("surrendered")),
+                      np.nan if reported is None else float(reported), streets is not None))
+    if line.count('":') != keys or _SPACED_COLON.search(line) or not players_ok(
+            names, button, hero):
+        raise _Defer
+    hands = b.hands
+    values = (source, hand_id, _optional_text(obj.get("session_id")),
+              _optional_text(obj.get("match_id")), _played_at(obj.get("played_at")), variant,
+              rules_text, button, hero, _number(obj.get("stake")),
+              _optional_text(obj.get("currency")), line, number,
+              0 if button is None else (names.index(button) + 1) % len(names), len(names),
+              position)
+    for key, value in zip(hands, values, strict=True):
+        hands[key].append(value)
+    hand = len(hands["source"]) - 1
+    first_player = len(b.name)
+    b.name += names
+    for k, (fl, surr, reported_value, has_streets) in enumerate(flags):
+        b.player_hand.append(hand)
+        b.fantasyland.append(fl)
+        b.surrendered.append(surr)
+        b.reported.append(reported_value)
+        b.has_streets.append(has_streets)
+        if not has_streets:
+            b.board_player.append(first_player + k)
+            for f, text in zip(b.board_fields, boards[k], strict=True):
+                f.append(text)
+    for k, number_, texts in rows:
+        b.row_player.append(first_player + k)
+        b.row_street.append(number_)
+        for f, text in zip(b.row_fields, texts, strict=True):
+            f.append(text)
+
+
+@dataclass(frozen=True)
+class FastHands:
+    """Hands read by the fast path, in columns, checked and ready to score."""
+
+    columns: HandColumns
+    table: CardTable
+    boards: np.ndarray
+    """``(M, 13)`` card indexes of each player's board (top, middle, bottom); -1 if missing."""
+    inputs: list[int]
+    """Position of each hand in the lines given to :func:`read_lines`."""
+
+    def scores(self) -> RecordScores:
+        return score_columns(self.table, self.boards, self.columns.first_to_act)
+
+
+def _tokens(texts: list[str | None]) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
+    """Card tokens of a column of card texts: per text the count (0 for None or ''), the flat
+    card indexes and texts, and per text whether it is canonical."""
+    arr = pa.array(texts, pa.string())
+    split = pc.split_pattern(arr, " ")
+    lengths = pc.list_value_length(split).fill_null(0).to_numpy(zero_copy_only=False)
+    flat = pc.list_flatten(split)
+    index = pc.index_in(flat, value_set=CARD_TEXTS).fill_null(-1).to_numpy(
+        zero_copy_only=False).astype(np.int64)
+    empty_text = (pc.binary_length(arr).fill_null(1).to_numpy(zero_copy_only=False) == 0)
+    owner = np.repeat(np.arange(len(texts)), lengths)
+    bad = (index < 0) | ((index == EMPTY) & ~empty_text[owner])
+    canonical = np.ones(len(texts), bool)
+    canonical[owner[bad]] = False
+    keep = index != EMPTY
+    counts = np.bincount(owner[keep], minlength=len(texts)).astype(np.int64)
+    return counts, index[keep], flat.filter(pa.array(keep)), canonical
+
+
+@dataclass
+class ParsedLines:
+    """The first step of :func:`read_lines`: canonical lines parsed into lists, not yet
+    checked. ``hands`` holds per hand its ``source``, ``hand_id``, ``raw`` text, ``line`` and
+    ``input`` (position in the lines given)."""
+
+    builder: _Builder
+    deferred: list[int]
+
+    @property
+    def hands(self) -> dict[str, list[Any]]:
+        return self.builder.hands
+
+    def finish(self, keep: np.ndarray | None = None) -> tuple[FastHands, list[int]]:
+        """Check and shape the hands (only those in ``keep``, if given); returns them and the
+        positions of every line the reference reader must read (hands dropped by ``keep``
+        are not among them)."""
+        b = self.builder if keep is None or keep.all() else _keep(self.builder, keep)
+        return _finish(b, self.deferred)
+
+
+def parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
+    """Parse ``(line number, text)`` lines (blank lines left out by the caller)."""
+    b = _Builder.empty()
+    deferred: list[int] = []
+    for position, (number, line) in enumerate(lines):
+        mark = (len(b.hands["source"]), len(b.name), len(b.row_player), len(b.board_player))
+        try:
+            _read_line(b, position, number, line)
+        except _Defer:
+            _truncate(b, *mark)
+            deferred.append(position)
+    return ParsedLines(b, deferred)
+
+
+def read_lines(lines: Sequence[tuple[int, str]]) -> tuple[FastHands, list[int]]:
+    """Read ``(line number, text)`` lines; returns the hands read and the positions (in
+    ``lines``) of the lines the reference reader must read."""
+    return parse_lines(lines).finish()
+
+
+def _truncate(b: _Builder, hands: int, players: int, rows: int, boards: int) -> None:
+    for column in b.hands.values():
+        del column[hands:]
+    for column in (b.player_hand, b.name, b.fantasyland, b.surrendered, b.reported,
+                   b.has_streets):
+        del column[players:]
+    for column in (b.row_player, b.row_street, *b.row_fields):
+        del column[rows:]
+    for column in (b.board_player, *b.board_fields):
+        del column[boards:]
+
+
+def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:
+    n = len(b.hands["source"])
+    ruleset_index, rulesets, unresolved = _rulesets(b.hands["variant"], b.hands["rules"])
+    player_hand = np.array(b.player_hand, np.int64)
+    m = len(player_hand)
+    row_player = np.array(b.row_player + b.board_player, np.int64)
+    r_streets = len(b.row_player)
+    texts: list[list[str | None]] = [list(f) for f in b.row_fields]
+    for k, field_ in enumerate((TOP, MIDDLE, BOTTOM)):
+        texts[field_] += b.board_fields[k]
+    for field_ in (DEALT, DISCARD):
+        texts[field_] += [None] * len(b.board_player)
+    r = len(row_player)
+    canonical = np.ones(r, bool)
+    card_row, card_field, card, card_text = [], [], [], []
+    counts = np.zeros((r, 5), np.int64)
+    for field_ in range(5):
+        n_tokens, index, flat_text, ok = _tokens(texts[field_])
+        counts[:, field_] = n_tokens
+        canonical &= ok
+        card_row.append(np.repeat(np.arange(r), n_tokens))
+        card_field.append(np.full(len(index), field_, np.int8))
+        card.append(index)
+        card_text.append(flat_text)
+    table = CardTable(
+        rulesets=rulesets, hand_ruleset=ruleset_index, player_hand=player_hand,
+        fantasyland=np.array(b.fantasyland, bool), surrendered=np.array(b.surrendered, bool),
+        has_streets=np.array(b.has_streets, bool), row_player=row_player,
+        row_street=np.array(b.row_street + [1] * len(b.board_player), np.int64) - 1,
+        dealt_known=np.array([t is not None for t in texts[DEALT]], bool),
+        discard_known=np.array([t is not None for t in texts[DISCARD]], bool),
+        card_row=np.concatenate(card_row), card_field=np.concatenate(card_field),
+        card=np.concatenate(card))
+    good = valid_hands(table) & ~unresolved
+    good[np.unique(player_hand[row_player[~canonical]])] = False
+    inputs = b.hands["input"]
+    if not good.all():
+        deferred = sorted(deferred + [inputs[h] for h in np.nonzero(~good)[0]])
+        return _finish(_keep(b, good), deferred)
+    boards, board_text = _boards(table, m, card_text)
+    first_rows = np.full(m, -1, np.int64)
+    with_streets, first_row = np.unique(row_player[:r_streets], return_index=True)
+    first_rows[with_streets] = first_row
+    dealt_first = np.where(first_rows >= 0, counts[np.maximum(first_rows, 0), DEALT], 0)
+    fl_known = table.fantasyland & table.has_streets & (first_rows >= 0) & \
+        table.dealt_known[np.maximum(first_rows, 0)]
+    hands = b.hands
+    columns = HandColumns(
+        source=hands["source"], hand_id=hands["hand_id"], session_id=hands["session_id"],
+        match_id=hands["match_id"], played_at=hands["played_at"], variant=hands["variant"],
+        rules=hands["rules"], button=hands["button"], hero=hands["hero"], stake=hands["stake"],
+        currency=hands["currency"], raw=hands["raw"], line=hands["line"],
+        first_to_act=np.array(hands["first_to_act"], np.int64),
+        player_count=np.array(hands["player_count"], np.int64),
+        name=b.name, fantasyland=table.fantasyland, surrendered=table.surrendered,
+        reported_points=np.array(b.reported, np.float64),
+        fl_cards=pa.array(dealt_first, pa.int8(), mask=~fl_known),
+        board=board_text,
+        street_player=np.array(b.row_player, np.int64),
+        street=np.array(b.row_street, np.int64),
+        **{k: b.row_fields[i] for i, k in enumerate(FIELD_NAMES)})
+    assert n == len(columns)
+    return FastHands(columns, table, boards, inputs), deferred
+
+
+def _keep(b: _Builder, good: np.ndarray) -> _Builder:
+    """``b`` without the hands not in ``good``."""
+    out = _Builder.empty()
+    keep_player = good[np.array(b.player_hand, np.int64)] if b.player_hand else np.zeros(0, bool)
+    new_hand = np.cumsum(good) - 1
+    new_player = np.cumsum(keep_player) - 1
+    for key, column in b.hands.items():
+        out.hands[key] = [v for v, k in zip(column, good, strict=True) if k]
+    for attr in ("name", "fantasyland", "surrendered", "reported", "has_streets"):
+        setattr(out, attr, [v for v, k in zip(getattr(b, attr), keep_player, strict=True) if k])
+    out.player_hand = [int(new_hand[h]) for h, k in zip(b.player_hand, keep_player, strict=True)
+                       if k]
+    keep_row = [bool(keep_player[p]) for p in b.row_player]
+    out.row_player = [int(new_player[p]) for p, k in zip(b.row_player, keep_row, strict=True)
+                      if k]
+    out.row_street = [s for s, k in zip(b.row_street, keep_row, strict=True) if k]
+    out.row_fields = [[v for v, k in zip(f, keep_row, strict=True) if k] for f in b.row_fields]
+    keep_board = [bool(keep_player[p]) for p in b.board_player]
+    out.board_player = [int(new_player[p]) for p, k in zip(b.board_player, keep_board,
+                                                           strict=True) if k]
+    out.board_fields = [[v for v, k in zip(f, keep_board, strict=True) if k]
+                        for f in b.board_fields]
+    return out
+
+
+_RULESET_CACHE: dict[tuple[str, str], Ruleset | None] = {}
+
+
+def _rulesets(variants: list[str], rules: list[str]) -> tuple[np.ndarray, list[Ruleset],
+                                                              np.ndarray]:
+    """Per hand the index of its resolved ruleset; hands whose rules do not resolve are
+    flagged (the reference reader will say why)."""
+    index: dict[tuple[str, str], int] = {}
+    rulesets: list[Ruleset] = []
+    out = np.zeros(len(variants), np.int64)
+    unresolved = np.zeros(len(variants), bool)
+    for h, key in enumerate(zip(variants, rules, strict=True)):
+        k = index.get(key)
+        if k is None:
+            if key not in _RULESET_CACHE:
+                try:
+                    _RULESET_CACHE[key] = resolve(key[0], json.loads(key[1]))
+                except ValueError:
+                    _RULESET_CACHE[key] = None
+            ruleset = _RULESET_CACHE[key]
+            k = index[key] = len(rulesets)
+            rulesets.append(ruleset if ruleset is not None else resolve("regular"))
+        out[h] = k
+        unresolved[h] = _RULESET_CACHE[key] is None
+    return out, rulesets, unresolved
+
+
+def _boards(t: CardTable, m: int, card_text: list[pa.Array]) -> tuple[np.ndarray, tuple]:
+    """Each player's 13 board cards (top, middle, bottom in the order placed) and the rows'
+    text."""
+    boards = np.full((m, 13), -1, np.int64)
+    texts = []
+    start = 0
+    for field_, offset in ((TOP, 0), (MIDDLE, 3), (BOTTOM, 8)):
+        mask = t.card_field == field_
+        player = t.row_player[t.card_row[mask]]
+        order = np.argsort(player, kind="stable")
+        player = player[order]
+        cards = t.card[mask][order]
+        first = np.searchsorted(player, np.arange(m))
+        position = np.arange(len(player)) - first[player]
+        size = 3 if field_ == TOP else 5
+        fits = position < size
+        boards[player[fits], offset + position[fits]] = cards[fits]
+        offsets = np.searchsorted(player, np.arange(m + 1)).astype(np.int32)
+        words = card_text[field_].take(pa.array(order))
+        texts.append(pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), words), " "))
+        start += 1
+    return boards, (texts[0], texts[1], texts[2])
+
+
+def score_columns(t: CardTable, boards: np.ndarray, first_to_act: np.ndarray) -> RecordScores:
+    """Score hands from arrays through :func:`ofc_core.batch.score_batch`, one call per
+    (ruleset, player count), aligned with the hands."""
+    n = t.hand_count
+    count = np.bincount(t.player_hand, minlength=n)
+    start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
+    group = t.hand_ruleset * (MAX_PLAYERS + 1) + count
+    out: dict[str, np.ndarray] = {}
+    for key in np.unique(group):
+        members = np.nonzero(group == key)[0]
+        players = int(key % (MAX_PLAYERS + 1))
+        rows = (start[members][:, None] + np.arange(players)[None, :]).ravel()
+        scores = score_batch(
+            boards[rows].reshape(len(members), players, 13),
+            t.rulesets[int(key // (MAX_PLAYERS + 1))],
+            fantasyland=t.fantasyland[rows].reshape(len(members), players),
+            surrendered=t.surrendered[rows].reshape(len(members), players),
+            first_to_act=first_to_act[members])
+        for f in fields(RecordScores):
+            value = getattr(scores, f.name)
+            if f.name not in out:
+                out[f.name] = np.zeros((n,) + value.shape[1:], value.dtype)
+            out[f.name][members] = value
+    if not out:
+        empty = score_batch(np.zeros((0, 2, 13), np.int64), resolve("regular"))
+        out = {f.name: getattr(empty, f.name) for f in fields(RecordScores)}
+    return RecordScores(**out)

@@ -234,38 +234,36 @@ def _finishes(view: View) -> Iterable[Placement]:
                 yield Placement(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]), discard)
 
 
-def _surely_legal(rows: _Rows) -> bool:
-    """A complete board whose order is plain from the counts alone: a paired row is never a
-    straight or a flush, so among paired rows more pairing (pair, two pair, trips, full
-    house, quads) is stronger, and any pair beats an unpaired top. Unclear boards return
-    False and go to the evaluator."""
+def _plain_order(rows: _Rows) -> tuple[bool, bool]:
+    """Whether top <= middle and middle <= bottom are plain from the counts alone: a paired row
+    is never a straight or a flush, so among paired rows more pairing (pair, two pair, trips,
+    full house, quads) is stronger, and any pair beats an unpaired top. What is not plain goes
+    to the evaluator."""
     top, middle, bottom = rows.pairs
-    return 0 < middle < bottom and (top == 0 or (top == 1 and middle >= 2))
+    return (0 < middle and (top == 0 or (top == 1 and middle >= 2))), 0 < middle < bottom
 
 
 def _finish(view: View, style: Style) -> Placement:
     """The last street: the greedy move if it does not foul; otherwise the best-paying finish
     that does not (or the greedy move when every finish fouls)."""
     greedy, rows = _greedy_rows(view, style)
-    if _surely_legal(rows):
+    top_ok, bottom_ok = _plain_order(rows)
+    if top_ok and bottom_ok:
         return greedy
     cache: dict[tuple[int, ...], Strength] = {}
 
-    def strengths(placement: Placement) -> tuple[Strength, Strength, Strength]:
-        out = []
-        for have, add in zip(view.board, placement.rows, strict=True):
-            key = have + add
-            if key not in cache:
-                cache[key] = _strength(key)
-            out.append(cache[key])
-        return (out[0], out[1], out[2])
+    def strength(row: int, placement: Placement) -> Strength:
+        key = view.board[row] + placement[row]
+        if key not in cache:
+            cache[key] = _strength(key)
+        return cache[key]
 
-    top, middle, bottom = strengths(greedy)
-    if top <= middle <= bottom:
+    middle = strength(1, greedy)
+    if (top_ok or strength(0, greedy) <= middle) and (bottom_ok or middle <= strength(2, greedy)):
         return greedy
     best, best_value = greedy, -1e9
     for placement in _finishes(view):
-        top, middle, bottom = strengths(placement)
+        top, middle, bottom = (strength(row, placement) for row in range(3))
         if middle < top or bottom < middle:
             continue
         value = _board_value(view.ruleset, (top, middle, bottom), style.fl_bonus, False)

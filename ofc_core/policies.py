@@ -118,7 +118,7 @@ def _top_score(rows: _Rows, rank: int, style: Style) -> float:
                 return 5.0  # a paired middle with room to improve, a strong bottom behind it
         return -6
     if rank >= QUEEN and rows.pairs[0] == 0:
-        if style.chase_fl and rows.free[0] >= 2:
+        if style.chase_fl and rows.free[0] == 3:
             return 2.5
         if rows.free[0] >= 2 and rows.pairs[1] and rows.pairs[2] >= rows.pairs[1]:
             return 2.0  # the middle is already paired: a queen or better on top is a safe try

@@ -24,7 +24,7 @@ from pathlib import Path
 from ofc_core.engine import DEFAULT_START, SessionSpec, Table, hero_view, play_session
 from ofc_core.hand import HandRecord
 from ofc_core.policies import POLICIES, policy
-from ofc_core.rules import PRESETS, Ruleset
+from ofc_core.rules import PRESETS, Ruleset, resolve
 
 from .formats.ofc_hh import write_records
 
@@ -38,6 +38,9 @@ class UsageError(ValueError):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", required=True, choices=list(PRESETS),
                         help="the ruleset preset to play")
+    parser.add_argument("--rules", default=None, metavar="KEY=VALUE,...",
+                        help="overrides of the preset, as in the ofc-hh/1 rules object "
+                             "(e.g. scoring=2-4,button_in_fl=rotates,cap=30)")
     parser.add_argument("--players", type=int, default=None,
                         help="players at the table (default: 3, or 2 for double)")
     parser.add_argument("--hands", type=int, default=100,
@@ -96,6 +99,27 @@ def _table(args: argparse.Namespace, ruleset: Ruleset) -> Table:
     return Table(ruleset, tuple(names), policies)
 
 
+def _ruleset(variant: str, text: str | None) -> Ruleset:
+    """The preset with ``key=value`` overrides; numbers are numbers, ``none`` is no value.
+
+    >>> _ruleset("pineapple", "scoring=2-4,cap=30").overrides
+    mappingproxy({'scoring': '2-4', 'cap': 30})
+    """
+    overrides: dict[str, object] = {}
+    for item in _split(text or ""):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UsageError(f"--rules: expected KEY=VALUE, got {item!r}")
+        number = re.fullmatch(r"-?\d+(\.\d+)?", value.strip())
+        overrides[key.strip()] = (None if value.strip() == "none" else
+                                  (float(value) if "." in value else int(value)) if number
+                                  else value.strip())
+    try:
+        return resolve(variant, overrides)
+    except ValueError as exc:
+        raise UsageError(f"--rules: {exc}") from None
+
+
 def _start(text: str) -> datetime:
     try:
         start = datetime.fromisoformat(text)
@@ -118,7 +142,7 @@ def simulate(args: argparse.Namespace, progress: Callable[[int, int], None] | No
     """Every hand of every session, in order (the engine's records, all cards seen).
     ``progress(done, total)`` is called after each hand."""
     _check_numbers(args)
-    ruleset = PRESETS[args.variant]
+    ruleset = _ruleset(args.variant, args.rules)
     table = _table(args, ruleset)
     start = _start(args.start)
     prefix = args.session_prefix or f"sim-{args.variant}-s{args.seed}"

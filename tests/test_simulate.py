@@ -143,3 +143,21 @@ def test_demo_data_is_what_the_documented_commands_write(tmp_path):
     assert written == committed
     for name in written:
         assert (tmp_path / name).read_bytes() == (root / "data" / "demo" / name).read_bytes(), name
+
+
+def test_rule_overrides_are_played_and_recorded(tmp_path):
+    path = _simulate(tmp_path, "--variant", "pineapple", "--hands", "30", "--policies", "chaser",
+                     "--rules", "scoring=2-4,button_in_fl=rotates,cap=12")
+    records = _read(path)
+    assert {tuple(sorted(r.rules.items())) for r in records} == {
+        (("button_in_fl", "rotates"), ("cap", 12), ("scoring", "2-4"))}
+    for r in records:
+        result = score_hand(r.seats(), r.ruleset, r.first_to_act)
+        assert [p.reported_points for p in r.players] == [p.points for p in result.players]
+        assert all(abs(p.points) <= 12 for p in result.players)
+
+
+def test_bad_rule_overrides_are_explained(tmp_path, capsys):
+    assert main(["simulate", "--variant", "turbo", "--rules", "scoring=3-5",
+                 "--out", str(tmp_path / "x.jsonl")]) == 2
+    assert "--rules: rules.scoring: unknown value '3-5'" in capsys.readouterr().err

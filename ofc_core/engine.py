@@ -15,7 +15,9 @@ seed gives the same hands. Every rule difference is read from the :class:`Rulese
   player reaches the target; the doubling cube is offered between hands.
 
 Inside the engine a card is its integer index 0..51 (``Card.index``); records hold ``Card``
-values. Results, fouls and Fantasyland all come from :func:`ofc_core.scoring.score_hand`.
+values. Results, fouls and Fantasyland come from the scorer: :func:`ofc_core.scoring.score_hand`
+hand by hand where the next hand depends on it (Fantasyland, Double), and
+:func:`ofc_core.batch.score_batch` (equal by contract) for a whole session's points.
 
 >>> import random
 >>> from ofc_core.rules import PRESETS
@@ -53,9 +55,6 @@ from ofc_core.evaluate import evaluate
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.rules import ButtonInFl, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
-
-ROW_SIZES = (3, 5, 5)
-"""Cards in top, middle and bottom."""
 
 Cards = tuple[int, ...]
 Rows = tuple[Cards, Cards, Cards]

@@ -3,8 +3,9 @@
 Every policy follows :class:`ofc_core.engine.Policy`: given a :class:`~ofc_core.engine.View`
 (own board, dealt cards, opponents' visible boards, ruleset) it returns a legal
 :class:`~ofc_core.engine.Placement`. Policies are fast heuristics on rank and suit counts, no
-Monte Carlo; the row evaluator is used only on the last street (to pick a legal, best-paying
-finish among the few left) and by the Fantasyland setter.
+Monte Carlo; the row evaluator is used only on the last street, when the counts leave the
+order of the rows open (to keep the board legal, choosing the best-paying finish if it must),
+and by the Fantasyland setter.
 
 - ``careful``: builds the bottom strongest, keeps the middle below the bottom, puts low cards on
   top and pairs the top only when the middle already holds a stronger pair.

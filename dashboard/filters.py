@@ -55,6 +55,8 @@ def _choice(label: str, name: str, options: tuple[str, ...], wanted: str | None,
     """A select box with "All" first; its value survives page switches and is seeded once from
     the URL. Names are shown as plain text (select box options are never markdown)."""
     key = _KEYS[name]
+    if name == "session" and wanted and wanted not in options:
+        options = (*options, wanted)  # a bookmarked session older than the newest offered
     choices = (ALL, *options)
     if key not in st.session_state:
         st.session_state[key] = wanted if wanted in options else ALL
@@ -105,9 +107,10 @@ def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
 def render_sidebar() -> Filters:
     """Draw the filters in the sidebar, store them for :func:`current` and in the URL."""
     url = Filters.from_params(st.query_params.to_dict())
-    base = db.query(filter_options, None)
-    player = _player(base, url.player, db.query(default_player))
-    options = db.query(filter_options, player) if player else base
+    options = db.query(filter_options, url.player)
+    player = _player(options, url.player, db.query(default_player))
+    if player != url.player:
+        options = db.query(filter_options, player)
     date_from, date_to = _dates(options, url)
     filters = Filters(
         player=player,

@@ -87,7 +87,7 @@ def test_filter_options_list_what_the_player_met(con) -> None:
     opts = common.filter_options(con, HERO)
     assert set(opts.players) == {HERO, EVIL, "bob"}
     assert set(opts.opponents) == {EVIL, "bob"}
-    assert opts.sessions == ("s1", "s2")
+    assert opts.sessions == ("s2", "s1")  # newest first
     assert opts.first_date <= opts.last_date
 
 

@@ -10,9 +10,17 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from dashboard.queries.common import PLAYER_HANDS, Filters, fetch_all, fetch_df, where
+from dashboard.queries.common import (
+    PLAYER_HANDS,
+    Filters,
+    fetch_all,
+    fetch_all_numpy,
+    fetch_df,
+    where,
+)
 
 Z95 = 1.959964
 GRAPH_POINTS = 4000
@@ -44,56 +52,133 @@ class Summary:
 
 
 def summary(con: Any, filters: Filters) -> Summary:
+    """One pass over the player's hands, grouped by stake currency, then combined."""
     cond, params = where(filters)
-    row = fetch_all(con, f"""
-        SELECT count(*), coalesce(sum(hp.points), 0), avg(hp.points), stddev_samp(hp.points),
-               avg(CASE WHEN NOT hp.surrendered THEN hp.fouled::INT END),
-               avg(CASE WHEN NOT hp.fantasyland THEN (hp.fantasyland_next > 0)::INT END),
-               avg(CASE WHEN hp.fantasyland THEN (hp.fantasyland_next > 0)::INT END),
+    groups = fetch_all(con, f"""
+        SELECT h.stake IS NOT NULL, coalesce(h.currency, ''), count(*),
+               coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
+               count(*) FILTER (WHERE NOT hp.surrendered),
+               count(*) FILTER (WHERE hp.fouled AND NOT hp.surrendered),
+               count(*) FILTER (WHERE NOT hp.fantasyland),
+               count(*) FILTER (WHERE hp.fantasyland_next > 0 AND NOT hp.fantasyland),
                count(*) FILTER (WHERE hp.fantasyland),
-               avg(hp.royalties)
-        {PLAYER_HANDS} WHERE {cond}""", params)[0]
-    hands, net, mean, sd, foul, entry, stay, fl_hands, royalties = row
-    ci = Z95 * sd / math.sqrt(hands) if hands >= 2 and sd is not None else None
-    money = fetch_all(con, f"""
-        SELECT coalesce(h.currency, ''), sum(hp.points * h.stake), count(*)
-        {PLAYER_HANDS} WHERE {cond} AND h.stake IS NOT NULL
-        GROUP BY 1 ORDER BY 3 DESC""", params)
-    return Summary(hands=hands, net_points=float(net), per_hand=mean, ci95=ci, foul_rate=foul,
-                   fl_entry=entry, fl_stay=stay, fl_hands=fl_hands, avg_royalties=royalties,
-                   money=tuple((c, float(m), n) for c, m, n in money))
+               count(*) FILTER (WHERE hp.fantasyland_next > 0 AND hp.fantasyland),
+               coalesce(sum(hp.royalties), 0), sum(hp.points * h.stake)
+        {PLAYER_HANDS} WHERE {cond}
+        GROUP BY 1, 2 ORDER BY 3 DESC""", params)
+    n, total, squares, set_, fouls, regular, entries, fl_hands, stays, royalties = (
+        sum(g[k] for g in groups) for k in range(2, 12))
+
+    def ratio(part: float, whole: float) -> float | None:
+        return part / whole if whole else None
+
+    mean = ratio(total, n)
+    ci = None
+    if n >= 2 and mean is not None:
+        variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+        ci = Z95 * math.sqrt(variance) / math.sqrt(n)
+    money = tuple((currency, float(amount), hands) for staked, currency, hands, *_, amount
+                  in groups if staked)
+    return Summary(hands=n, net_points=float(total), per_hand=mean, ci95=ci,
+                   foul_rate=ratio(fouls, set_), fl_entry=ratio(entries, regular),
+                   fl_stay=ratio(stays, fl_hands), fl_hands=fl_hands,
+                   avg_royalties=ratio(royalties, n), money=money)
+
+
+_NULL_TIME_FIRST = -(2**62)
+
+
+def _kept(hands: int, max_points: int) -> np.ndarray:
+    """Indexes of the hands the graph keeps: all, or every k-th and always the last.
+
+    >>> _kept(5, 10).tolist(), _kept(10, 4).tolist()
+    ([0, 1, 2, 3, 4], [1, 4, 6, 9])
+    """
+    if hands <= max_points:
+        return np.arange(hands)
+    return (np.arange(1, max_points + 1) * hands) // max_points - 1
 
 
 def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd.DataFrame:
-    """Running totals in play order, one row per kept hand: ``n`` (hand number), ``hand_key``,
-    ``played_at``, ``points`` (that hand), ``total``, ``without_fl`` (hands not played in
-    Fantasyland), ``royalties`` (net royalties exchanged) and ``row_points`` (rows and bonuses
-    won), all cumulative. Long histories keep every k-th hand and the last one."""
+    """Running totals in play order (``played_at``, then ``hand_key``), one row per kept hand:
+    ``n`` (hand number), ``hand_key``, ``played_at``, ``points`` (that hand), ``total``,
+    ``without_fl`` (hands not played in Fantasyland), ``royalties`` (net royalties exchanged,
+    from ``pairs``) and ``row_points`` (rows and bonuses won, from ``pairs``), all cumulative.
+    Long histories keep every k-th hand and the last one.
+
+    Two column scans, then the running sums in numpy: on a million hands this is several
+    times faster than window functions over a join of the pairs.
+    """
     cond, params = where(filters)
-    return fetch_df(con, f"""
-        WITH mine AS (
-            SELECT h.hand_key, h.played_at, hp.seat, hp.points, hp.fantasyland
-            {PLAYER_HANDS} WHERE {cond}
-        ), exchanged AS (
-            SELECT p.hand_key, sum(p.royalties) AS royalties,
-                   sum(p.row_points + p.bonus) AS row_points
-            FROM pairs p JOIN mine m ON p.hand_key = m.hand_key AND p.seat = m.seat
-            GROUP BY p.hand_key
-        ), series AS (
-            SELECT row_number() OVER w AS n, m.hand_key, m.played_at, m.points,
-                   sum(m.points) OVER w AS total,
-                   sum(CASE WHEN m.fantasyland THEN 0 ELSE m.points END) OVER w AS without_fl,
-                   sum(coalesce(e.royalties, 0)) OVER w AS royalties,
-                   sum(coalesce(e.row_points, 0)) OVER w AS row_points,
-                   count(*) OVER () AS hands
-            FROM mine m LEFT JOIN exchanged e ON e.hand_key = m.hand_key
-            WINDOW w AS (ORDER BY m.played_at NULLS FIRST, m.hand_key
-                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-        )
-        SELECT n, hand_key, played_at, points, total, without_fl, royalties, row_points
-        FROM series
-        WHERE hands <= ? OR n % (hands // ?) = 0 OR n = hands
-        ORDER BY n""", [*params, max_points, max_points])
+    mine = fetch_all_numpy(con, f"""
+        SELECT h.hand_key, coalesce(epoch_us(h.played_at), {_NULL_TIME_FIRST}) AS t,
+               hp.seat, hp.points, hp.fantasyland
+        {PLAYER_HANDS} WHERE {cond}""", params)
+    count = len(mine["hand_key"])
+    if count == 0:
+        return pd.DataFrame(columns=["n", "hand_key", "played_at", "points", "total",
+                                     "without_fl", "royalties", "row_points"])
+    order = np.lexsort((mine["hand_key"], mine["t"]))
+    seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
+    if filters.player is not None:
+        pairs = fetch_all_numpy(con, "SELECT hand_key * 8 + seat AS k, royalties, "
+                                     "row_points + bonus AS rows FROM pairs WHERE player = ?",
+                                [filters.player])
+    else:
+        pairs = fetch_all_numpy(con, "SELECT hand_key * 8 + seat AS k, royalties, "
+                                     "row_points + bonus AS rows FROM pairs")
+    royalties, rows = _per_hand(seat_key, pairs)
+    points = np.asarray(mine["points"], dtype=float)[order]
+    fl = np.asarray(mine["fantasyland"], dtype=bool)[order]
+    keep = _kept(count, max_points)
+    stamps = mine["t"][order][keep]
+    played = pd.to_datetime(np.where(stamps == _NULL_TIME_FIRST, np.iinfo(np.int64).min,
+                                     stamps), unit="us", utc=True, errors="coerce")
+    return pd.DataFrame({
+        "n": keep + 1,
+        "hand_key": mine["hand_key"][order][keep],
+        "played_at": played,
+        "points": points[keep],
+        "total": np.cumsum(points)[keep],
+        "without_fl": np.cumsum(np.where(fl, 0.0, points))[keep],
+        "royalties": np.cumsum(royalties[order])[keep],
+        "row_points": np.cumsum(rows[order])[keep],
+    })
+
+
+DIRECT_LOOKUP_LIMIT = 20_000_000
+"""Largest (hand, seat) key for which :func:`_per_hand` uses a direct lookup table."""
+
+
+def _per_hand(seat_key: np.ndarray, pairs: dict[str, np.ndarray]) -> tuple[np.ndarray,
+                                                                            np.ndarray]:
+    """Sum the pair rows of each (hand, seat) in ``seat_key`` (pairs of other hands ignored).
+
+    >>> r, w = _per_hand(np.array([17, 9]), {"k": np.array([9, 17, 9, 3]),
+    ...     "royalties": np.array([1, 2, 3, 4]), "rows": np.array([1, 1, 1, 1])})
+    >>> r.tolist(), w.tolist()
+    ([2.0, 4.0], [1.0, 2.0])
+    """
+    keys = np.asarray(pairs["k"], dtype=np.int64)
+    top = int(max(seat_key.max(initial=0), keys.max(initial=0)))
+    if top < DIRECT_LOOKUP_LIMIT:
+        lookup = np.full(top + 1, -1, dtype=np.int64)
+        lookup[seat_key] = np.arange(len(seat_key))
+        found = lookup[keys]
+        match = found >= 0
+        index = found[match]
+    else:
+        sorter = np.argsort(seat_key)
+        ordered = seat_key[sorter]
+        at = np.searchsorted(ordered, keys)
+        at[at >= len(ordered)] = 0
+        match = ordered[at] == keys
+        index = sorter[at[match]]
+    size = len(seat_key)
+    royalties = np.bincount(index, weights=np.asarray(pairs["royalties"], float)[match],
+                            minlength=size)
+    rows = np.bincount(index, weights=np.asarray(pairs["rows"], float)[match], minlength=size)
+    return royalties, rows
 
 
 def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
@@ -107,7 +192,7 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
                avg(hp.fouled::INT) AS foul_rate,
                count(*) FILTER (WHERE hp.fantasyland) AS fl_hands,
                sum(hp.points * h.stake) AS money,
-               arg_min(h.hand_key, (h.played_at, h.hand_key)) AS first_hand
+               arg_min(h.hand_key, h.played_at) AS first_hand
         {PLAYER_HANDS} WHERE {cond}
         GROUP BY h.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
         [*params, limit])

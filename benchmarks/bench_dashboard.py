@@ -1,0 +1,234 @@
+"""Dashboard benchmark: every page's queries on a database of ``--hands`` hands (1,000,000 by
+default), cold (first run on a freshly opened database) and warm (median of repeated runs).
+
+The database is built in two steps: the committed demo sample (``data/demo/``: every variant,
+Fantasyland, Double matches) goes through the real importer, then its stored rows are
+replicated in SQL with new hand keys, hand ids, dates, sessions and opponent names until the
+store holds ``--hands`` hands. So every table has realistic rows at full size in seconds, and
+the queries see the shapes the importer writes.
+
+Pages are a registry: :data:`PAGES` lists (page, [(query name, function(con, filters))]). A
+query module of ``dashboard.queries`` may also define ``BENCHMARK_QUERIES`` (a list of
+``(name, function(con, filters))``); it is picked up as a page named after the module. The
+sidebar's own queries run on every page and are counted in each page's time.
+
+    python benchmarks/bench_dashboard.py --hands 100000
+    python benchmarks/bench_dashboard.py --db /tmp/bench.duckdb   # keep and reuse the store
+
+The last line is JSON: per page cold and warm milliseconds, and the slowest warm page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from dashboard.queries import common, hands, overview  # noqa: E402
+from dashboard.queries.common import Filters  # noqa: E402
+
+Query = Callable[[Any, Filters], Any]
+TARGET_WARM_MS = 500
+OPPONENT_NAMES = 200
+"""Replicas rename the non-hero players into this many distinct opponents per seat name."""
+
+
+def _sidebar(con: Any, filters: Filters) -> Any:
+    common.filter_options(con, None)
+    common.default_player(con)
+    return common.filter_options(con, filters.player)
+
+
+def _newest_hand(con: Any, filters: Filters) -> int:
+    return int(hands.find_hands(con, filters, limit=1).iloc[0]["hand_key"])
+
+
+def _hand_detail(con: Any, filters: Filters) -> Any:
+    key = _newest_hand(con, filters)
+    return (hands.hand(con, key), hands.players(con, key), hands.rows(con, key),
+            hands.placements(con, key), hands.pairs(con, key), hands.events(con, key))
+
+
+PAGES: list[tuple[str, list[tuple[str, Query]]]] = [
+    ("overview", [
+        ("sidebar", _sidebar),
+        ("summary", overview.summary),
+        ("cumulative", overview.cumulative),
+        ("sessions", overview.sessions),
+    ]),
+    ("hand_review", [
+        ("sidebar", _sidebar),
+        ("find_hands", hands.find_hands),
+        ("find_fouled_with_royalties",
+         lambda con, f: hands.find_hands(con, f, hands.HandSearch(fouled=False,
+                                                                   royalties_min=10))),
+        ("hand_detail", _hand_detail),
+    ]),
+]
+
+
+def registry() -> list[tuple[str, list[tuple[str, Query]]]]:
+    """:data:`PAGES` plus every query module's ``BENCHMARK_QUERIES``."""
+    pages = list(PAGES)
+    import dashboard.queries as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"dashboard.queries.{info.name}")
+        extra = getattr(module, "BENCHMARK_QUERIES", None)
+        if extra:
+            pages.append((info.name, [("sidebar", _sidebar), *extra]))
+    return pages
+
+
+# --- building the store ----------------------------------------------------------------------
+
+HAND_TABLES = ("hand_players", "hand_rows", "placements", "pairs", "events")
+
+
+def _columns(con: Any, table: str) -> list[str]:
+    return [r[0] for r in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+        "ORDER BY ordinal_position", [table]).fetchall()]
+
+
+def _replicate(con: Any, target: int) -> None:
+    """Copy the stored hands ``k`` times (k = 1, 2, ...) until ``target`` hands: new keys,
+    ``hand_id || '#k'``, dates shifted k days, sessions ``session || '#k'``, and the players
+    other than each hand's hero renamed into :data:`OPPONENT_NAMES` opponents."""
+    base, span = con.execute("SELECT count(*), max(hand_key) + 1 FROM hands").fetchone()
+    copies = -(-target // base) - 1
+    if copies <= 0:
+        return
+    con.execute("CREATE TEMP TABLE k AS SELECT range AS k FROM range(1, ?)", [copies + 1])
+    rename = (f"CASE WHEN {{col}} = h.hero OR h.hero IS NULL THEN {{col}} "
+              f"ELSE {{col}} || ' ' || CAST(k.k % {OPPONENT_NAMES} AS VARCHAR) END")
+    exprs = {
+        "hands": {"hand_key": f"h.hand_key + k.k * {span}", "hand_id": "h.hand_id || '#' || k.k",
+                  "session_id": "h.session_id || '#' || k.k",
+                  "match_id": "h.match_id || '#' || k.k",
+                  "played_at": "h.played_at + to_days(CAST(k.k AS INTEGER))",
+                  "button": rename.format(col="h.button")},
+        "hand_players": {"player": rename.format(col="t.player")},
+        "pairs": {"player": rename.format(col="t.player"),
+                  "opponent": rename.format(col="t.opponent")},
+        "events": {"by_player": rename.format(col="t.by_player")},
+    }
+    cols = _columns(con, "hands")
+    select = ", ".join(exprs["hands"].get(c, f"h.{c}") for c in cols)
+    con.execute(f"INSERT INTO hands SELECT {select} FROM hands h, k WHERE h.hand_key < ?",
+                [span])
+    for table in HAND_TABLES:
+        cols = _columns(con, table)
+        mapping = {"hand_key": f"t.hand_key + k.k * {span}", **exprs.get(table, {})}
+        select = ", ".join(mapping.get(c, f"t.{c}") for c in cols)
+        con.execute(f"INSERT INTO {table} SELECT {select} FROM {table} t "
+                    f"JOIN hands h ON h.hand_key = t.hand_key, k WHERE t.hand_key < ?",
+                    [span])
+    # trim the last copy to exactly ``target`` hands
+    extra = con.execute("SELECT count(*) FROM hands").fetchone()[0] - target
+    if extra > 0:
+        con.execute("CREATE TEMP TABLE drop_keys AS SELECT hand_key FROM hands "
+                    "ORDER BY hand_key DESC LIMIT ?", [extra])
+        for table in ("hands", *HAND_TABLES):
+            con.execute(f"DELETE FROM {table} WHERE hand_key IN (SELECT hand_key FROM drop_keys)")
+    con.execute("CHECKPOINT")
+
+
+def build(db: Path, target: int) -> None:
+    from ingest import store
+    from ingest.importer import import_paths
+
+    demo = sorted((ROOT / "data" / "demo").glob("*.jsonl"))
+    report = import_paths(demo, db)
+    con = store.connect(db)
+    try:
+        print(f"imported {report.stored} demo hands; replicating to {target:,}...",
+              file=sys.stderr)
+        _replicate(con, target)
+    finally:
+        con.close()
+
+
+# --- timing ----------------------------------------------------------------------------------
+
+def run_page(con: Any, queries: list[tuple[str, Query]], filters: Filters) -> dict[str, float]:
+    times = {}
+    for name, fn in queries:
+        t = time.perf_counter()
+        fn(con, filters)
+        times[name] = (time.perf_counter() - t) * 1000
+    return times
+
+
+def measure(db: Path, repeats: int) -> dict[str, Any]:
+    from ingest import store
+
+    out: dict[str, Any] = {}
+    for page, queries in registry():
+        con = store.connect(db, read_only=True)  # a fresh open: cold buffers in DuckDB
+        try:
+            filters = Filters(player=common.default_player(con))
+            cold = run_page(con, queries, filters)
+            warm_runs = [run_page(con, queries, filters) for _ in range(repeats)]
+        finally:
+            con.close()
+        warm = {name: statistics.median(r[name] for r in warm_runs) for name, _ in queries}
+        out[page] = {"cold_ms": round(sum(cold.values()), 1),
+                     "warm_ms": round(sum(warm.values()), 1),
+                     "queries_warm_ms": {k: round(v, 1) for k, v in warm.items()}}
+        print(f"{page:>14}: cold {out[page]['cold_ms']:8.1f} ms   warm "
+              f"{out[page]['warm_ms']:8.1f} ms   {out[page]['queries_warm_ms']}", file=sys.stderr)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1_000_000)
+    parser.add_argument("--db", type=Path, default=None,
+                        help="build (or reuse, if it exists) the store here and keep it")
+    parser.add_argument("--repeats", type=int, default=3, help="warm runs per page (median)")
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="ofc-bench-dashboard-"))
+    db = args.db or work / "bench.duckdb"
+    try:
+        t0 = time.perf_counter()
+        if not db.exists():
+            build(db, args.hands)
+        built = time.perf_counter() - t0
+        import duckdb
+
+        with duckdb.connect(str(db), read_only=True) as con:
+            stored = con.execute("SELECT count(*) FROM hands").fetchone()[0]
+        print(f"store ready: {stored:,} hands ({db.stat().st_size / 1e6:,.0f} MB) "
+              f"in {built:.1f} s", file=sys.stderr)
+        pages = measure(db, args.repeats)
+        slowest = max(pages, key=lambda p: pages[p]["warm_ms"])
+        print(json.dumps({
+            "benchmark": "dashboard", "hands": stored,
+            "db_mb": round(db.stat().st_size / 1e6), "build_s": round(built, 1),
+            "pages": {p: {"cold_ms": v["cold_ms"], "warm_ms": v["warm_ms"]}
+                      for p, v in pages.items()},
+            "slowest_warm_page": slowest, "slowest_warm_ms": pages[slowest]["warm_ms"],
+            "target_warm_ms": TARGET_WARM_MS,
+        }))
+        return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

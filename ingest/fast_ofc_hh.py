@@ -24,9 +24,11 @@ ruleset and player count.
 
 from __future__ import annotations
 
+import gc
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -120,9 +122,26 @@ def _played_at(value: Any) -> str | None:
     return value
 
 
+HAND_COLUMNS = ("source", "hand_id", "session_id", "match_id", "played_at", "variant", "rules",
+                "button", "hero", "stake", "currency", "raw", "line", "first_to_act",
+                "player_count", "input")
+
+
+@dataclass
+class _Rows:
+    """What :func:`_read_line` appends: one tuple per hand, player, street and board."""
+
+    hands: list[tuple[Any, ...]]
+    players: list[tuple[int, str, bool, bool, float, bool]]
+    streets: list[tuple[Any, ...]]
+    """(player, street number, dealt, top, middle, bottom, discard)"""
+    boards: list[tuple[int, Any, Any, Any]]
+    """(player, top, middle, bottom) of a player known by a final board only"""
+
+
 @dataclass
 class _Builder:
-    """Python lists filled line by line; everything after is on arrays."""
+    """The lines read, in columns (Python lists); everything after is on arrays."""
 
     hands: dict[str, list[Any]]
     player_hand: list[int]
@@ -139,15 +158,24 @@ class _Builder:
 
     @classmethod
     def empty(cls) -> _Builder:
-        return cls({k: [] for k in ("source", "hand_id", "session_id", "match_id", "played_at",
-                                    "variant", "rules", "button", "hero", "stake", "currency",
-                                    "raw", "line", "first_to_act", "player_count", "input")},
-                   [], [], [], [], [], [], [], [], [[] for _ in FIELD_NAMES], [],
-                   [[] for _ in range(3)])
+        return cls.of(_Rows([], [], [], []))
+
+    @classmethod
+    def of(cls, rows: _Rows) -> _Builder:
+        def columns(items: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
+            return [list(c) for c in zip(*items)] if items else [[] for _ in range(width)]  # noqa: B905
+
+        hands = columns(rows.hands, len(HAND_COLUMNS))
+        players = columns(rows.players, 6)
+        streets = columns(rows.streets, 7)
+        boards = columns(rows.boards, 4)
+        return cls(dict(zip(HAND_COLUMNS, hands, strict=True)), *players, streets[0],
+                   streets[1], streets[2:], boards[0], boards[1:])
 
 
-def _read_line(b: _Builder, position: int, number: int, line: str) -> None:
-    """Append one canonical hand to ``b`` or raise :class:`_Defer` (leaving ``b`` as it was)."""
+def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
+    """Append one canonical hand to ``b`` or raise :class:`_Defer` (leaving ``b`` as it was).
+    The types of card texts are checked later on the whole column."""
     if "\r" in line or line.startswith("\ufeff"):  # orjson would skip a BOM; json does not
         raise _Defer
     try:
@@ -157,13 +185,13 @@ def _read_line(b: _Builder, position: int, number: int, line: str) -> None:
     if type(obj) is not dict or not obj.keys() <= HAND_KEYS:
         raise _Defer
     keys = len(obj)
-    fmt = obj.get("format")
+    get = obj.get
+    fmt = get("format")
     if fmt is not None and fmt != FORMAT_NAME:
         raise _Defer
-    source, hand_id, variant = _text(obj.get("source")), _text(obj.get("hand_id")), \
-        _text(obj.get("variant"))
-    button, hero = _optional_text(obj.get("button")), _optional_text(obj.get("hero"))
-    rules = obj.get("rules")
+    source, hand_id, variant = _text(get("source")), _text(get("hand_id")), _text(get("variant"))
+    button, hero = _optional_text(get("button")), _optional_text(get("hero"))
+    rules = get("rules")
     if rules is None:
         rules_text = "{}"
     elif type(rules) is dict and all(type(v) in (str, int, float, bool) or v is None
@@ -172,82 +200,58 @@ def _read_line(b: _Builder, position: int, number: int, line: str) -> None:
         rules_text = json.dumps(rules, sort_keys=True)
     else:
         raise _Defer
-    players = obj.get("players")
+    players = get("players")
     if type(players) is not list or not 1 <= len(players) <= MAX_PLAYERS:
         raise _Defer
+    hand = len(b.hands)
+    first_player = len(b.players)
     names: list[str] = []
     last_seat = -1
-    rows: list[tuple[int, int, list[str | None]]] = []
-    boards: list[list[str]] = []
-    flags: list[tuple[bool, bool, float, bool]] = []
+    streets_out = b.streets
+    append_street = streets_out.append
     for k, p in enumerate(players):
         if type(p) is not dict or not p.keys() <= PLAYER_KEYS:
             raise _Defer
         keys += len(p)
-        names.append(_text(p.get("name")))
-        seat = p.get("seat")
+        pget = p.get
+        name = _text(pget("name"))
+        names.append(name)
+        seat = pget("seat")
         if type(seat) is not int or seat <= last_seat:
             raise _Defer
         last_seat = seat
-        reported = _number(p.get("reported_points"))
-        streets, board = p.get("streets"), p.get("board")
-        if (streets is None) == (board is None):
-            raise _Defer
-        if streets is not None:
+        reported = _number(pget("reported_points"))
+        streets, board = pget("streets"), pget("board")
+        player = first_player + k
+        if streets is not None and board is None:
             if type(streets) is not list or not streets:
                 raise _Defer
-            for number_, s in enumerate(streets, start=1):
-                if type(s) is not dict or not s.keys() <= STREET_KEYS:
+            for number_, st in enumerate(streets, start=1):
+                if type(st) is not dict or not st.keys() <= STREET_KEYS:
                     raise _Defer
-                keys += len(s)
-                dealt, discard = s.get("dealt"), s.get("discard")
-                top, middle, bottom = s.get("top", ""), s.get("middle", ""), s.get("bottom", "")
-                if type(top) is not str or type(middle) is not str or type(bottom) is not str \
-                        or not (dealt is None or type(dealt) is str) \
-                        or not (discard is None or type(discard) is str):
-                    raise _Defer
-                rows.append((k, number_, [dealt, top, middle, bottom, discard]))
-            boards.append([])
-        else:
+                keys += len(st)
+                sget = st.get
+                append_street((player, number_, sget("dealt"), sget("top", ""),
+                               sget("middle", ""), sget("bottom", ""), sget("discard")))
+        elif board is not None and streets is None:
             if type(board) is not dict or not board.keys() <= BOARD_KEYS:
                 raise _Defer
             keys += len(board)
-            row_texts = [board.get("top", ""), board.get("middle", ""), board.get("bottom", "")]
-            if any(type(t) is not str for t in row_texts):
-                raise _Defer
-            boards.append(row_texts)
-        flags.append((_flag(p.get("fantasyland")), _flag(p.get("surrendered")),
-                      np.nan if reported is None else float(reported), streets is not None))
+            b.boards.append((player, board.get("top", ""), board.get("middle", ""),
+                             board.get("bottom", "")))
+        else:
+            raise _Defer
+        b.players.append((hand, name, _flag(pget("fantasyland")), _flag(pget("surrendered")),
+                          np.nan if reported is None else float(reported), streets is not None))
     if line.count('":') != keys or _SPACED_COLON.search(line) or not players_ok(
             names, button, hero):
         raise _Defer
-    hands = b.hands
-    values = (source, hand_id, _optional_text(obj.get("session_id")),
-              _optional_text(obj.get("match_id")), _played_at(obj.get("played_at")), variant,
-              rules_text, button, hero, _number(obj.get("stake")),
-              _optional_text(obj.get("currency")), line, number,
-              0 if button is None else (names.index(button) + 1) % len(names), len(names),
-              position)
-    for key, value in zip(hands, values, strict=True):
-        hands[key].append(value)
-    hand = len(hands["source"]) - 1
-    first_player = len(b.name)
-    b.name += names
-    for k, (fl, surr, reported_value, has_streets) in enumerate(flags):
-        b.player_hand.append(hand)
-        b.fantasyland.append(fl)
-        b.surrendered.append(surr)
-        b.reported.append(reported_value)
-        b.has_streets.append(has_streets)
-        if not has_streets:
-            b.board_player.append(first_player + k)
-            for f, text in zip(b.board_fields, boards[k], strict=True):
-                f.append(text)
-    for k, number_, texts in rows:
-        b.row_player.append(first_player + k)
-        b.row_street.append(number_)
-        for f, text in zip(b.row_fields, texts, strict=True):
-            f.append(text)
+    b.hands.append((source, hand_id, _optional_text(get("session_id")),
+                    _optional_text(get("match_id")), _played_at(get("played_at")), variant,
+                    rules_text, button, hero, _number(get("stake")),
+                    _optional_text(get("currency")), line, number,
+                    0 if button is None else (names.index(button) + 1) % len(names),
+                    len(names), position))
 
 
 @dataclass(frozen=True)
@@ -305,36 +309,71 @@ class ParsedLines:
         return _finish(b, self.deferred)
 
 
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector: building millions of small tuples and lists
+    otherwise triggers it over and over (the values built hold no cycles)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
     """Parse ``(line number, text)`` lines (blank lines left out by the caller)."""
-    b = _Builder.empty()
+    with no_gc():
+        return _parse_lines(lines)
+
+
+def _parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
+    rows = _Rows([], [], [], [])
     deferred: list[int] = []
     for position, (number, line) in enumerate(lines):
-        mark = (len(b.hands["source"]), len(b.name), len(b.row_player), len(b.board_player))
+        mark = (len(rows.hands), len(rows.players), len(rows.streets), len(rows.boards))
         try:
-            _read_line(b, position, number, line)
+            _read_line(rows, position, number, line)
         except _Defer:
-            _truncate(b, *mark)
+            del rows.hands[mark[0]:], rows.players[mark[1]:], rows.streets[mark[2]:], \
+                rows.boards[mark[3]:]
             deferred.append(position)
-    return ParsedLines(b, deferred)
+    builder = _Builder.of(rows)
+    wrong = _wrong_types(builder)
+    if wrong.any():
+        deferred = sorted(deferred + [builder.hands["input"][h] for h in np.nonzero(wrong)[0]])
+        builder = _keep(builder, ~wrong)
+    return ParsedLines(builder, deferred)
+
+
+def _wrong_types(b: _Builder) -> np.ndarray:
+    """Positions of the hands whose card fields are not strings (or null where a row must
+    be given): checked on whole columns, in Python only when a column has one."""
+    bad_players: set[int] = set()
+    for k, column in enumerate(b.row_fields):
+        nullable = FIELD_NAMES[k] in ("dealt", "discard")
+        try:
+            arr = pa.array(column, pa.string())
+            if nullable or not arr.null_count:
+                continue
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            pass
+        bad_players.update(b.row_player[i] for i, v in enumerate(column)
+                           if not (type(v) is str or (nullable and v is None)))
+    for column in b.board_fields:
+        if any(type(v) is not str for v in column):
+            bad_players.update(b.board_player[i] for i, v in enumerate(column)
+                               if type(v) is not str)
+    wrong = np.zeros(len(b.hands["input"]), bool)
+    wrong[[b.player_hand[p] for p in bad_players]] = True
+    return wrong
 
 
 def read_lines(lines: Sequence[tuple[int, str]]) -> tuple[FastHands, list[int]]:
     """Read ``(line number, text)`` lines; returns the hands read and the positions (in
     ``lines``) of the lines the reference reader must read."""
     return parse_lines(lines).finish()
-
-
-def _truncate(b: _Builder, hands: int, players: int, rows: int, boards: int) -> None:
-    for column in b.hands.values():
-        del column[hands:]
-    for column in (b.player_hand, b.name, b.fantasyland, b.surrendered, b.reported,
-                   b.has_streets):
-        del column[players:]
-    for column in (b.row_player, b.row_street, *b.row_fields):
-        del column[rows:]
-    for column in (b.board_player, *b.board_fields):
-        del column[boards:]
 
 
 def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:

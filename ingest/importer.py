@@ -19,6 +19,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -373,36 +374,63 @@ def _store_hands(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: s
 def _store_fast(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
                 import_id: int, counts: _Counts, ticker: _Ticker, size: int) -> None:
     """ofc-hh/1 in chunks of lines: canonical hands through :mod:`ingest.fast_ofc_hh`, every
-    other line through the format's own reader (which says what is wrong with it)."""
+    other line through the format's own reader (which says what is wrong with it).
+
+    DuckDB stores chunk ``k`` on a worker thread while this one parses chunk ``k + 1`` (the
+    connection is never used by both at once)."""
     lines = text.split("\n")
     last = len(lines)
-    for start in range(0, last, CHUNK_HANDS):
-        batch = [(number, line) for number, line in
-                 enumerate(lines[start:start + CHUNK_HANDS], start=start + 1) if line.strip()]
-        parsed = fast_ofc_hh.parse_lines(batch)
-        again = _store_fast_chunk(con, parsed, import_id, counts)
-        slow: list[ParsedHand] = []
-        for position in again:
-            number, line = batch[position]
-            # One line read alone as in its file: not at the start (a BOM there is not the
-            # file's), and the last line of the file still last (it may be partial).
-            alone = "\n" + line + ("" if number == last else "\n")
-            for item in fmt.parse(alone, name):
-                item = replace(item, line=number)
-                if isinstance(item, ParseIssue):
-                    counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
-                else:
-                    slow.append(item)
-        if slow:
-            _store_chunk(con, slow, import_id, counts)
-        ticker.update(name, min(start + CHUNK_HANDS, last) / last, size, counts.hands)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-store") as worker:
+        pending: Future[None] | None = None
+        for start in range(0, last, CHUNK_HANDS):
+            batch = [(number, line) for number, line in
+                     enumerate(lines[start:start + CHUNK_HANDS], start=start + 1)
+                     if line.strip()]
+            with fast_ofc_hh.no_gc():
+                parsed = fast_ofc_hh.parse_lines(batch)
+                _wait(pending)
+                again, tables = _fast_chunk_tables(con, parsed, import_id, counts)
+            pending = worker.submit(insert_tables, con, tables) if tables else None
+            if again:
+                _wait(pending)
+                pending = None
+                _store_slowly(con, fmt, name, batch, again, last, import_id, counts)
+            ticker.update(name, min(start + CHUNK_HANDS, last) / last, size, counts.hands)
+        _wait(pending)
 
 
-def _store_fast_chunk(con: duckdb.DuckDBPyConnection, parsed: fast_ofc_hh.ParsedLines,
-                      import_id: int, counts: _Counts) -> list[int]:
-    """Store the new canonical hands of a chunk; count those stored before with the same text
-    as duplicates. Returns the positions of the lines left for the reference reader (not
-    canonical, invalid, or already stored from a log that differs)."""
+def _wait(pending: Future[None] | None) -> None:
+    if pending is not None:
+        pending.result()
+
+
+def _store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
+                  batch: list[tuple[int, str]], positions: list[int], last: int,
+                  import_id: int, counts: _Counts) -> None:
+    """The lines at ``positions`` of ``batch`` through the format's own reader."""
+    slow: list[ParsedHand] = []
+    for position in positions:
+        number, line = batch[position]
+        # One line read alone as in its file: not at the start (a BOM there is not the
+        # file's), and the last line of the file still last (it may be partial).
+        alone = "\n" + line + ("" if number == last else "\n")
+        for item in fmt.parse(alone, name):
+            item = replace(item, line=number)
+            if isinstance(item, ParseIssue):
+                counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
+            else:
+                slow.append(item)
+    if slow:
+        _store_chunk(con, slow, import_id, counts)
+
+
+def _fast_chunk_tables(con: duckdb.DuckDBPyConnection, parsed: fast_ofc_hh.ParsedLines,
+                       import_id: int, counts: _Counts,
+                       ) -> tuple[list[int], dict[str, pa.Table] | None]:
+    """The tables of the new canonical hands of a chunk (counted as stored); hands stored
+    before with the same text are counted as duplicates. Also returns the positions of the
+    lines left for the reference reader (not canonical, invalid, or already stored from a log
+    that differs)."""
     hands = parsed.hands
     n = len(hands["source"])
     keep = np.ones(n, bool)
@@ -433,14 +461,14 @@ def _store_fast_chunk(con: duckdb.DuckDBPyConnection, parsed: fast_ofc_hh.Parsed
             seen.add(key)
     fast, deferred = parsed.finish(keep)
     fresh = len(fast.columns)
+    tables = None
     if fresh:
         first = _next_id(con, "hands", "hand_key")
         keys = np.arange(first, first + fresh, dtype=np.int64)
-        insert_tables(con, build_tables(fast.columns, keys, np.full(fresh, import_id),
-                                        fast.scores()))
+        tables = build_tables(fast.columns, keys, np.full(fresh, import_id), fast.scores())
         counts.hands += fresh
         counts.stored += fresh
-    return sorted(deferred + later)
+    return sorted(deferred + later), tables
 
 
 def _existing_keys(con: duckdb.DuckDBPyConnection,

@@ -203,3 +203,48 @@ def test_overview_and_hand_review_on_the_demo_data(demo_db_path: Path, tmp_path:
     open_page(at, "views/hand_review.py")
     assert not at.exception
     assert any("**Street 1**" in m.value or "**Showdown**" in m.value for m in at.markdown)
+
+
+# --- ofc dashboard -----------------------------------------------------------------------------
+
+def test_ofc_dashboard_creates_the_database_with_the_demo_once(tmp_path: Path) -> None:
+    from dashboard.demo import demo_files, demo_import_ids
+    from ingest.cmd_dashboard import prepare, streamlit_command
+
+    db = tmp_path / "sub" / "new.duckdb"
+    prepare(db)
+    con = duckdb.connect(str(db))
+    ids = demo_import_ids(con)
+    assert len(ids) == len(demo_files()) > 0
+    hands = con.execute("SELECT count(*) FROM hands").fetchone()[0]
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in demo_files())
+    assert 0 < hands <= lines
+    con.close()
+    prepare(db)  # an existing database is left alone
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) FROM hands").fetchone()[0] == hands
+    con.close()
+    cmd = streamlit_command(db, 8999)
+    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4].endswith("dashboard/app.py")
+    for flag, value in (("--server.headless", "true"), ("--server.port", "8999"),
+                        ("--browser.gatherUsageStats", "false")):
+        assert cmd[cmd.index(flag) + 1] == value
+    assert cmd[-3:] == ["--", "--db", str(db)]
+
+
+def test_the_app_reads_its_database_from_argv_or_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboard.db import db_path
+
+    assert db_path(["--db", "a.duckdb"]) == Path("a.duckdb")
+    assert db_path(["--db=b.duckdb"]) == Path("b.duckdb")
+    monkeypatch.setenv("OFC_DB", "/x/c.duckdb")
+    assert db_path([]) == Path("/x/c.duckdb")
+
+
+def test_a_database_that_cannot_be_opened_is_a_message(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "not-a-db.duckdb"
+    bad.write_bytes(b"this is not a database" * 100)
+    at = app(bad, monkeypatch).run()
+    assert not at.exception
+    assert at.error and "not an OFC Analytics database" in at.error[0].value

@@ -16,6 +16,8 @@ import duckdb
 import pytest
 
 from ingest import store
+from ingest.formats import detect, registry
+from ingest.formats.encoding import decode_bytes
 from ingest.formats.ofc_hh import dumps_record, parse_text
 from ingest.hand_tables import load_records, stored_results
 from ingest.importer import ImportReport, import_files, import_paths, merge_records, rescore
@@ -46,8 +48,11 @@ def one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = Non
 
 
 def records_of(path: Path) -> list[HandRecord]:
-    return [i.record for i in parse_text(path.read_text(encoding="utf-8"), path.name)
-            if hasattr(i, "record")]
+    """The good hands of a file, read by the format the registry detects."""
+    text = decode_bytes(path.read_bytes(), path.name)
+    fmt = detect(text, path.name)
+    assert fmt is not None, path
+    return [i.record for i in fmt.parse(text, path.name) if hasattr(i, "record")]
 
 
 # --------------------------------------------------------------------------------------------
@@ -95,13 +100,22 @@ def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandReco
                          expected.capped)
 
 
-SAMPLE_FILES = sorted(p.name for p in SAMPLES.glob("*.jsonl"))
+SAMPLE_FILES = sorted(str(p.relative_to(SAMPLES)) for p in SAMPLES.rglob("*")
+                      if p.is_file() and not p.name.startswith("."))
+
+
+def test_samples_cover_every_format() -> None:
+    formats = {detect(decode_bytes((SAMPLES / n).read_bytes(), n), n).name
+               for n in SAMPLE_FILES}
+    assert formats == {f.name for f in registry()}
 
 
 @pytest.mark.parametrize("name", SAMPLE_FILES)
 def test_every_sample_hand_is_stored_as_the_scalar_scorer_scores_it(con, name: str) -> None:
     report = import_files([(name, (SAMPLES / name).read_bytes())], con)
     records = records_of(SAMPLES / name)
+    assert report.files[0].format == detect(decode_bytes((SAMPLES / name).read_bytes(), name),
+                                            name).name
     assert report.stored == len(records) > 0
     assert one(con, "SELECT count(*) FROM hands") == len(records)
     for record in records:
@@ -135,11 +149,20 @@ def table_dump(con: duckdb.DuckDBPyConnection) -> dict[str, list[list[Any]]]:
     return out
 
 
-def test_golden_session_tables(con) -> None:
-    source = GOLDEN / "session.jsonl"
-    import_files([("session.jsonl", source.read_bytes())], con)
+GOLDEN_INPUTS = {
+    "session": GOLDEN / "session.jsonl",  # ofc-hh/1, hand-checked below
+    "live-dimas-home-game": SAMPLES / "live" / "dimas-home-game.txt",
+    "csv-club-export": SAMPLES / "csv" / "club-export.csv",
+    "csv-app-export": SAMPLES / "csv" / "app-export.tsv",
+}
+
+
+@pytest.mark.parametrize("golden", sorted(GOLDEN_INPUTS))
+def test_golden_tables(con, golden: str) -> None:
+    source = GOLDEN_INPUTS[golden]
+    import_files([(source.name, source.read_bytes())], con)
     dump = json.loads(json.dumps(table_dump(con)))
-    expected_path = GOLDEN / "session.expected.json"
+    expected_path = GOLDEN / f"{golden}.expected.json"
     if os.environ.get("OFC_UPDATE_GOLDEN"):
         expected_path.write_text(json.dumps(dump, indent=1, ensure_ascii=False) + "\n",
                                  encoding="utf-8")

@@ -192,3 +192,24 @@ def test_two_processes_importing_at_once(tmp_path: Path) -> None:
     assert r1["duplicate"] + r2["duplicate"] == 2_000
     assert query(db, "SELECT count(*), count(DISTINCT hand_id) FROM hands")[0] == (6_000, 6_000)
     assert query(db, "SELECT count(*) FROM hand_players")[0][0] == 18_000
+
+
+def test_progress_bar_draws_only_on_a_terminal() -> None:
+    import io
+
+    from ingest.cmd_import import ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen, pipe = Terminal(), io.StringIO()
+    for stream in (screen, pipe):
+        bar = ProgressBar(stream, every=0)
+        bar(50, 100, "s1.jsonl: 5,000 hands, 9,000 hands/s")
+        bar(100, 100, "s1.jsonl: 10,000 hands, 9,500 hands/s")
+        bar.close()
+    assert pipe.getvalue() == ""
+    drawn = screen.getvalue()
+    assert drawn.startswith("\r[") and " 50% " in drawn and "100%" in drawn
+    assert "9,500 hands/s" in drawn and drawn.endswith("\r\x1b[K")

@@ -47,7 +47,7 @@ OPPONENT_NAMES = 200
 
 
 def _sidebar(con: Any, filters: Filters) -> Any:
-    common.filter_options(con, None)
+    """What the sidebar runs on a page load (as ``dashboard.filters.render_sidebar``)."""
     common.default_player(con)
     return common.filter_options(con, filters.player)
 

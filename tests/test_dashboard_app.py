@@ -177,19 +177,33 @@ SAMPLES = ROOT / "data" / "samples"
 def test_import_page_uploads_logs_and_shows_the_ledger(empty_db_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ingest.importer", reason="the importer has not landed yet")
-    files = sorted(SAMPLES.glob("*.jsonl"))
-    assert files, "no sample logs in data/samples"
+    good = [SAMPLES / "regular.jsonl", SAMPLES / "pineapple.jsonl"]
+    bad = SAMPLES / "bad-hands.jsonl"
+    packed = zip_of({"turbo.jsonl": (SAMPLES / "turbo-streets.jsonl").read_bytes()})
     at = app(empty_db_path, monkeypatch)
     open_page(at, "views/import_page.py")
-    upload = [(p.name, p.read_bytes(), "application/json") for p in files[:3]]
-    at.file_uploader[0].set_value(upload).run()
+    upload = [(p.name, p.read_bytes(), "application/json") for p in [*good, bad]]
+    at.file_uploader[0].set_value([*upload, ("more.zip", packed, "application/zip")]).run()
     at.button(key="import_button").click().run()
     assert not at.exception
     ledger = next(d.value for d in at.dataframe if "stored" in d.value.columns)
-    assert sorted(ledger.file) == sorted(p.name for p in files[:3])
+    assert sorted(ledger.file) == sorted([p.name for p in [*good, bad]] +
+                                         ["more.zip/turbo.jsonl"])
     assert ledger.stored.sum() > 0
-    open_page(at, "views/overview.py")
+    assert ledger.set_index("file").loc["bad-hands.jsonl", "rejected"] > 0
+    problems = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    mine = problems[problems.file == "bad-hands.jsonl"]
+    assert len(mine) == ledger.set_index("file").loc["bad-hands.jsonl", "rejected"] + \
+        ledger.set_index("file").loc["bad-hands.jsonl", "partial"]
+    assert (mine.line > 0).all() and mine.reason.str.len().min() > 0
+    labels = [b.label for b in at.get("download_button")]
+    assert any("ledger" in lb for lb in labels) and any("errors" in lb for lb in labels)
+    stored = int(ledger.stored.sum())
+    at.switch_page("views/overview.py").run()
     assert not at.exception
+    con = duckdb.connect(str(empty_db_path))  # same settings as the app's open connection
+    assert con.execute("SELECT count(*) FROM hands").fetchone()[0] == stored
+    con.close()
     assert int(metrics(at)["Hands"].replace(",", "")) > 0
 
 

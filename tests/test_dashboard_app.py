@@ -214,9 +214,24 @@ def test_overview_and_hand_review_on_the_demo_data(demo_db_path: Path, tmp_path:
     at = app(db, monkeypatch).run()
     assert not at.exception
     assert int(metrics(at)["Hands"].replace(",", "")) > 0
-    open_page(at, "views/hand_review.py")
+    at.switch_page("views/hand_review.py").run()
     assert not at.exception
     assert any("**Street 1**" in m.value or "**Showdown**" in m.value for m in at.markdown)
+    at.button(key="replay_end").click().run()
+    assert not at.exception
+    at.switch_page("views/import_page.py").run()
+    assert not at.exception
+    history = at.dataframe[-1].value  # "Every import so far"
+    assert len(history) == len(list((ROOT / "data" / "demo").glob("*.jsonl")))
+
+
+def test_four_colour_deck_colours_clubs_and_diamonds() -> None:
+    from dashboard.cards import card_html
+
+    assert "ofc-green" in card_html("Ac", four_colour=True)
+    assert "ofc-blue" in card_html("Ad", four_colour=True)
+    assert "ofc-red" in card_html("Ad") and "ofc-black" in card_html("Ac")
+    assert "ofc-red" in card_html("Ah", four_colour=True)
 
 
 # --- ofc dashboard -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pandas as pd
 from dashboard.queries.common import fetch_all, fetch_df
 
 LEDGER_COLUMNS = ("import_id", "file", "format", "imported_at", "hands", "stored", "duplicate",
-                  "partial", "rejected")
+                  "merged", "partial", "rejected")
 
 
 def last_import_id(con: Any) -> int:
@@ -18,10 +18,12 @@ def last_import_id(con: Any) -> int:
 
 
 def ledger(con: Any, after: int = 0, limit: int = 1000) -> pd.DataFrame:
-    """One row per file import with ``import_id > after``, newest last."""
+    """One row per file import with ``import_id > after``, newest last. ``merged`` (hands
+    already stored that this log completed with its hidden cards) is derived as documented in
+    docs/schema.md."""
     return fetch_df(con, """
         SELECT import_id, path AS file, format, imported_at, hands, stored, duplicate,
-               partial, rejected
+               hands - stored - duplicate - rejected AS merged, partial, rejected
         FROM imports WHERE import_id > ? ORDER BY import_id LIMIT ?""", [after, limit])
 
 

@@ -35,11 +35,11 @@ def show_outcome(outcome: UploadOutcome) -> None:
                              "kind": "refused"} for r in outcome.refused],
                            columns=["file", "line", "hand_id", "reason", "kind"])
     problems = pd.concat([refused, problems], ignore_index=True) if len(refused) else problems
-    totals = ledger[["hands", "stored", "duplicate", "partial", "rejected"]].sum()
+    totals = ledger[["hands", "stored", "duplicate", "merged", "partial", "rejected"]].sum()
     st.subheader("Ledger")
     st.markdown(
         f"**{len(ledger)}** files read: **{int(totals['stored'])}** hands stored, "
-        f"{int(totals['duplicate'])} duplicates, "
+        f"{int(totals['duplicate'])} duplicates, {int(totals['merged'])} merged, "
         f"{int(totals['partial'])} partial, {int(totals['rejected'])} rejected"
         + (f", {len(refused)} files refused" if len(refused) else "") + ".")
     st.dataframe(ledger.drop(columns=["import_id"]), hide_index=True, width="stretch",

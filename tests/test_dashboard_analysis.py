@@ -484,7 +484,9 @@ def test_head_to_head_parts_add_up_to_the_net(con):
 
 def test_cumulative_net_ends_at_the_net(con):
     table = opponents.table(con, HERO_ONLY).set_index("opponent")
-    cum = opponents.cumulative(con, HERO_ONLY)
+    cum = opponents.cumulative(con, HERO_ONLY, tuple(table.index))
+    assert set(cum["opponent"]) == set(table.index)
+    assert set(opponents.cumulative(con, HERO_ONLY, (ODD,))["opponent"]) == {ODD}
     for opp, line in cum.groupby("opponent"):
         assert _close(line["cumulative_points"].iloc[-1], table.loc[opp, "net_points"])
         assert line["hand_no"].iloc[-1] == table.loc[opp, "hands"]
@@ -572,7 +574,7 @@ def test_every_query_on_an_empty_database(tmp_path):
     s = fantasyland.summary(c, f)
     assert s["hands"] == 0 and s["entry_rate"] is None
     assert fantasyland.by_top(c, f).empty and fantasyland.by_cards(c, f).empty
-    assert opponents.table(c, f).empty and opponents.cumulative(c, f).empty
+    assert opponents.table(c, f).empty and opponents.cumulative(c, f, (ANN,)).empty
     assert opponents.head_to_head(c, f, ANN)["points"].sum() == 0
     assert variants.table(c, f).empty
     assert matches.table(c, f).empty and matches.cube_summary(c, f).empty

@@ -22,6 +22,7 @@ from dashboard.queries.sessions import (
     hand_list,
     one_row,
     scope_cte,
+    session_table,
 )
 
 _SUMMARY = """
@@ -132,3 +133,12 @@ KIND_EXPR = "CASE WHEN s.fantasyland THEN 'Fantasyland' ELSE 'normal' END"
 def kind_hands(con: duckdb.DuckDBPyConnection, filters: Filters, kind: str) -> pd.DataFrame:
     """The hands behind 'points per FL hand' (``kind='Fantasyland'``) or per normal hand."""
     return hand_list(con, filters, KIND_EXPR, kind)
+
+
+BENCHMARK_QUERIES = [
+    ("summary", summary),
+    ("by_top", by_top),
+    ("by_cards", by_cards),
+    ("chasing_per_session", session_table),
+]
+"""What the Fantasyland page runs on first load (``benchmarks/bench_dashboard.py``)."""

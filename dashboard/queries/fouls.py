@@ -12,7 +12,11 @@ import duckdb
 import pandas as pd
 
 from dashboard.queries.common import Filters, fetch_df
-from dashboard.queries.sessions import FOUL_RATE, hand_list, scope_cte
+from dashboard.queries.sessions import (
+    hand_list,
+    scope_cte,
+    session_table,
+)
 
 DIMENSIONS = {
     "all": "'all hands'",
@@ -26,35 +30,42 @@ DIMENSIONS = {
 the button)."""
 
 _BREAKDOWNS = """
-, keyed AS (
-    SELECT s.*, {cols} FROM scope s
+, cells AS (
+    SELECT {cols},
+           count(*) AS hands,
+           count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
+           count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouls,
+           count(*) FILTER (WHERE s.foul_top_middle) AS top_beat_middle,
+           count(*) FILTER (WHERE s.foul_middle_bottom) AS middle_beat_bottom
+    FROM scope s
+    GROUP BY ALL
 )
 SELECT CASE {which} END AS dimension,
        coalesce({values}) AS value,
-       count(*) AS hands,
-       count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
-       count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouls,
-       {foul_rate} AS foul_rate,
-       count(*) FILTER (WHERE s.foul_top_middle) AS top_beat_middle,
-       count(*) FILTER (WHERE s.foul_middle_bottom) AS middle_beat_bottom
-FROM keyed s
+       sum(hands)::BIGINT AS hands,
+       sum(hands_set)::BIGINT AS hands_set,
+       sum(fouls)::BIGINT AS fouls,
+       sum(fouls) / nullif(sum(hands_set), 0) AS foul_rate,
+       sum(top_beat_middle)::BIGINT AS top_beat_middle,
+       sum(middle_beat_bottom)::BIGINT AS middle_beat_bottom
+FROM cells
 GROUP BY GROUPING SETS ({sets})
 ORDER BY dimension, value
 """
 
 
 def breakdowns(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """Foul rate by every :data:`DIMENSIONS` entry, in one scan: columns ``dimension``,
-    ``value``, ``hands``, ``hands_set`` (not surrendered), ``fouls``, ``foul_rate``,
-    ``top_beat_middle``, ``middle_beat_bottom``."""
+    """Foul rate by every :data:`DIMENSIONS` entry (one scan of the hands, counted per
+    combination of the dimensions, then added up per dimension): columns ``dimension``,
+    ``value``, ``hands``, ``hands_set`` (not surrendered), ``fouls``, ``foul_rate`` (fouls /
+    hands set), ``top_beat_middle``, ``middle_beat_bottom``."""
     names = list(DIMENSIONS)
     cols = ", ".join(f"{DIMENSIONS[n]} AS d{i}" for i, n in enumerate(names))
     which = " ".join(f"WHEN grouping(d{i}) = 0 THEN '{n}'" for i, n in enumerate(names))
     values = ", ".join(f"d{i}" for i in range(len(names)))
     sets = ", ".join(f"(d{i})" for i in range(len(names)))
     head, params = scope_cte(filters)
-    sql = head + _BREAKDOWNS.format(cols=cols, which=which, values=values, sets=sets,
-                                    foul_rate=FOUL_RATE)
+    sql = head + _BREAKDOWNS.format(cols=cols, which=which, values=values, sets=sets)
     df = fetch_df(con, sql, params)
     df["value"] = df["value"].astype("string")
     return df
@@ -72,28 +83,35 @@ ROLLING_POINTS = 400
 
 _ROLLING = """
 , ordered AS (
-    SELECT s.hand_key, s.played_at, s.fouled::INT AS fouled,
-           row_number() OVER (ORDER BY s.played_at NULLS LAST, s.hand_key, s.seat) AS hand_no,
-           count(*) OVER () AS total
+    SELECT s.hand_key, s.played_at,
+           row_number() OVER w AS hand_no,
+           sum(s.fouled::INT) OVER w AS fouls_so_far
     FROM scope s WHERE NOT s.surrendered
+    WINDOW w AS (ORDER BY s.played_at NULLS LAST, s.hand_key, s.seat
+                 ROWS UNBOUNDED PRECEDING)
+), total AS (
+    SELECT count(*) AS n FROM ordered
+), shown AS (
+    SELECT o.* FROM ordered o, total t
+    WHERE o.hand_no >= least(?, t.n)
+      AND (o.hand_no % greatest(1, t.n // ?) = 0 OR o.hand_no = t.n)
 )
-SELECT hand_no, hand_key, played_at,
-       avg(fouled) OVER (ORDER BY hand_no ROWS BETWEEN ? PRECEDING AND CURRENT ROW)
-           AS rolling_foul_rate
-FROM ordered
-QUALIFY hand_no >= least(?, total)
-    AND (hand_no % greatest(1, total // ?) = 0 OR hand_no = total)
-ORDER BY hand_no
+SELECT a.hand_no, a.hand_key, a.played_at,
+       (a.fouls_so_far - coalesce(b.fouls_so_far, 0))
+           / (a.hand_no - coalesce(b.hand_no, 0)) AS rolling_foul_rate
+FROM shown a LEFT JOIN ordered b ON b.hand_no = a.hand_no - ?
+ORDER BY a.hand_no
 """
 
 
 def rolling(con: duckdb.DuckDBPyConnection, filters: Filters, window: int = 100) -> pd.DataFrame:
     """Foul rate over the last ``window`` hands set, hand by hand in time order, from the first
     full window on (thinned to about :data:`ROLLING_POINTS` points): ``hand_no``,
-    ``hand_key``, ``played_at``, ``rolling_foul_rate``."""
+    ``hand_key``, ``played_at``, ``rolling_foul_rate`` (from the running count of fouls: the
+    fouls up to a hand minus those up to ``window`` hands before, over ``window``)."""
     head, params = scope_cte(filters)
     window = max(1, int(window))
-    return fetch_df(con, head + _ROLLING, [*params, window - 1, window, ROLLING_POINTS])
+    return fetch_df(con, head + _ROLLING, [*params, window, ROLLING_POINTS, window])
 
 
 RELATION = """CASE WHEN s.foul_top_middle AND s.foul_middle_bottom THEN 'both'
@@ -105,25 +123,31 @@ that is not a low)."""
 
 _FOULED = """
 , fouled AS (
-    SELECT s.*, {relation} AS relation,
-           t.cards AS top_cards, t.hand_name AS top_hand,
-           m.cards AS middle_cards, m.hand_name AS middle_hand,
-           b.cards AS bottom_cards, b.hand_name AS bottom_hand
+    SELECT s.*, {relation} AS relation
     FROM scope s
-    LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat AND t.row_name = 'top'
-    LEFT JOIN hand_rows m ON m.hand_key = s.hand_key AND m.seat = s.seat
-                         AND m.row_name = 'middle'
-    LEFT JOIN hand_rows b ON b.hand_key = s.hand_key AND b.seat = s.seat
-                         AND b.row_name = 'bottom'
-    WHERE s.fouled AND NOT s.surrendered
+    WHERE s.fouled AND NOT s.surrendered {newest}
+), board AS (
+    SELECT r.hand_key, r.seat,
+           any_value(r.cards) FILTER (WHERE r.row_name = 'top') AS top_cards,
+           any_value(r.hand_name) FILTER (WHERE r.row_name = 'top') AS top_hand,
+           any_value(r.cards) FILTER (WHERE r.row_name = 'middle') AS middle_cards,
+           any_value(r.hand_name) FILTER (WHERE r.row_name = 'middle') AS middle_hand,
+           any_value(r.cards) FILTER (WHERE r.row_name = 'bottom') AS bottom_cards,
+           any_value(r.hand_name) FILTER (WHERE r.row_name = 'bottom') AS bottom_hand
+    FROM hand_rows r JOIN fouled f ON f.hand_key = r.hand_key AND f.seat = r.seat
+    GROUP BY r.hand_key, r.seat
 ), named AS (
-    SELECT *,
-           CASE relation WHEN 'middle beat bottom' THEN middle_hand ELSE top_hand END AS upper,
-           CASE relation WHEN 'middle beat bottom' THEN bottom_hand
-                         WHEN 'both' THEN bottom_hand ELSE middle_hand END AS lower
-    FROM fouled
+    SELECT f.*, b.top_cards, b.top_hand, b.middle_cards, b.middle_hand, b.bottom_cards,
+           b.bottom_hand,
+           CASE f.relation WHEN 'middle beat bottom' THEN b.middle_hand
+                           ELSE b.top_hand END AS upper,
+           CASE f.relation WHEN 'middle beat bottom' THEN b.bottom_hand
+                           WHEN 'both' THEN b.bottom_hand ELSE b.middle_hand END AS lower
+    FROM fouled f LEFT JOIN board b ON b.hand_key = f.hand_key AND b.seat = f.seat
 )
 """
+"""The fouled player-hands with each row's cards and hand name (one pass over hand_rows,
+joined to the fouled hands only)."""
 
 _RELATIONS = """
 SELECT relation, upper, lower, count(*) AS fouls
@@ -136,8 +160,13 @@ def relations(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     name of the row that was too strong), ``lower`` (the row it beat; for 'both', the top
     and the bottom), ``fouls``."""
     head, params = scope_cte(filters)
-    return fetch_df(con, head + _FOULED.format(relation=RELATION) + _RELATIONS, params)
+    sql = head + _FOULED.format(relation=RELATION, newest="") + _RELATIONS
+    return fetch_df(con, sql, params)
 
+
+_NEWEST = """AND (?::VARCHAR IS NULL OR {relation} = ?)
+    ORDER BY s.played_at DESC NULLS LAST, s.hand_key DESC, s.seat
+    LIMIT ?"""
 
 _FOULED_HANDS = """
 SELECT hand_key, played_at, source, hand_id, variant, player, position, fantasyland,
@@ -156,8 +185,24 @@ def fouled_hands(con: duckdb.DuckDBPyConnection, filters: Filters, *, relation: 
                  upper: str | None = None, lower: str | None = None,
                  limit: int = 500) -> pd.DataFrame:
     """The fouled hands, newest first, with each row's cards and hand name; optionally only
-    those of one row of :func:`relations`."""
+    those of one row of :func:`relations`. Without hand names to match, the newest ``limit``
+    fouls are picked before their rows are read."""
     head, params = scope_cte(filters)
-    sql = head + _FOULED.format(relation=RELATION) + _FOULED_HANDS
     narrow = [relation, relation, upper, upper, lower, lower, int(limit)]
+    if upper is None and lower is None:
+        newest = _NEWEST.format(relation=RELATION)
+        params = [*params, relation, relation, int(limit)]
+    else:
+        newest = ""
+    sql = head + _FOULED.format(relation=RELATION, newest=newest) + _FOULED_HANDS
     return fetch_df(con, sql, [*params, *narrow])
+
+
+BENCHMARK_QUERIES = [
+    ("breakdowns", breakdowns),
+    ("rolling", rolling),
+    ("per_session", session_table),
+    ("relations", relations),
+    ("fouled_hands", fouled_hands),
+]
+"""What the Fouls page runs on first load (``benchmarks/bench_dashboard.py``)."""

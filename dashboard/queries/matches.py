@@ -19,7 +19,7 @@ import duckdb
 import pandas as pd
 
 from dashboard.queries.common import Filters, fetch_df
-from dashboard.queries.sessions import hand_list, one_row, scope_cte
+from dashboard.queries.sessions import hand_list, scope_cte
 
 CUBE = ("TRY_CAST(coalesce(json_extract_string(e.data, '$.cube'), "
         "json_extract_string(e.data, '$.multiplier')) AS INTEGER)")
@@ -86,23 +86,26 @@ def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
                     params)
 
 
-_SUMMARY = """
-SELECT count(*) AS matches,
-       count(*) FILTER (WHERE won IS NOT NULL) AS finished,
-       count(*) FILTER (WHERE won) AS won,
-       avg(won::INT) AS win_rate,
-       sum(hands) AS hands,
-       sum(money) AS money,
-       avg(money) AS money_per_match
-FROM matches
-"""
+def summary_of(matches: pd.DataFrame) -> dict[str, float | int | None]:
+    """The headline numbers of a :func:`table`: ``matches``, ``finished``, ``won``,
+    ``win_rate`` (of finished matches), ``hands``, ``money`` and ``money_per_match`` (over
+    matches with a stake; ``None`` without any)."""
+    finished = matches["won"].dropna().astype(bool)
+    money = matches["money"].dropna()
+    return {
+        "matches": len(matches),
+        "finished": len(finished),
+        "won": int(finished.sum()),
+        "win_rate": float(finished.mean()) if len(finished) else None,
+        "hands": int(matches["hands"].sum()),
+        "money": float(money.sum()) if len(money) else None,
+        "money_per_match": float(money.mean()) if len(money) else None,
+    }
 
 
 def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float | int | None]:
-    """``matches``, ``finished``, ``won``, ``win_rate`` (of finished matches), ``hands``,
-    ``money`` and ``money_per_match`` (where a stake is known)."""
-    head, params = _matches(filters)
-    return one_row(con, head + _SUMMARY, params)
+    """:func:`summary_of` the player's matches."""
+    return summary_of(table(con, filters))
 
 
 DECISION = """CASE WHEN e.by_player = ? THEN
@@ -143,22 +146,33 @@ DECISIONS = ("I doubled, they took", "I doubled, they declined", "they doubled, 
              "they doubled, I declined")
 
 
-def cube_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """Per kind of cube decision (:data:`DECISIONS`): ``decisions``, ``matches_won`` and
-    ``matches_lost`` afterwards, and the ``money`` of those matches."""
-    head, params = _decisions(filters)
-    sql = head + """
-        SELECT d.decision, count(*) AS decisions,
-               count(*) FILTER (WHERE m.won) AS matches_won,
-               count(*) FILTER (WHERE NOT m.won) AS matches_lost,
-               sum(m.money) AS money
-        FROM decisions d JOIN matches m ON m.match_id = d.match_id
-        GROUP BY d.decision"""
-    df = fetch_df(con, sql, params)
+def cube_summary_of(decisions: pd.DataFrame) -> pd.DataFrame:
+    """Per kind of cube decision (:data:`DECISIONS`) of a :func:`cube_decisions`:
+    ``decisions``, ``matches_won`` and ``matches_lost`` afterwards, and the ``money`` of those
+    matches."""
+    won = decisions["won"]
+    grouped = decisions.assign(
+        matches_won=won.eq(True), matches_lost=won.eq(False),
+    ).groupby("decision", sort=False).agg(
+        decisions=("decision", "size"), matches_won=("matches_won", "sum"),
+        matches_lost=("matches_lost", "sum"), money=("money", lambda m: m.sum(min_count=1)),
+    ).reset_index()
     order = {c: i for i, c in enumerate(DECISIONS)}
-    return df.sort_values("decision", key=lambda c: c.map(order)).reset_index(drop=True)
+    return grouped.sort_values("decision", key=lambda c: c.map(order)).reset_index(drop=True)
+
+
+def cube_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """:func:`cube_summary_of` the player's doubling offers."""
+    return cube_summary_of(cube_decisions(con, filters))
 
 
 def match_hands(con: duckdb.DuckDBPyConnection, filters: Filters, match_id: str) -> pd.DataFrame:
     """The player's hands of one match."""
     return hand_list(con, filters, "s.match_id", match_id)
+
+
+BENCHMARK_QUERIES = [
+    ("table", table),
+    ("cube_decisions", cube_decisions),
+]
+"""What the Matches page runs on first load (``benchmarks/bench_dashboard.py``)."""

@@ -21,25 +21,34 @@ _VERSUS = """
     SELECT s.hand_key, s.played_at, s.source, s.hand_id, s.variant, s.stake, s.currency,
            s.player,
            p.opponent, p.points, p.total, p.row_points, p.bonus, p.royalties AS royalty_net,
-           p.surrender, p.rows_won, p.rows_lost, p.scoop, q.scoop AS scooped,
-           s.royalties AS royalties_for, o.royalties AS royalties_against,
-           s.fouled AS fouled, o.fouled AS opponent_fouled,
-           s.surrendered AS surrendered, o.surrendered AS opponent_surrendered
+           p.surrender, p.rows_won, p.rows_lost, p.scoop,
+           s.royalties AS royalties_for, s.fouled AS fouled, s.surrendered AS surrendered
+           {their_columns}
     FROM scope s
     JOIN pairs p ON p.hand_key = s.hand_key AND p.seat = s.seat
-    JOIN pairs q ON q.hand_key = p.hand_key AND q.seat = p.opp_seat AND q.opp_seat = p.seat
-    JOIN hand_players o ON o.hand_key = p.hand_key AND o.seat = p.opp_seat
-    WHERE s.player = ?
+    {their_join}
+    WHERE s.player = ? AND p.player = ? {narrow}
 )
 """
 
+_THEIR_COLUMNS = """, o.royalties AS royalties_against, o.fouled AS opponent_fouled,
+           o.surrendered AS opponent_surrendered"""
+_THEIR_JOIN = "JOIN hand_players o ON o.hand_key = p.hand_key AND o.seat = p.opp_seat"
 
-def _versus(filters: Filters) -> tuple[str, list]:
-    """``scope`` and ``versus``: one row per hand and opponent of ``filters.player``."""
+
+def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
+            theirs: bool = True) -> tuple[str, list]:
+    """``scope`` and ``versus``: one row per hand and opponent of ``filters.player`` (only
+    ``opponents``, when given); ``theirs`` adds the opponent's own row (royalties, foul)."""
     if filters.player is None:
         raise ValueError("the opponents of whom? choose a player first")
     head, params = scope_cte(filters)
-    return head + _VERSUS, [*params, filters.player]
+    narrow, extra = ("", []) if opponents is None else (
+        "AND list_contains(?, p.opponent)", [list(opponents)])
+    sql = _VERSUS.format(narrow=narrow, their_columns=_THEIR_COLUMNS if theirs else "",
+                         their_join=_THEIR_JOIN if theirs else "")
+    return head + sql, [*params, filters.player, filters.player,
+                                                   *extra]
 
 
 _TABLE = """
@@ -50,10 +59,11 @@ SELECT opponent,
        avg(points) - 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_low,
        avg(points) + 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_high,
        sum(points * stake) AS money,
-       string_agg(DISTINCT currency, ', ') AS currency,
+       CASE WHEN min(currency) = max(currency) THEN min(currency)
+                ELSE min(currency) || ', ' || max(currency) END AS currency,
        sum(rows_won) / (3.0 * count(*)) AS rows_won_pct,
        count(*) FILTER (WHERE scoop) AS scoops_for,
-       count(*) FILTER (WHERE scooped) AS scoops_against,
+       count(*) FILTER (WHERE rows_lost = 3) AS scoops_against,
        sum(royalties_for)::BIGINT AS royalties_for,
        sum(royalties_against)::BIGINT AS royalties_against,
        avg(CASE WHEN opponent_surrendered THEN NULL ELSE opponent_fouled::INT END)
@@ -78,14 +88,12 @@ CUMULATIVE_POINTS = 300
 """At most about this many points per opponent line."""
 
 _CUMULATIVE = """
-, ranked AS (
-    SELECT opponent FROM versus GROUP BY opponent ORDER BY count(*) DESC, opponent LIMIT ?
-), numbered AS (
+, numbered AS (
     SELECT v.opponent, v.hand_key, v.played_at,
            row_number() OVER w AS hand_no,
            count(*) OVER (PARTITION BY v.opponent) AS total,
            sum(v.points) OVER w AS cumulative_points
-    FROM versus v JOIN ranked r ON r.opponent = v.opponent
+    FROM versus v
     WINDOW w AS (PARTITION BY v.opponent ORDER BY v.played_at NULLS LAST, v.hand_key
                  ROWS UNBOUNDED PRECEDING)
 )
@@ -95,13 +103,17 @@ WHERE hand_no % greatest(1, total // ?) = 0 OR hand_no = total
 ORDER BY opponent, hand_no
 """
 
+TOP_OPPONENTS = 8
+"""Lines on the running-net chart: the opponents met most often."""
+
 
 def cumulative(con: duckdb.DuckDBPyConnection, filters: Filters,
-               opponents: int = 8) -> pd.DataFrame:
-    """Running net against each of the ``opponents`` most frequent opponents, hand by hand in
-    time order (thinned to about :data:`CUMULATIVE_POINTS` points per line)."""
-    head, params = _versus(filters)
-    return fetch_df(con, head + _CUMULATIVE, [*params, int(opponents), CUMULATIVE_POINTS])
+               opponents: tuple[str, ...]) -> pd.DataFrame:
+    """Running net against each of ``opponents`` (the page passes the
+    :data:`TOP_OPPONENTS` first rows of :func:`table`), hand by hand in time order, thinned
+    to about :data:`CUMULATIVE_POINTS` points per line."""
+    head, params = _versus(filters, tuple(opponents), theirs=False)
+    return fetch_df(con, head + _CUMULATIVE, [*params, CUMULATIVE_POINTS])
 
 
 COMPONENTS = {
@@ -130,7 +142,7 @@ def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
         f"coalesce(sum(CASE WHEN {cond} THEN {value} ELSE 0 END), 0) AS p{i}, "
         f"count(*) FILTER (WHERE {cond}) AS n{i}"
         for i, (value, cond) in enumerate(COMPONENTS.values()))
-    head, params = _versus(filters)
+    head, params = _versus(filters, (opponent,))
     row = fetch_df(con, head + _SPLIT.format(parts=parts), [*params, opponent]).iloc[0]
     return pd.DataFrame({
         "component": list(COMPONENTS),
@@ -154,5 +166,20 @@ def versus_hands(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
     """The hands of the filtered player against ``opponent`` (only those carrying ``component`` of
     :data:`COMPONENTS` when given), with the pair's settlement."""
     cond = COMPONENTS[component][1] if component else "TRUE"
-    head, params = _versus(filters)
+    head, params = _versus(filters, (opponent,))
     return fetch_df(con, head + _HANDS.format(cond=cond), [*params, opponent, int(limit)])
+
+
+def page(con: duckdb.DuckDBPyConnection, filters: Filters) -> tuple[pd.DataFrame, ...]:
+    """What the Opponents page runs on first load: the table, the running net of the most
+    frequent opponents, and the head-to-head with the first of them and its hands."""
+    first = table(con, filters)
+    if first.empty:
+        return (first,)
+    names = tuple(str(o) for o in first["opponent"].head(TOP_OPPONENTS))
+    return (first, cumulative(con, filters, names), head_to_head(con, filters, names[0]),
+            versus_hands(con, filters, names[0]))
+
+
+BENCHMARK_QUERIES = [("page", page)]
+"""What the Opponents page runs on first load (``benchmarks/bench_dashboard.py``)."""

@@ -27,7 +27,7 @@ from dashboard.queries.common import Filters, fetch_df, where
 DEFAULT_GAP_MINUTES = 30
 
 _SCOPE = """
-scope AS (
+scope AS NOT MATERIALIZED (
     SELECT h.hand_key, h.source, h.hand_id, h.session_id, h.match_id, h.played_at,
            h.variant, h.ruleset_label, h.scoring, h.player_count, h.stake, h.currency,
            hp.seat, hp.player, hp.position, hp.fantasyland, hp.fl_cards, hp.surrendered,
@@ -38,28 +38,26 @@ scope AS (
 )"""
 
 _SESSIONS = """
-scope_hands AS (
-    SELECT DISTINCT hand_key, played_at, session_id FROM scope
-),
 gapped AS (
     SELECT hand_key, played_at,
            CASE WHEN epoch(played_at) - epoch(lag(played_at) OVER w) <= ? * 60
                 THEN 0 ELSE 1 END AS starts
-    FROM scope_hands WHERE session_id IS NULL AND played_at IS NOT NULL
+    FROM (SELECT DISTINCT hand_key, played_at FROM scope
+          WHERE session_id IS NULL AND played_at IS NOT NULL)
     WINDOW w AS (ORDER BY played_at, hand_key)
 ),
-numbered AS (
+gap_session AS (
     SELECT hand_key,
            sum(starts) OVER (ORDER BY played_at, hand_key ROWS UNBOUNDED PRECEDING) AS n
     FROM gapped
-),
-hand_session AS (
-    SELECT s.hand_key,
-           CASE WHEN s.session_id IS NOT NULL THEN 'id:' || s.session_id
-                WHEN n.n IS NOT NULL THEN 'gap:' || n.n::VARCHAR
-                ELSE 'undated' END AS session
-    FROM scope_hands s LEFT JOIN numbered n ON n.hand_key = s.hand_key
 )"""
+
+SESSION_JOIN = "LEFT JOIN gap_session g ON g.hand_key = s.hand_key"
+"""How a query over ``scope s`` reaches the inactivity sessions (only hands without an id)."""
+
+SESSION_KEY = "coalesce('id:' || s.session_id, 'gap:' || g.n::VARCHAR, 'undated')"
+"""A hand's session: ``'id:<session_id>'``, ``'gap:<n>'`` (split by inactivity, numbered in
+time order) or ``'undated'`` (no id and no date)."""
 
 
 def scope_cte(filters: Filters) -> tuple[str, list[Any]]:
@@ -70,8 +68,8 @@ def scope_cte(filters: Filters) -> tuple[str, list[Any]]:
 
 
 def sessions_cte(filters: Filters, gap_minutes: float) -> tuple[str, list[Any]]:
-    """``scope`` plus ``hand_session (hand_key, session)``: the session key of every hand,
-    ``'id:<session_id>'``, ``'gap:<n>'`` (split by inactivity) or ``'undated'``."""
+    """``scope`` plus ``gap_session (hand_key, n)``, the inactivity sessions of the hands
+    without a session id: join it with :data:`SESSION_JOIN`, key with :data:`SESSION_KEY`."""
     head, params = scope_cte(filters)
     return head + "," + _SESSIONS, [*params, float(gap_minutes)]
 
@@ -104,13 +102,13 @@ def hand_list(con: duckdb.DuckDBPyConnection, filters: Filters, expr: str, value
               limit: int = HAND_LIMIT) -> pd.DataFrame:
     """The player-hands behind one group: rows of ``scope`` (alias ``s``) where the grouping
     expression ``expr`` equals ``value``. ``extra`` narrows further (e.g. ``AND s.fouled``).
-    When ``gap_minutes`` is given, the session key is available as ``hs.session``."""
+    When ``gap_minutes`` is given, ``expr`` may use :data:`SESSION_KEY`."""
     if gap_minutes is None:
         head, params = scope_cte(filters)
         join = ""
     else:
         head, params = sessions_cte(filters, gap_minutes)
-        join = "JOIN hand_session hs ON hs.hand_key = s.hand_key"
+        join = SESSION_JOIN
     sql = head + _HAND_LIST.format(join=join, expr=expr, extra=extra)
     return fetch_df(con, sql, [*params, value, int(limit)])
 
@@ -123,7 +121,7 @@ FL_ENTRY_RATE = "avg(CASE WHEN s.fantasyland THEN NULL ELSE (s.fantasyland_next 
 Overview page."""
 
 PERIODS = {
-    "session": "hs.session",
+    "session": SESSION_KEY,
     "week": "coalesce(strftime(date_trunc('week', s.played_at), '%Y-%m-%d'), 'undated')",
     "day": "coalesce(strftime(s.played_at, '%Y-%m-%d'), 'undated')",
 }
@@ -142,7 +140,8 @@ _PERIOD_TABLE = """
            {fl_entry_rate} AS fl_entry_rate,
            count(*) FILTER (WHERE s.fantasyland) AS fl_hands,
            sum(s.points * s.stake) AS money,
-           string_agg(DISTINCT s.currency, ', ') AS currency
+           CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
+                ELSE min(s.currency) || ', ' || max(s.currency) END AS currency
     FROM scope s {join}
     GROUP BY 1
 )
@@ -165,7 +164,7 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     expr = PERIODS[period]
     if period == "session":
         head, params = sessions_cte(filters, gap_minutes)
-        join = "JOIN hand_session hs ON hs.hand_key = s.hand_key"
+        join = SESSION_JOIN
     else:
         head, params = scope_cte(filters)
         join = ""
@@ -179,3 +178,12 @@ def period_hands(con: duckdb.DuckDBPyConnection, filters: Filters, period: str, 
     """The hands of one row of :func:`period_table`."""
     gap = gap_minutes if period == "session" else None
     return hand_list(con, filters, PERIODS[period], key, extra=extra, gap_minutes=gap)
+
+
+def session_table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """:func:`period_table` per session with the default gap (what the pages open on)."""
+    return period_table(con, filters, "session", DEFAULT_GAP_MINUTES)
+
+
+BENCHMARK_QUERIES = [("sessions", session_table)]
+"""What the Sessions page runs on first load (``benchmarks/bench_dashboard.py``)."""

@@ -26,7 +26,8 @@ SELECT s.variant, s.ruleset_label, s.scoring,
        avg(s.fantasyland::INT) AS fl_hand_share,
        avg(s.royalties) AS royalties_per_hand,
        sum(s.points * s.stake) AS money,
-       string_agg(DISTINCT s.currency, ', ') AS currency
+       CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
+                ELSE min(s.currency) || ', ' || max(s.currency) END AS currency
 FROM scope s
 GROUP BY ALL
 ORDER BY hands DESC, s.variant, s.ruleset_label
@@ -46,3 +47,7 @@ def ruleset_hands(con: duckdb.DuckDBPyConnection, filters: Filters,
                   ruleset_label: str) -> pd.DataFrame:
     """The hands behind one row of :func:`table`."""
     return hand_list(con, filters, "s.ruleset_label", ruleset_label)
+
+
+BENCHMARK_QUERIES = [("table", table)]
+"""What the Variants page runs on first load (``benchmarks/bench_dashboard.py``)."""

@@ -73,7 +73,8 @@ def table(frame):  # type: ignore[no-untyped-def]
 
 
 def cube(current) -> None:  # type: ignore[no-untyped-def]
-    summary = db.query(matches.cube_summary, current)
+    decisions = db.query(matches.cube_decisions, current)
+    summary = matches.cube_summary_of(decisions)
     if summary.empty:
         st.info("No doubling offers in these matches.")
         return
@@ -86,7 +87,6 @@ def cube(current) -> None:  # type: ignore[no-untyped-def]
                      "money": st.column_config.NumberColumn("Money of those matches",
                                                             format="%+.2f"),
                  })
-    decisions = db.query(matches.cube_decisions, current)
     event = st.dataframe(
         decisions, key="matches_decisions", on_select="rerun", selection_mode="single-row",
         hide_index=True, width="stretch",
@@ -114,12 +114,11 @@ def main() -> None:
     current = start("Matches")
     if current is None:
         return
-    s = db.query(matches.summary, current)
-    if not s["matches"]:
+    frame = db.query(matches.table, current)
+    if frame.empty:
         st.info("No OFC Double matches in these hands (hands that carry a match id).")
         return
-    headline(s)
-    frame = db.query(matches.table, current)
+    headline(matches.summary_of(frame))
     point = selected_point(money_chart(frame))
     event = table(frame)
     row = selected_row(event)

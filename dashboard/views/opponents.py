@@ -84,8 +84,9 @@ def versus_table(frame, key: str, what: str) -> None:  # type: ignore[no-untyped
     st.caption("Select a hand to open it in Hand review.")
 
 
-def cumulative(current) -> None:  # type: ignore[no-untyped-def]
-    frame = db.query(opponents.cumulative, current)
+def cumulative(current, names: list[str]) -> None:  # type: ignore[no-untyped-def]
+    frame = db.query(opponents.cumulative, current,
+                     tuple(names[:opponents.TOP_OPPONENTS]))
     fig = go.Figure()
     for opponent, line in frame.groupby("opponent", sort=False):
         fig.add_trace(go.Scattergl(
@@ -138,9 +139,10 @@ def main() -> None:
         return
     table(current, frame)
     st.subheader("Running net per opponent")
-    cumulative(current)
+    names = [str(o) for o in frame["opponent"]]
+    cumulative(current, names)
     st.subheader("Head to head")
-    head_to_head(current, [str(o) for o in frame["opponent"]])
+    head_to_head(current, names)
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

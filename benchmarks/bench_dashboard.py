@@ -52,13 +52,11 @@ def _sidebar(con: Any, filters: Filters) -> Any:
     return common.filter_options(con, filters.player)
 
 
-def _newest_hand(con: Any, filters: Filters) -> int:
-    return int(hands.find_hands(con, filters, limit=1).iloc[0]["hand_key"])
-
-
-def _hand_detail(con: Any, filters: Filters) -> Any:
-    key = _newest_hand(con, filters)
-    return (hands.hand(con, key), hands.players(con, key), hands.rows(con, key),
+def _hand_page(con: Any, filters: Filters) -> Any:
+    """Hand review's load: the filtered hands (newest 500), then everything about the first."""
+    found = hands.find_hands(con, filters)
+    key = int(found.iloc[0]["hand_key"])
+    return (found, hands.hand(con, key), hands.players(con, key), hands.rows(con, key),
             hands.placements(con, key), hands.pairs(con, key), hands.events(con, key))
 
 
@@ -71,11 +69,14 @@ PAGES: list[tuple[str, list[tuple[str, Query]]]] = [
     ]),
     ("hand_review", [
         ("sidebar", _sidebar),
-        ("find_hands", hands.find_hands),
-        ("find_fouled_with_royalties",
-         lambda con, f: hands.find_hands(con, f, hands.HandSearch(fouled=False,
-                                                                   royalties_min=10))),
-        ("hand_detail", _hand_detail),
+        ("find_hands_and_first_hand", _hand_page),
+    ]),
+    ("hand_search", [
+        ("not_fouled_royalties_10", lambda con, f: hands.find_hands(
+            con, f, hands.HandSearch(fouled=False, royalties_min=10))),
+        ("hand_id_contains", lambda con, f: hands.find_hands(
+            con, f, hands.HandSearch(hand_id="#77"))),
+        ("room_differs", lambda con, f: hands.find_hands(con, f, hands.HandSearch(differs=True))),
     ]),
 ]
 
@@ -128,15 +129,15 @@ def _replicate(con: Any, target: int) -> None:
     }
     cols = _columns(con, "hands")
     select = ", ".join(exprs["hands"].get(c, f"h.{c}") for c in cols)
-    con.execute(f"INSERT INTO hands SELECT {select} FROM hands h, k WHERE h.hand_key < ?",
-                [span])
+    con.execute(f"INSERT INTO hands SELECT {select} FROM hands h, k WHERE h.hand_key < ? "
+                "ORDER BY k.k, h.hand_key", [span])  # key order, as the importer appends
     for table in HAND_TABLES:
         cols = _columns(con, table)
         mapping = {"hand_key": f"t.hand_key + k.k * {span}", **exprs.get(table, {})}
         select = ", ".join(mapping.get(c, f"t.{c}") for c in cols)
         con.execute(f"INSERT INTO {table} SELECT {select} FROM {table} t "
-                    f"JOIN hands h ON h.hand_key = t.hand_key, k WHERE t.hand_key < ?",
-                    [span])
+                    f"JOIN hands h ON h.hand_key = t.hand_key, k WHERE t.hand_key < ? "
+                    f"ORDER BY k.k, t.hand_key", [span])
     # trim the last copy to exactly ``target`` hands
     extra = con.execute("SELECT count(*) FROM hands").fetchone()[0] - target
     if extra > 0:
@@ -173,11 +174,13 @@ def run_page(con: Any, queries: list[tuple[str, Query]], filters: Filters) -> di
     return times
 
 
-def measure(db: Path, repeats: int) -> dict[str, Any]:
+def measure(db: Path, repeats: int, only: set[str] | None = None) -> dict[str, Any]:
     from ingest import store
 
     out: dict[str, Any] = {}
     for page, queries in registry():
+        if only and page not in only:
+            continue
         con = store.connect(db, read_only=True)  # a fresh open: cold buffers in DuckDB
         try:
             filters = Filters(player=common.default_player(con))
@@ -200,6 +203,7 @@ def main() -> int:
     parser.add_argument("--db", type=Path, default=None,
                         help="build (or reuse, if it exists) the store here and keep it")
     parser.add_argument("--repeats", type=int, default=3, help="warm runs per page (median)")
+    parser.add_argument("--pages", default="", help="comma-separated pages to time (all)")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="ofc-bench-dashboard-"))
@@ -215,7 +219,7 @@ def main() -> int:
             stored = con.execute("SELECT count(*) FROM hands").fetchone()[0]
         print(f"store ready: {stored:,} hands ({db.stat().st_size / 1e6:,.0f} MB) "
               f"in {built:.1f} s", file=sys.stderr)
-        pages = measure(db, args.repeats)
+        pages = measure(db, args.repeats, set(filter(None, args.pages.split(","))) or None)
         slowest = max(pages, key=lambda p: pages[p]["warm_ms"])
         print(json.dumps({
             "benchmark": "dashboard", "hands": stored,

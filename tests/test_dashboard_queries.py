@@ -279,3 +279,16 @@ def test_remove_demo_deletes_exactly_the_demo_imports(fixture_db: Path) -> None:
     assert c.execute("SELECT count(*) FROM rejected").fetchone()[0] == 0
     assert remove_demo(c) == 0
     c.close()
+
+
+@pytest.mark.parametrize("module", [
+    "dashboard.cards", "dashboard.replay", "dashboard.uploads", "dashboard.filters",
+    "dashboard.queries.common", "dashboard.queries.hands", "dashboard.queries.overview",
+])
+def test_docstring_examples(module: str) -> None:
+    """The dashboard is outside pytest's doctest paths: run its examples here."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0

@@ -8,9 +8,11 @@ order of the rows open (to keep the board legal, choosing the best-paying finish
 and by the Fantasyland setter.
 
 - ``careful``: builds the bottom strongest, keeps the middle below the bottom, puts low cards on
-  top and pairs the top only when the middle already holds a stronger pair.
+  top and pairs a queen or better on top only when the middle already beats it or the outs
+  left make covering it likely (:func:`_cover_chance` at least 0.3).
 - ``chaser``: plays like ``careful`` but starts the top with a queen, king or ace and pairs it
-  even unprotected, chasing Fantasyland at the cost of more fouls.
+  on a thinner cover chance (0.15), then builds the middle to beat it (pairs first, live cards
+  above the top pair as outs) with the bottom above the middle, weighing each possible discard.
 - ``random``: a uniformly random legal move (random discard, random free slots).
 
 All three set a Fantasyland hand with :func:`set_fantasyland`, and decide the Double cube by
@@ -47,11 +49,14 @@ QUEEN, KING, ACE = 10, 11, 12
 
 
 class _Rows:
-    """Rank and suit counts of the three rows during one decision (private, mutable)."""
+    """Rank and suit counts of the three rows during one decision (private, mutable), with
+    what is still to come: ``to_come`` cards will be dealt after this street, out of
+    ``unseen`` cards the player has not seen."""
 
-    __slots__ = ("counts", "suits", "size", "free", "pairs", "high_pair")
+    __slots__ = ("counts", "suits", "size", "free", "pairs", "high_pair", "to_come", "unseen",
+                 "_dead", "_view")
 
-    def __init__(self, board: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, board: tuple[tuple[int, ...], ...], view: View | None = None) -> None:
         self.counts = [[0] * 13, [0] * 13, [0] * 13]
         self.suits = [[0] * 4, [0] * 4, [0] * 4]
         self.pairs = [0, 0, 0]
@@ -71,6 +76,36 @@ class _Rows:
         top, middle, bottom = board
         self.size = [len(top), len(middle), len(bottom)]
         self.free = [3 - len(top), 5 - len(middle), 5 - len(bottom)]
+        self._view = view
+        self._dead: list[int] | None = None
+        self.to_come = _to_come(view.ruleset, view.street) if view is not None else 0
+        self.unseen = 52 - len(top) - len(middle) - len(bottom) - (
+            len(view.dealt) if view is not None else 0)
+
+    def live(self, rank: int) -> int:
+        """Cards of ``rank`` the player has not seen (not on its board, not dealt to it on this
+        street, not on an opponent's visible board): its outs to pair that rank."""
+        dead = self._dead
+        if dead is None:
+            dead = self._dead = [0] * 13
+            view = self._view
+            if view is not None:
+                for card in view.dealt:
+                    dead[card >> 2] += 1
+                for cards in view.board:
+                    for card in cards:
+                        dead[card >> 2] += 1
+                for rows in view.opponents:
+                    for cards in rows:
+                        for card in cards:
+                            dead[card >> 2] += 1
+        return 4 - dead[rank]
+
+    def hit(self, outs: int) -> float:
+        """Chance that at least one of ``outs`` cards comes among the cards still to come."""
+        if outs <= 0 or self.to_come <= 0 or self.unseen <= 0:
+            return 0.0
+        return 1.0 - (1.0 - min(1.0, outs / self.unseen)) ** self.to_come
 
     def add(self, row: int, card: int) -> None:
         rank = card >> 2
@@ -92,6 +127,19 @@ class _Rows:
         return middle and self.pairs[2] >= self.pairs[1]
 
 
+_TO_COME: dict[tuple[int, int], tuple[object, int]] = {}
+
+
+def _to_come(ruleset: Ruleset, street: int) -> int:
+    """Cards a player is dealt after ``street`` in a normal hand."""
+    dealing = ruleset.dealing
+    key = (id(dealing), street)
+    known = _TO_COME.get(key)
+    if known is None or known[0] is not dealing:
+        known = _TO_COME[key] = (dealing, sum(s.dealt for s in dealing.streets[street + 1:]))
+    return known[1]
+
+
 @dataclass(frozen=True)
 class Style:
     """The knobs that make one heuristic player differ from another."""
@@ -99,6 +147,12 @@ class Style:
     name: str
     chase_fl: bool
     """Start the top with Q/K/A and pair it even when the middle does not cover it."""
+    commit: float
+    """Pair a queen or better on top (not yet beaten by the middle) when the estimated chance
+    of covering it (:func:`_cover_chance`) is at least this."""
+    weigh_discards: bool
+    """Try each discard and keep the placement whose cards score best in total (slower);
+    otherwise the weakest card by its own best score is discarded."""
     fl_bonus: float
     """Worth of entering Fantasyland, in points, when choosing the last street's finish."""
     double_lead: float
@@ -107,29 +161,65 @@ class Style:
     """Accept the cube when trailing by at most this many points."""
 
 
+def _cover_chance(rows: _Rows, rank: int) -> float:
+    """A cheap estimate of the chance that the middle ends above a top pair of ``rank`` (a
+    higher pair, two pair or better) with the bottom still above the middle, from the outs
+    left on rank counts and the cards still to come."""
+    counts, free = rows.counts[1], rows.free
+    mp, fm = rows.pairs[1], free[1]
+    if mp >= 2 or (mp == 1 and rows.high_pair[1] > rank):
+        middle = 1.0
+    elif fm == 0:
+        return 0.0
+    else:
+        held = [r for r in range(13) if counts[r]]
+        outs = sum(rows.live(r) for r in held)
+        if mp == 1:  # a lower pair: trips or a second pair
+            middle = rows.hit(outs)
+        else:  # a pair above the top's, or two pair
+            high = sum(rows.live(r) for r in held if r > rank)
+            middle = 1 - (1 - rows.hit(high)) * (1 - 0.5 * rows.hit(outs) ** 2)
+        fresh = 0.07 * (fm - 1) * rows.to_come / 12  # a new pair dealt into empty slots
+        middle = min(1.0, middle + fresh)
+    bp, fb = rows.pairs[2], free[2]
+    if bp >= 2 or bp > mp or max(rows.suits[2]) + fb >= 5 and rows.size[2] >= 3 and bp == 0 \
+            and max(rows.suits[2]) >= 3:
+        bottom = 1.0
+    elif bp == 1:
+        bottom = 0.85
+    elif fb == 0:
+        bottom = 0.05
+    else:
+        outs = sum(rows.live(r) for r in range(13) if rows.counts[2][r])
+        bottom = min(1.0, 0.35 + rows.hit(outs) + 0.08 * (fb - 1) * rows.to_come / 12)
+    return middle * bottom
+
+
 def _top_score(rows: _Rows, rank: int, style: Style) -> float:
     if rows.counts[0][rank]:
-        covered = rows.middle_covers(rank)
-        if covered:
+        if rows.middle_covers(rank):
             return 4 + 0.5 * rank + (3 if rank >= QUEEN else 0)
         if rank >= QUEEN:
-            if style.chase_fl and (rows.pairs[1] or rows.pairs[2] >= 2 or rows.free[1] >= 4):
-                return 7 + 0.5 * rank
-            if rows.pairs[2] >= 2 and (rows.pairs[1] or rows.free[1] >= 3):
-                return 5.0  # a paired middle with room to improve, a strong bottom behind it
+            chance = _cover_chance(rows, rank)
+            if chance >= style.commit:
+                return 3 + 8 * chance + 0.5 * rank
         return -6
     if rank >= QUEEN and rows.pairs[0] == 0:
-        if style.chase_fl and rows.free[0] == 3:
+        if style.chase_fl and rows.free[0] == 3 and rows.live(rank) >= 2:
             return 2.5
         if rows.free[0] >= 2 and rows.pairs[1] and rows.pairs[2] >= rows.pairs[1]:
             return 2.0  # the middle is already paired: a queen or better on top is a safe try
     return 1.0 - 0.3 * rank - (1.0 if rows.pairs[1] == 0 and rank >= QUEEN else 0)
 
 
-def _five_score(rows: _Rows, row: int, card: int) -> float:
+def _five_score(rows: _Rows, row: int, card: int, need: int) -> float:
+    """Worth of ``card`` in the middle (``row`` 1) or bottom (2). ``need`` is the rank of a
+    top pair the middle does not beat yet (-1 if none)."""
     rank, suit = card >> 2, card & 3
     have = rows.counts[row][rank]
     size = rows.size[row]
+    if need >= 0 and row == 1:
+        return _middle_under_pressure(rows, rank, have, need)
     if have:
         value = 3 + 2.5 * have + 0.15 * rank + (1 if row == 2 else 0)
         if row == 1:
@@ -137,9 +227,8 @@ def _five_score(rows: _Rows, row: int, card: int) -> float:
             above = level > rows.pairs[2] or (level == rows.pairs[2] and rank > rows.high_pair[2])
             if above:
                 value = -2.5 if rows.free[2] >= 4 else -5.0
-            beats_top = rank >= rows.high_pair[0] or level >= 2
-            if rows.pairs[0] and beats_top and (not above or rows.free[2] >= 3):
-                value = max(value, 0) + 6  # the middle must beat the pair on top
+        elif rows.pairs[2] <= rows.pairs[1] and (need >= 0 or rows.pairs[0]):
+            value += 4  # the bottom must stay above a middle that has to beat a paired top
         return value
     if size == 0:
         return 1.0 + 0.05 * rank + (0.5 if row == 2 else 0)
@@ -148,19 +237,44 @@ def _five_score(rows: _Rows, row: int, card: int) -> float:
         return 1.0 + (0.9 if row == 2 else 0.7) * size + (3 if size == 4 else 0)
     # A card that neither pairs nor suits the row: keep the bottom open for pairs to come.
     crowded = 1.5 if rows.free[row] <= 2 else 0
-    if row == 1 and rows.pairs[0] and not rows.pairs[1]:
-        crowded += 1.5  # a paired top needs a paired middle: keep its slots for pairs
     return -0.5 + 0.03 * rank - crowded - (0.6 if row == 2 else 0)
+
+
+def _middle_under_pressure(rows: _Rows, rank: int, have: int, need: int) -> float:
+    """A card for a middle that must still beat a top pair of rank ``need``: pairs (toward a
+    higher pair or two pair) first, then live cards above the top pair (outs); anything else
+    wastes a slot the middle needs."""
+    free_bottom = rows.free[2]
+    if have:
+        level = rows.pairs[1] + have
+        value = (9.0 if level >= 2 or rank > need else 6.0) + 0.1 * rank
+        if level > rows.pairs[2] and free_bottom < 2:
+            value -= 6  # the bottom has no room left to get above it
+        return value
+    slack = rows.free[1] - (1 if rows.pairs[1] else 2)
+    if rank > need and rows.live(rank) >= 2 and slack > 0:
+        return 1.5 + 0.1 * rank
+    return -1.5 - (2.0 if slack <= 0 else 0)
+
+
+def _uncovered_top_pair(rows: _Rows) -> int:
+    """The rank of a top pair that the middle does not beat yet, or -1."""
+    if not rows.pairs[0]:
+        return -1
+    need = rows.high_pair[0]
+    middle = rows.pairs[1]
+    return -1 if middle >= 2 or (middle == 1 and rows.high_pair[1] > need) else need
 
 
 def _best_row(rows: _Rows, card: int, style: Style) -> tuple[float, int]:
     """The row where ``card`` scores best, and its score."""
     free = rows.free
+    need = _uncovered_top_pair(rows)
     best, best_row = -1e9, -1
     if free[2]:
-        best, best_row = _five_score(rows, 2, card), 2
+        best, best_row = _five_score(rows, 2, card, need), 2
     if free[1]:
-        value = _five_score(rows, 1, card)
+        value = _five_score(rows, 1, card, need)
         if value > best:
             best, best_row = value, 1
     if free[0]:
@@ -174,22 +288,58 @@ def _greedy(view: View, style: Style) -> Placement:
     return _greedy_rows(view, style)[0]
 
 
+def _place_in_order(view: View, style: Style, order: list[int], top: tuple[int, ...],
+                    ) -> tuple[Placement, _Rows]:
+    """Every dealt card placed: ``top`` first on the top, then the ``order`` cards one at a
+    time where they score best."""
+    rows = _Rows(view.board, view)
+    placed: tuple[list[int], list[int], list[int]] = (list(top), [], [])
+    for card in top:
+        rows.add(0, card)
+    for card in order:
+        row = _best_row(rows, card, style)[1]
+        rows.add(row, card)
+        placed[row].append(card)
+    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), ()), rows
+
+
+def _place_kept(view: View, style: Style, kept: list[int], discard: tuple[int, ...],
+                ) -> tuple[float, Placement, _Rows]:
+    """The ``kept`` cards placed one at a time, the best-scoring first, with the sum of their
+    scores (to compare discards)."""
+    rows = _Rows(view.board, view)
+    placed: tuple[list[int], list[int], list[int]] = ([], [], [])
+    total = 0.0
+    while kept:
+        value, row, card = max((*_best_row(rows, c, style), c) for c in kept)
+        kept = [c for c in kept if c != card]
+        total += value
+        rows.add(row, card)
+        placed[row].append(card)
+    return total, Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), discard), rows
+
+
 def _greedy_rows(view: View, style: Style) -> tuple[Placement, _Rows]:
     """Place cards one at a time where they score best; the cards left are discarded.
 
     When every dealt card is placed (the first street, regular and turbo streets), the cards
-    go in order, pairs and high cards first; otherwise the best-scoring cards are kept.
+    go in order, pairs and high cards first (a first street's queen-or-better pair goes on top
+    when the other cards give it enough cover); otherwise the best-scoring cards are kept.
     """
-    rows = _Rows(view.board)
-    placed: tuple[list[int], list[int], list[int]] = ([], [], [])
     dealt = view.dealt
     if view.place == len(dealt):
         ranks = [c >> 2 for c in dealt]
-        for card in sorted(dealt, key=lambda c: (ranks.count(c >> 2), c), reverse=True):
-            row = _best_row(rows, card, style)[1]
-            rows.add(row, card)
-            placed[row].append(card)
-        return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), ()), rows
+        order = sorted(dealt, key=lambda c: (ranks.count(c >> 2), c), reverse=True)
+        if not view.board[0] and ranks.count(order[0] >> 2) == 2 and order[0] >> 2 >= QUEEN:
+            tried = _place_in_order(view, style, order[2:], (order[0], order[1]))
+            if _cover_chance(tried[1], order[0] >> 2) >= style.commit:
+                return tried
+        return _place_in_order(view, style, order, ())
+    if style.weigh_discards:
+        return max((_place_kept(view, style, [c for c in dealt if c != d], (d,))
+                    for d in dealt), key=lambda option: option[0])[1:]
+    rows = _Rows(view.board, view)
+    placed: tuple[list[int], list[int], list[int]] = ([], [], [])
     # Rank the dealt cards by their best score: the weakest are discarded, the others placed
     # best first (each after the previous one is on the board).
     ranked = sorted(((*_best_row(rows, c, style), c) for c in dealt), reverse=True)
@@ -449,8 +599,10 @@ class RandomPolicy:
         return rng.random() < 0.7
 
 
-CAREFUL = Style("careful", chase_fl=False, fl_bonus=8.0, double_lead=10, take_deficit=12)
-CHASER = Style("chaser", chase_fl=True, fl_bonus=15.0, double_lead=6, take_deficit=18)
+CAREFUL = Style("careful", chase_fl=False, commit=0.3, weigh_discards=False, fl_bonus=8.0,
+                double_lead=10, take_deficit=12)
+CHASER = Style("chaser", chase_fl=True, commit=0.15, weigh_discards=True, fl_bonus=15.0,
+               double_lead=6, take_deficit=18)
 
 POLICIES: dict[str, Callable[[], Policy]] = {
     "careful": lambda: HeuristicPolicy(CAREFUL),

@@ -49,7 +49,7 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ofc_core.batch import score_batch
-from ofc_core.board import Board
+from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, Card
 from ofc_core.evaluate import evaluate
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
@@ -137,17 +137,17 @@ def check_placement(view: View, placement: Placement) -> None:
     ofc_core.engine.IllegalMove: street 2: placed 1 cards and discarded 2, must place 2
     """
     top, middle, bottom, discard = placement
-    placed = top + middle + bottom
-    if len(placed) != view.place or len(placed) + len(discard) != len(view.dealt):
-        raise IllegalMove(f"street {view.street + 1}: placed {len(placed)} cards and discarded "
+    placed = len(top) + len(middle) + len(bottom)
+    if placed != view.place or placed + len(discard) != len(view.dealt):
+        raise IllegalMove(f"street {view.street + 1}: placed {placed} cards and discarded "
                           f"{len(discard)}, must place {view.place}")
-    if set(placed + discard) != set(view.dealt):
+    if sorted(top + middle + bottom + discard) != sorted(view.dealt):
         raise IllegalMove(f"street {view.street + 1}: uses cards that were not dealt")
     have_top, have_middle, have_bottom = view.board
-    for have, add, size in ((have_top, top, 3), (have_middle, middle, 5),
-                            (have_bottom, bottom, 5)):
-        if len(have) + len(add) > size:
-            raise IllegalMove(f"street {view.street + 1}: a row of {size} cards takes no more")
+    if len(have_top) + len(top) > 3 or len(have_middle) + len(middle) > 5 or \
+            len(have_bottom) + len(bottom) > 5:
+        size = 3 if len(have_top) + len(top) > 3 else 5
+        raise IllegalMove(f"street {view.street + 1}: a row of {size} cards takes no more")
 
 
 def first_fit(view: View) -> Placement:
@@ -236,48 +236,72 @@ def _deal(deck: list[int], count: int) -> Cards:
     return cards
 
 
-_SMALL: dict[tuple[int, ...], tuple[Card, ...]] = {(): ()}
-_SMALL.update({(a,): (DECK[a],) for a in range(52)})
-_SMALL.update({(a, b): (DECK[a], DECK[b]) for a in range(52) for b in range(52) if a != b})
+_CARD = DECK.__getitem__
 
 
 def _cards(indexes: Cards) -> tuple[Card, ...]:
-    """Card values of card indexes (the short tuples of a street's rows come from a table)."""
-    small = _SMALL.get(indexes)
-    return small if small is not None else tuple(map(DECK.__getitem__, indexes))
+    """Card values of card indexes."""
+    return tuple(map(_CARD, indexes))
 
 
 def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
-    discard = _cards(placement.discard) if placement.discard else None
-    return StreetPlay(_cards(placement.top), _cards(placement.middle), _cards(placement.bottom),
-                      _cards(dealt), discard)
+    top, middle, bottom, discard = placement
+    return StreetPlay(tuple(map(_CARD, top)), tuple(map(_CARD, middle)),
+                      tuple(map(_CARD, bottom)), tuple(map(_CARD, dealt)),
+                      tuple(map(_CARD, discard)) if discard else None)
 
 
-_TOP_STRENGTHS: dict[Cards, int] = {}
+_STRENGTHS: dict[tuple[int, ...], int] = {}
 
 
-def _top_strength(top: Cards) -> int:
-    """The evaluator's strength of a top row, remembered (there are only 22,100 tops)."""
-    key = tuple(sorted(top))
-    strength = _TOP_STRENGTHS.get(key)
+def row_strength(cards: Cards) -> int:
+    """The evaluator's strength of a complete row of card indexes, remembered: a row's strength
+    depends only on its ranks and on whether it is a flush (fewer than 13,000 keys).
+
+    >>> from ofc_core.cards import parse_cards
+    >>> row_strength(tuple(c.index for c in parse_cards("Qh Qd 2c"))) == evaluate(
+    ...     parse_cards("Qs Qc 2h"))
+    True
+    """
+    key = tuple(sorted([c >> 2 for c in cards]))
+    if len(cards) == 5 and len({c & 3 for c in cards}) == 1:
+        key += (-1,)
+    strength = _STRENGTHS.get(key)
     if strength is None:
-        strength = _TOP_STRENGTHS[key] = evaluate(_cards(key))
+        strength = _STRENGTHS[key] = evaluate(_cards(cards))
     return strength
+
+
+def _seat_fantasyland_next(ruleset: Ruleset, rows: Rows, in_fl: bool) -> int:
+    """Cards this seat gets in Fantasyland next hand: the ruleset's rule on the rows' strengths,
+    foul and royalties (what :func:`score_hand` reports as ``fantasyland_next``)."""
+    strengths = (row_strength(rows[0]), row_strength(rows[1]), row_strength(rows[2]))
+    fouled = bool(is_foul(*strengths))
+    royalties = (0, 0, 0) if fouled else (
+        ruleset.royalties.points(ROWS[0], strengths[0]),
+        ruleset.royalties.points(ROWS[1], strengths[1]),
+        ruleset.royalties.points(ROWS[2], strengths[2]))
+    return ruleset.fantasyland_cards(fouled, in_fl, strengths[0], strengths, royalties)
 
 
 def fantasyland_next(table: Table, button: int, fantasyland: Sequence[int],
                      rows: Sequence[Rows], force_score: bool = False,
                      ) -> tuple[tuple[int, ...], HandResult | None]:
-    """Cards each seat gets in Fantasyland next hand, from :func:`score_hand`'s result.
+    """Cards each seat gets in Fantasyland next hand, as :func:`score_hand` reports it.
 
-    A shortcut skips the scorer when nobody played Fantasyland and no top reaches the entry
-    (``ruleset.fl_cards.for_entry`` is 0 for every top): a foul only takes Fantasyland away, so
-    the answer is then 0 for everyone. Returns the scorer's result when it was computed.
+    With ``force_score`` (Double, which banks the points) the scorer's result is computed and
+    returned. Otherwise only the seats that played Fantasyland or whose top reaches the entry
+    (``ruleset.fl_cards.for_entry``) are looked at, by the ruleset's Fantasyland rule on their
+    strengths, foul and royalties (a foul only takes Fantasyland away, so every other seat
+    gets 0); the batch scorer re-checks every hand of the session afterwards.
     """
     ruleset = table.ruleset
-    if not force_score and not any(fantasyland) and not any(
-            ruleset.fl_cards.for_entry(_top_strength(r[0])) for r in rows):
-        return (0,) * len(rows), None
+    if not force_score:
+        for_entry = ruleset.fl_cards.for_entry
+        return tuple(
+            _seat_fantasyland_next(ruleset, r, bool(fl))
+            if fl or for_entry(row_strength(r[0])) else 0
+            for r, fl in zip(rows, fantasyland, strict=True)), None
     seats = [Seat(name, Board(*(_cards(r) for r in seat_rows)), bool(fl))
              for name, seat_rows, fl in zip(table.names, rows, fantasyland, strict=True)]
     result = score_hand(seats, ruleset, (button + 1) % len(rows))

@@ -36,9 +36,8 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 
 from ofc_core.board import ROWS
-from ofc_core.cards import DECK
-from ofc_core.engine import CubeView, Placement, Policy, View
-from ofc_core.evaluate import Strength, evaluate
+from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
+from ofc_core.evaluate import Strength
 from ofc_core.rules import Ruleset
 
 QUEEN, KING, ACE = 10, 11, 12
@@ -81,6 +80,13 @@ class _Rows:
         self.to_come = _to_come(view.ruleset, view.street) if view is not None else 0
         self.unseen = 52 - len(top) - len(middle) - len(bottom) - (
             len(view.dealt) if view is not None else 0)
+
+    def see(self, view: View) -> _Rows:
+        """The same rows, for the next decision (``view.board`` must hold exactly them)."""
+        self._view, self._dead = view, None
+        self.to_come = _to_come(view.ruleset, view.street)
+        self.unseen = 52 - sum(self.size) - len(view.dealt)
+        return self
 
     def live(self, rank: int) -> int:
         """Cards of ``rank`` the player has not seen (not on its board, not dealt to it on this
@@ -284,10 +290,6 @@ def _best_row(rows: _Rows, card: int, style: Style) -> tuple[float, int]:
     return best, best_row
 
 
-def _greedy(view: View, style: Style) -> Placement:
-    return _greedy_rows(view, style)[0]
-
-
 def _place_in_order(view: View, style: Style, order: list[int], top: tuple[int, ...],
                     ) -> tuple[Placement, _Rows]:
     """Every dealt card placed: ``top`` first on the top, then the ``order`` cards one at a
@@ -319,9 +321,11 @@ def _place_kept(view: View, style: Style, kept: list[int], discard: tuple[int, .
     return total, Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), discard), rows
 
 
-def _greedy_rows(view: View, style: Style) -> tuple[Placement, _Rows]:
+def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
+                 ) -> tuple[Placement, _Rows]:
     """Place cards one at a time where they score best; the cards left are discarded.
 
+    ``known`` is the row state of ``view.board`` when the caller kept it from its last move.
     When every dealt card is placed (the first street, regular and turbo streets), the cards
     go in order, pairs and high cards first (a first street's queen-or-better pair goes on top
     when the other cards give it enough cover); otherwise the best-scoring cards are kept.
@@ -338,7 +342,7 @@ def _greedy_rows(view: View, style: Style) -> tuple[Placement, _Rows]:
     if style.weigh_discards:
         return max((_place_kept(view, style, [c for c in dealt if c != d], (d,))
                     for d in dealt), key=lambda option: option[0])[1:]
-    rows = _Rows(view.board, view)
+    rows = known.see(view) if known is not None else _Rows(view.board, view)
     placed: tuple[list[int], list[int], list[int]] = ([], [], [])
     # Rank the dealt cards by their best score: the weakest are discarded, the others placed
     # best first (each after the previous one is on the board).
@@ -357,7 +361,7 @@ def _greedy_rows(view: View, style: Style) -> tuple[Placement, _Rows]:
 
 
 def _strength(cards: Iterable[int]) -> Strength:
-    return evaluate([DECK[c] for c in cards])
+    return row_strength(tuple(cards))
 
 
 def _board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
@@ -394,10 +398,10 @@ def _plain_order(rows: _Rows) -> tuple[bool, bool]:
     return (0 < middle and (top == 0 or (top == 1 and middle >= 2))), 0 < middle < bottom
 
 
-def _finish(view: View, style: Style) -> Placement:
+def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
     """The last street: the greedy move if it does not foul; otherwise the best-paying finish
     that does not (or the greedy move when every finish fouls)."""
-    greedy, rows = _greedy_rows(view, style)
+    greedy, rows = _greedy_rows(view, style, known)
     top_ok, bottom_ok = _plain_order(rows)
     if top_ok and bottom_ok:
         return greedy
@@ -550,11 +554,17 @@ def accepts_by_score(cube: CubeView, deficit: float) -> bool:
     return cube.opponent_score - cube.score <= deficit
 
 
-@dataclass(frozen=True)
 class HeuristicPolicy:
-    """A policy driven by a :class:`Style` (``careful``, ``chaser``)."""
+    """A policy driven by a :class:`Style` (``careful``, ``chaser``). It remembers the row
+    state its last move left, and reuses it when its next view shows exactly that board (a
+    speed-up only: the moves are the same without it)."""
 
-    style: Style
+    __slots__ = ("style", "_after", "_rows")
+
+    def __init__(self, style: Style) -> None:
+        self.style = style
+        self._after: tuple[tuple[int, ...], ...] | None = None
+        self._rows: _Rows | None = None
 
     @property
     def name(self) -> str:
@@ -563,9 +573,15 @@ class HeuristicPolicy:
     def place(self, view: View, rng: random.Random) -> Placement:
         if view.fantasyland:
             return set_fantasyland(view.dealt, view.ruleset)
+        known = self._rows if self._after == view.board else None
+        self._after = self._rows = None
         if view.street == view.last_street:
-            return _finish(view, self.style)
-        return _greedy(view, self.style)
+            return _finish(view, self.style, known)
+        placement, rows = _greedy_rows(view, self.style, known)
+        t, m, b = view.board
+        self._after = (t + placement.top, m + placement.middle, b + placement.bottom)
+        self._rows = rows
+        return placement
 
     def offers_double(self, cube: CubeView, rng: random.Random) -> bool:
         return offers_by_score(cube, self.style.double_lead)

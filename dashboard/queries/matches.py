@@ -29,8 +29,10 @@ _MATCHES = """
 , mine AS (
     SELECT * FROM scope WHERE match_id IS NOT NULL AND player = ?
 ), opp AS (
-    SELECT m.hand_key, o.player AS opponent, o.points AS opponent_points
-    FROM mine m JOIN hand_players o ON o.hand_key = m.hand_key AND o.seat <> m.seat
+    -- the opponent's side of each pair: what they banked against the player
+    SELECT q.hand_key, q.player AS opponent, q.points AS opponent_points
+    FROM pairs q JOIN mine m ON m.hand_key = q.hand_key AND q.opp_seat = m.seat
+    WHERE q.opponent = ?
 ), ends AS (
     SELECT m.match_id,
            any_value(coalesce(nullif(e.by_player, ''),
@@ -73,12 +75,13 @@ def _matches(filters: Filters) -> tuple[str, list]:
     if filters.player is None:
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
-    return head + _MATCHES.format(cube=CUBE), [*params, *[filters.player] * 3]
+    return head + _MATCHES.format(cube=CUBE), [*params, *[filters.player] * 4]
 
 
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """One row per match of the filtered player, in time order: ``match_id``, ``started``,
-    ``hands``, ``opponent``, ``points`` and ``opponent_points`` (race points), ``winner``,
+    ``hands``, ``opponent``, ``points`` and ``opponent_points`` (the race points each banked
+    against the other), ``winner``,
     ``won`` (None while unfinished), ``reason``, cube ``offers`` / ``taken`` / ``declined``,
     final ``cube``, ``stake``, ``money``."""
     head, params = _matches(filters)
@@ -113,33 +116,37 @@ DECISION = """CASE WHEN e.by_player = ? THEN
      ELSE CASE WHEN e.accepted THEN 'they doubled, I took' ELSE 'they doubled, I declined' END
      END"""
 
-_DECISIONS = """
-, decisions AS (
-    SELECT m.match_id, m.hand_key, m.played_at, e.idx, e.by_player AS offered_by, e.accepted,
-           {cube} AS cube_after,
-           {decision} AS decision
-    FROM mine m JOIN events e ON e.hand_key = m.hand_key
-    WHERE e.type = 'double'
-)
+_OFFERS = """
+SELECT s.match_id, s.hand_key, s.played_at, e.idx, e.by_player AS offered_by, e.accepted,
+       {cube} AS cube_after,
+       {decision} AS decision
+FROM scope s JOIN events e ON e.hand_key = s.hand_key
+WHERE s.match_id IS NOT NULL AND s.player = ? AND e.type = 'double'
+ORDER BY s.played_at NULLS LAST, s.hand_key, e.idx
 """
 
 
-def _decisions(filters: Filters) -> tuple[str, list]:
-    head, params = _matches(filters)
-    return head + _DECISIONS.format(decision=DECISION, cube=CUBE), [*params, filters.player]
+def offers(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """Every doubling offer in the player's matches: ``match_id``, ``hand_key`` (the hand
+    after which it was offered), ``played_at``, ``offered_by``, ``accepted``, ``cube_after``,
+    ``decision`` (one of :data:`DECISIONS`)."""
+    if filters.player is None:
+        raise ValueError("whose matches? choose a player first")
+    head, params = scope_cte(filters)
+    sql = head + _OFFERS.format(cube=CUBE, decision=DECISION)
+    return fetch_df(con, sql, [*params, filters.player, filters.player])
+
+
+def cube_decisions_of(offered: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
+    """:func:`offers` with what came of each match (``won``, ``money`` of the whole match,
+    from :func:`table`)."""
+    results = matches[["match_id", "won", "money"]]
+    return offered.merge(results, on="match_id", how="left").drop(columns=["idx"])
 
 
 def cube_decisions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """Every doubling offer in the player's matches with what came of the match: ``match_id``,
-    ``hand_key`` (the hand after which it was offered), ``decision``, ``cube_after``, ``won``,
-    ``money`` (of the whole match)."""
-    head, params = _decisions(filters)
-    sql = head + """
-        SELECT d.match_id, d.hand_key, d.played_at, d.offered_by, d.accepted, d.decision,
-               d.cube_after, m.won, m.money
-        FROM decisions d JOIN matches m ON m.match_id = d.match_id
-        ORDER BY d.played_at NULLS LAST, d.hand_key, d.idx"""
-    return fetch_df(con, sql, params)
+    """:func:`cube_decisions_of` the player's offers and matches."""
+    return cube_decisions_of(offers(con, filters), table(con, filters))
 
 
 DECISIONS = ("I doubled, they took", "I doubled, they declined", "they doubled, I took",
@@ -173,6 +180,6 @@ def match_hands(con: duckdb.DuckDBPyConnection, filters: Filters, match_id: str)
 
 BENCHMARK_QUERIES = [
     ("table", table),
-    ("cube_decisions", cube_decisions),
+    ("offers", offers),
 ]
 """What the Matches page runs on first load (``benchmarks/bench_dashboard.py``)."""

@@ -25,7 +25,7 @@ _VERSUS = """
            s.royalties AS royalties_for, s.fouled AS fouled, s.surrendered AS surrendered
            {their_columns}
     FROM scope s
-    JOIN pairs p ON p.hand_key = s.hand_key AND p.seat = s.seat
+    JOIN pairs p ON p.hand_key = s.hand_key  -- names are unique in a hand: p.seat = s.seat
     {their_join}
     WHERE s.player = ? AND p.player = ? {narrow}
 )

@@ -72,8 +72,8 @@ def table(frame):  # type: ignore[no-untyped-def]
         })
 
 
-def cube(current) -> None:  # type: ignore[no-untyped-def]
-    decisions = db.query(matches.cube_decisions, current)
+def cube(current, frame) -> None:  # type: ignore[no-untyped-def]
+    decisions = matches.cube_decisions_of(db.query(matches.offers, current), frame)
     summary = matches.cube_summary_of(decisions)
     if summary.empty:
         st.info("No doubling offers in these matches.")
@@ -130,7 +130,7 @@ def main() -> None:
     else:
         st.caption("Select a match or click a bar to list its hands.")
     st.subheader("The doubling cube")
-    cube(current)
+    cube(current, frame)
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

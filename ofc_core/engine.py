@@ -40,8 +40,10 @@ hand by hand where the next hand depends on it (Fantasyland, Double), and
 
 from __future__ import annotations
 
+import gc
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple, Protocol
@@ -423,12 +425,32 @@ Progress = Callable[[int], None]
 """Called with the number of hands played so far in the session (for a progress bar)."""
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a session is built (its many small
+    records hold no cycles; the collector would otherwise walk them again and again), and
+    restore it as it was."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def play_session(table: Table, spec: SessionSpec, rng: random.Random,
                  progress: Progress | None = None) -> list[HandRecord]:
     """Play ``spec.hands`` hands at one table (or, under a match target, Double matches until
     at least that many hands are played) and return them as records."""
-    if table.ruleset.match_target is not None:
-        return play_matches(table, spec, rng, progress)
+    with _gc_paused():
+        if table.ruleset.match_target is not None:
+            return play_matches(table, spec, rng, progress)
+        return _play_hands(table, spec, rng, progress)
+
+
+def _play_hands(table: Table, spec: SessionSpec, rng: random.Random,
+                progress: Progress | None) -> list[HandRecord]:
     n = len(table.names)
     button, fantasyland = spec.button % n, (0,) * n
     hands = []

@@ -30,8 +30,8 @@ FOUR_COLOURS = {Suit.CLUBS: "ofc-green", Suit.DIAMONDS: "ofc-blue", Suit.HEARTS:
 
 CSS = """
 <style>
-.ofc-cards { display: inline-flex; gap: 3px; flex-wrap: wrap; align-items: center;
-  min-height: 2.6em; }
+.ofc-cards { display: inline-flex; gap: 3px; flex-wrap: nowrap; align-items: center;
+  min-height: 2.6em; flex-shrink: 0; }
 .ofc-card { display: inline-flex; align-items: center; justify-content: center;
   width: 2.1em; height: 2.8em; border: 1px solid #999; border-radius: 5px; background: #fff;
   font: 700 1.05em/1 system-ui, sans-serif; box-shadow: 1px 1px 2px rgba(0,0,0,.18); }
@@ -43,9 +43,10 @@ CSS = """
   border-color: #1d3d70; }
 .ofc-empty { border: 1px dashed #bbb; background: transparent; box-shadow: none; }
 .ofc-bad { color: #777; font-weight: 400; font-size: .8em; }
+.ofc-board { margin-bottom: 1.2em; }
 .ofc-row { display: flex; align-items: center; gap: .6em; margin: 2px 0; }
 .ofc-row-label { width: 4.2em; color: #666; font: .8em system-ui, sans-serif; }
-.ofc-row-note { color: #444; font: .85em system-ui, sans-serif; }
+.ofc-row-note { color: #444; font: .85em system-ui, sans-serif; min-width: 5em; }
 </style>
 """
 

@@ -41,6 +41,8 @@ class SeatView:
     discard: tuple[CardSlot, ...]
     face_down: bool
     """A Fantasyland board before the showdown: every card is shown as a back."""
+    recorded: bool = True
+    """The log gives this seat street by street (else only its final board, at the showdown)."""
 
 
 def step_count(placements: pd.DataFrame) -> int:
@@ -94,5 +96,6 @@ def view_at(placements: pd.DataFrame, seats: pd.DataFrame, step: int,
             dealt = None
             discard = (Hidden,) * len(discard)
         out.append(SeatView(int(seat.seat), str(seat.player), fl, rows["top"], rows["middle"],
-                            rows["bottom"], dealt, placed_now, discard, face_down))
+                            rows["bottom"], dealt, placed_now, discard, face_down,
+                            recorded=len(mine) > 0))
     return out

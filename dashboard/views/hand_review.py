@@ -108,16 +108,21 @@ def step_controls(hand_key: int, steps: int) -> int:
                 disabled=st.session_state[key] >= steps)
     c[2].button("Showdown", key="replay_end", on_click=move, args=(steps,))
     step = st.session_state[key]
-    c[3].markdown(f"**{step_label(step, steps)}** ({steps - 1} streets, then the showdown; "
+    streets = f"{steps - 1} street{'s' * (steps != 2)}"
+    c[3].markdown(f"**{step_label(step, steps)}** ({streets}, then the showdown; "
                   "cards placed this street are outlined)"
                   if steps > 1 else "**Showdown** (this log gives only the final boards)")
     return step
 
 
-def seat_street(view: SeatView, four: bool) -> str:
+def seat_street(view: SeatView, four: bool, surrendered: bool = False) -> str:
     rows = [("top", view.top, ""), ("middle", view.middle, ""), ("bottom", view.bottom, "")]
     parts = [board_html(rows, four, new=view.placed_now)]
-    if view.face_down:
+    if not view.recorded:
+        parts.append('<div class="ofc-row-note">Surrendered</div>' if surrendered else
+                     '<div class="ofc-row-note">This log gives only the final board: shown at '
+                     'the showdown</div>')
+    elif view.face_down:
         parts.append('<div class="ofc-row-note">Fantasyland: set face down, shown at the '
                      'showdown</div>')
     else:
@@ -128,7 +133,7 @@ def seat_street(view: SeatView, four: bool) -> str:
         if view.discard:
             parts.append(f'<div class="ofc-row"><span class="ofc-row-label">discard</span>'
                          f'{cards_html(view.discard, four)}</div>')
-    return "".join(parts)
+    return f'<div class="ofc-board">{"".join(parts)}</div>'
 
 
 def seat_final(seat: Any, final: pd.DataFrame, four: bool) -> str:
@@ -139,7 +144,7 @@ def seat_final(seat: Any, final: pd.DataFrame, four: bool) -> str:
         if r.royalty:
             note += f" · royalty {int(r.royalty)}"
         rows.append((str(r.row_name), r.cards.split(), note))
-    return board_html(rows, four)
+    return f'<div class="ofc-board">{board_html(rows, four)}</div>'
 
 
 def seat_title(seat: Any) -> str:
@@ -161,14 +166,16 @@ def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
     step = step_controls(int(hand["hand_key"]), steps)
     four = filters.four_colour()
     views = {v.seat: v for v in view_at(streets, seats, step, discards_rule(hand, seats))}
-    cols = st.columns(len(seats))
-    for col, seat in zip(cols, seats.itertuples(index=False), strict=True):
+    per_row = 2 if len(seats) > 2 else len(seats)  # 3-4 players: two boards a row, readable
+    cols = [c for _ in range(-(-len(seats) // per_row)) for c in st.columns(per_row)]
+    for col, seat in zip(cols, seats.itertuples(index=False), strict=False):
         with col:
             st.markdown(seat_title(seat))
             if step >= steps:
                 st.markdown(seat_final(seat, final, four), unsafe_allow_html=True)
             else:
-                st.markdown(seat_street(views[int(seat.seat)], four), unsafe_allow_html=True)
+                st.markdown(seat_street(views[int(seat.seat)], four, bool(seat.surrendered)),
+                            unsafe_allow_html=True)
 
 
 def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:

@@ -120,18 +120,27 @@ FL_ENTRY_RATE = "avg(CASE WHEN s.fantasyland THEN NULL ELSE (s.fantasyland_next 
 """Hands that earned Fantasyland over normal hands (not played in Fantasyland), as on the
 Overview page."""
 
-PERIODS = {
-    "session": SESSION_KEY,
-    "week": "coalesce(strftime(date_trunc('week', s.played_at), '%Y-%m-%d'), 'undated')",
-    "day": "coalesce(strftime(s.played_at, '%Y-%m-%d'), 'undated')",
+_PERIOD_PARTS = {
+    "session": ("s.session_id", "g.n", "coalesce('id:' || k1, 'gap:' || k2::VARCHAR, 'undated')"),
+    "week": ("date_trunc('week', s.played_at)", "NULL::BIGINT",
+             "coalesce(strftime(k1, '%Y-%m-%d'), 'undated')"),
+    "day": ("date_trunc('day', s.played_at)", "NULL::BIGINT",
+            "coalesce(strftime(k1, '%Y-%m-%d'), 'undated')"),
 }
-"""Grouping expressions for :func:`period_table`, also used by :func:`hand_list`."""
+"""Per kind of period: the two raw grouping columns (``k1``, ``k2``) and the key built from
+them. Grouping on raw columns and naming the few groups afterwards is about twice as fast as
+grouping on the key text."""
+
+PERIODS = {name: label.replace("k1", k1).replace("k2", k2)
+           for name, (k1, k2, label) in _PERIOD_PARTS.items()}
+"""The period key of one row of ``scope s``, as :func:`period_table` names its rows, for
+:func:`hand_list`."""
 
 TREND_PERIODS = 5
 
 _PERIOD_TABLE = """
-, periods AS (
-    SELECT {expr} AS period,
+, grouped AS (
+    SELECT {k1} AS k1, {k2} AS k2,
            min(s.played_at) AS started, max(s.played_at) AS ended,
            count(*) AS hands,
            sum(s.points) AS points,
@@ -143,7 +152,9 @@ _PERIOD_TABLE = """
            CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
                 ELSE min(s.currency) || ', ' || max(s.currency) END AS currency
     FROM scope s {join}
-    GROUP BY 1
+    GROUP BY 1, 2
+), periods AS (
+    SELECT {label} AS period, * EXCLUDE (k1, k2) FROM grouped
 )
 SELECT row_number() OVER (ORDER BY started NULLS LAST, period) AS period_no, *,
        sum(points) OVER (ORDER BY started NULLS LAST, period) AS cumulative_points,
@@ -161,15 +172,16 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     known), the running total, and the trend (points per hand averaged over the last
     ``TREND_PERIODS`` periods). ``period`` is the key for :func:`hand_list` with
     ``PERIODS[period]``."""
-    expr = PERIODS[period]
+    k1, k2, label = _PERIOD_PARTS[period]
     if period == "session":
         head, params = sessions_cte(filters, gap_minutes)
         join = SESSION_JOIN
     else:
         head, params = scope_cte(filters)
         join = ""
-    sql = head + _PERIOD_TABLE.format(expr=expr, join=join, foul_rate=FOUL_RATE,
-                                      fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1)
+    sql = head + _PERIOD_TABLE.format(k1=k1, k2=k2, label=label, join=join,
+                                      foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE,
+                                      trend=TREND_PERIODS - 1)
     return fetch_df(con, sql, params)
 
 

@@ -232,6 +232,16 @@ class PlayedHand:
         return Board(*(_cards(r) for r in self.rows[seat]))
 
 
+_DECK_ORDER = range(52)
+
+
+def _shuffled(rng: random.Random) -> list[int]:
+    """The 52 card indexes in a random order drawn from ``rng`` (a sort on random keys: the
+    same seed gives the same deck)."""
+    keys = [rng.random() for _ in _DECK_ORDER]
+    return sorted(_DECK_ORDER, key=keys.__getitem__)
+
+
 def _deal(deck: list[int], count: int) -> Cards:
     cards = tuple(deck[-count:])
     del deck[-count:]
@@ -316,8 +326,7 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
     Fantasyland (0: a normal hand). With ``score`` the scorer's result is always kept."""
     ruleset, policies, n = table.ruleset, table.policies, len(table.names)
     order = [(button + 1 + k) % n for k in range(n)]
-    deck = list(range(52))
-    rng.shuffle(deck)
+    deck = _shuffled(rng)
     empty: Rows = ((), (), ())
     rows: list[Rows] = [empty] * n
     streets: list[list[tuple[Cards, Placement]]] = [[] for _ in range(n)]
@@ -326,7 +335,7 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
         placement = policies[seat].place(view, rng)
         check_placement(view, placement)
         t, m, b = rows[seat]
-        rows[seat] = (t + placement.top, m + placement.middle, b + placement.bottom)
+        rows[seat] = (t + placement[0], m + placement[1], b + placement[2])
         streets[seat].append((view.dealt, placement))
 
     for i in order:
@@ -336,11 +345,14 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
     # Opponents clockwise from each player's left; a Fantasyland board stays hidden.
     seen = {i: [j for j in order[order.index(i) + 1:] + order[:order.index(i)]] for i in normal}
     plan = ruleset.dealing.streets
+    last = len(plan) - 1
     for k, street in enumerate(plan):
+        dealt, placed = street.dealt, street.placed
         for i in normal:
             others = tuple([rows[j] if not fantasyland[j] else empty for j in seen[i]])
-            act(i, View(ruleset, k, len(plan) - 1, _deal(deck, street.dealt), street.placed,
-                        rows[i], others))
+            cards = tuple(deck[-dealt:])
+            del deck[-dealt:]
+            act(i, View(ruleset, k, last, cards, placed, rows[i], others))
     fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
     return PlayedHand(button, order[0], tuple(fantasyland), tuple(rows),
                       tuple(tuple(s) for s in streets), fl_next, result)

@@ -496,6 +496,7 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
     >>> hand = tuple(c.index for c in parse_cards("As Ad Ac Kh Kd Qs Qh 9h 8h 7h 6h 5h 2c 3d"))
     >>> p = set_fantasyland(hand, PRESETS["pineapple"])
     >>> from ofc_core.board import Board
+    >>> from ofc_core.cards import DECK
     >>> Board(*(tuple(DECK[c] for c in sorted(r, reverse=True)) for r in p.rows)).compact()
     'KhKd2c-AsAdAcQsQh-9h8h7h6h5h'
     >>> [str(DECK[c]) for c in p.discard]

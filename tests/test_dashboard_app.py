@@ -69,6 +69,33 @@ def test_overview_filters_come_from_and_go_to_the_url(fixture_db: Path,
     assert at.query_params["opponent"] in ("bob", ["bob"])
 
 
+def test_a_selected_session_opens_its_first_hand(fixture_db: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    at = app(fixture_db, monkeypatch).run()
+    sessions = at.dataframe[0].value
+    assert list(sessions.session) == ["s2", "s1"]  # newest first
+    at.session_state["overview_sessions"] = {"selection": {"rows": [0], "columns": [],
+                                                           "cells": []}}
+    at.run()
+    assert not at.exception
+    assert [s.value for s in at.subheader][0] == "Hand h020"  # s2 opens with hand 20
+    assert at.query_params["player"] in ("hero", ["hero"])  # the filters travel along
+
+
+def test_a_clicked_graph_point_opens_its_hand(fixture_db: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    con = duckdb.connect(str(fixture_db))
+    key = con.execute("SELECT hand_key FROM hands WHERE hand_id = 'h005'").fetchone()[0]
+    con.close()
+    at = app(fixture_db, monkeypatch).run()
+    at.session_state["overview_graph"] = {"selection": {
+        "points": [{"x": 6, "y": 1, "customdata": key, "curve_number": 0, "point_number": 5,
+                    "point_index": 5}], "point_indices": [5], "box": [], "lasso": []}}
+    at.run()
+    assert not at.exception
+    assert [s.value for s in at.subheader][0] == "Hand h005"
+
+
 def test_a_name_from_a_file_is_text_never_html(fixture_db: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     at = app(fixture_db, monkeypatch, player=EVIL).run()
@@ -115,15 +142,19 @@ def test_hand_review_keeps_a_fantasyland_board_face_down(fixture_db: Path,
     assert not any("set face down" in m.value for m in at.markdown)
 
 
-def test_hand_review_search_opens_the_selected_hand(fixture_db: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hand_review_search_and_a_selected_row_open_a_hand(fixture_db: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     at = app(fixture_db, monkeypatch)
     open_page(at, "views/hand_review.py")
+    every = next(d.value for d in at.dataframe if "hand_id" in d.value.columns)
+    assert [s.value for s in at.subheader][0] == f"Hand {every.hand_id.iloc[0]}"
+    at.session_state["find_results"] = {"selection": {"rows": [2], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception
+    assert [s.value for s in at.subheader][0] == f"Hand {every.hand_id.iloc[2]}"
     at.checkbox(key="find_differs").check().run()
-    results = at.dataframe(key="find_results") if hasattr(at, "dataframe") else None
     found = next(d.value for d in at.dataframe if "hand_id" in d.value.columns)
     assert list(found.hand_id) == ["h011"]
-    assert results is not None
 
 
 def test_every_page_on_an_empty_database(empty_db_path: Path,
@@ -173,7 +204,6 @@ def test_import_page_refuses_a_zip_bomb(empty_db_path: Path,
 SAMPLES = ROOT / "data" / "samples"
 
 
-@pytest.mark.slow
 def test_import_page_uploads_logs_and_shows_the_ledger(empty_db_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("ingest.importer", reason="the importer has not landed yet")

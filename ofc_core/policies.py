@@ -9,7 +9,7 @@ and by the Fantasyland setter.
 
 - ``careful``: builds the bottom strongest, keeps the middle below the bottom, puts low cards on
   top and pairs a queen or better on top only when the middle already beats it or the outs
-  left make covering it likely (:func:`_cover_chance` at least 0.3).
+  left make covering it likely (:func:`_cover_chance` at least 0.25).
 - ``chaser``: plays like ``careful`` but starts the top with a queen, king or ace and pairs it
   on a thinner cover chance (0.15), then builds the middle to beat it (pairs first, live cards
   above the top pair as outs) with the bottom above the middle, weighing each possible discard.
@@ -187,18 +187,29 @@ def _cover_chance(rows: _Rows, rank: int) -> float:
             middle = 1 - (1 - rows.hit(high)) * (1 - 0.5 * rows.hit(outs) ** 2)
         fresh = 0.07 * (fm - 1) * rows.to_come / 12  # a new pair dealt into empty slots
         middle = min(1.0, middle + fresh)
-    bp, fb = rows.pairs[2], free[2]
-    if bp >= 2 or bp > mp or max(rows.suits[2]) + fb >= 5 and rows.size[2] >= 3 and bp == 0 \
-            and max(rows.suits[2]) >= 3:
-        bottom = 1.0
-    elif bp == 1:
-        bottom = 0.85
-    elif fb == 0:
-        bottom = 0.05
+    return middle * _bottom_chance(rows, max(mp, 1) if middle == 1.0 else mp + 1)
+
+
+def _bottom_chance(rows: _Rows, level: int) -> float:
+    """A cheap estimate of the chance that the bottom ends at least at pair ``level`` (1 a pair,
+    2 two pair, 3 trips...) above the middle, a made or drawn flush counting as enough."""
+    bp, fb, size = rows.pairs[2], rows.free[2], rows.size[2]
+    if bp > level or (bp == level and rows.high_pair[2] > rows.high_pair[1]):
+        return 1.0
+    suits = rows.suits[2]
+    suited = max(suits)
+    if bp == 0 and suited == size and size + fb == 5 and size >= 2:
+        missing = 5 - size
+        flush = rows.hit(max(0, 11 - suited - missing)) ** missing if missing else 1.0
     else:
-        outs = sum(rows.live(r) for r in range(13) if rows.counts[2][r])
-        bottom = min(1.0, 0.35 + rows.hit(outs) + 0.08 * (fb - 1) * rows.to_come / 12)
-    return middle * bottom
+        flush = 0.0
+    if fb == 0:
+        return max(flush, 0.3 if bp == level else 0.0)
+    counts = rows.counts[2]
+    outs = sum(rows.live(r) for r in range(13) if counts[r])
+    step = min(1.0, rows.hit(outs) + 0.06 * (fb - 1) * rows.to_come / 12)
+    pairs = (0.5 + 0.5 * step) if bp == level else step ** (level - bp)
+    return max(flush, pairs)
 
 
 def _top_score(rows: _Rows, rank: int, style: Style) -> float:
@@ -616,7 +627,7 @@ class RandomPolicy:
         return rng.random() < 0.7
 
 
-CAREFUL = Style("careful", chase_fl=False, commit=0.3, weigh_discards=False, fl_bonus=8.0,
+CAREFUL = Style("careful", chase_fl=False, commit=0.25, weigh_discards=False, fl_bonus=8.0,
                 double_lead=10, take_deficit=12)
 CHASER = Style("chaser", chase_fl=True, commit=0.15, weigh_discards=True, fl_bonus=15.0,
                double_lead=6, take_deficit=18)

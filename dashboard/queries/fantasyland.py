@@ -17,39 +17,11 @@ import pandas as pd
 
 from dashboard.queries.common import Filters, fetch_df
 from dashboard.queries.sessions import (
-    FL_ENTRY_RATE,
     FOUL_RATE,
     hand_list,
-    one_row,
     scope_cte,
     session_table,
 )
-
-_SUMMARY = """
-SELECT count(*) AS hands,
-       count(*) FILTER (WHERE s.fantasyland) AS fl_hands,
-       count(*) FILTER (WHERE NOT s.fantasyland) AS normal_hands,
-       count(*) FILTER (WHERE NOT s.fantasyland AND s.fantasyland_next > 0) AS entries,
-       {fl_entry_rate} AS entry_rate,
-       count(*) FILTER (WHERE s.fantasyland AND s.fantasyland_next > 0) AS stays,
-       avg(CASE WHEN s.fantasyland THEN (s.fantasyland_next > 0)::INT END) AS stay_rate,
-       100.0 * count(*) FILTER (WHERE s.fantasyland) / count(*) AS fl_per_100,
-       avg(CASE WHEN s.fantasyland THEN s.points END) AS points_per_fl_hand,
-       avg(CASE WHEN NOT s.fantasyland THEN s.points END) AS points_per_normal_hand,
-       {foul_rate} AS foul_rate
-FROM scope s
-"""
-
-
-def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float | int | None]:
-    """The headline numbers: ``hands``, ``fl_hands``, ``normal_hands``, ``entries``,
-    ``entry_rate``, ``stays``, ``stay_rate``, ``fl_per_100`` (Fantasyland hands per 100 hands),
-    ``points_per_fl_hand``, ``points_per_normal_hand``, ``foul_rate``. Rates are ``None``
-    when there is nothing to divide by."""
-    head, params = scope_cte(filters)
-    sql = head + _SUMMARY.format(fl_entry_rate=FL_ENTRY_RATE, foul_rate=FOUL_RATE)
-    return one_row(con, sql, params)
-
 
 TOP_CLASS = """CASE WHEN t.hand_name LIKE 'Three of a kind%' THEN 'trips'
      WHEN t.hand_name = 'Pair of Aces' THEN 'AA'
@@ -61,35 +33,79 @@ no complete top, counts as below QQ)."""
 
 TOP_CLASSES = ("below QQ", "QQ", "KK", "AA", "trips")
 
-_BY_TOP = """
-, classed AS (
-    SELECT s.*, {top_class} AS top_class
-    FROM scope s
-    LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat AND t.row_name = 'top'
-    WHERE NOT s.fantasyland
-)
-SELECT top_class,
+_CELLS = """
+SELECT s.fantasyland, {top_class} AS top_class,
        count(*) AS hands,
-       count(*) FILTER (WHERE fouled) AS fouled,
-       count(*) FILTER (WHERE fantasyland_next > 0) AS entries,
-       avg((fantasyland_next > 0)::INT) AS entry_rate_with_top,
-       count(*) FILTER (WHERE fantasyland_next > 0) / sum(count(*)) OVER ()
-           AS share_of_normal_hands,
-       avg(points) AS points_per_hand
-FROM classed
-GROUP BY top_class
+       count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
+       count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouled,
+       count(*) FILTER (WHERE s.fantasyland_next > 0) AS earned,
+       sum(s.points) AS points
+FROM scope s
+LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat AND t.row_name = 'top'
+GROUP BY ALL
 """
 
 
-def by_top(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """Normal hands by the top they ended with (below QQ, QQ, KK, AA, trips): ``hands``,
-    ``fouled`` (a qualifying top over a foul earns nothing), ``entries``,
-    ``entry_rate_with_top`` (entries / hands with that top) and ``share_of_normal_hands``
-    (entries with that top / all normal hands; they add up to the overall entry rate)."""
+def cells(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """The counts every Fantasyland number is made of, per (``fantasyland``, ``top_class``):
+    ``hands``, ``hands_set`` (not surrendered), ``fouled``, ``earned`` (hands with
+    ``fantasyland_next > 0``: an entry from a normal hand, a stay from a Fantasyland hand) and
+    ``points``. One pass over the hands and their top rows; :func:`summary_of` and
+    :func:`by_top_of` add them up."""
     head, params = scope_cte(filters)
-    df = fetch_df(con, head + _BY_TOP.format(top_class=TOP_CLASS), params)
+    return fetch_df(con, head + _CELLS.format(top_class=TOP_CLASS), params)
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return float(a) / float(b) if b else None
+
+
+def summary_of(counts: pd.DataFrame) -> dict[str, float | int | None]:
+    """The headline numbers from :func:`cells`: ``hands``, ``fl_hands``, ``normal_hands``,
+    ``entries``, ``entry_rate``, ``stays``, ``stay_rate``, ``fl_per_100`` (Fantasyland hands
+    per 100 hands), ``points_per_fl_hand``, ``points_per_normal_hand``, ``foul_rate``. Rates
+    are ``None`` when there is nothing to divide by."""
+    fl = counts[counts["fantasyland"].astype(bool)]
+    normal = counts[~counts["fantasyland"].astype(bool)]
+    hands, fl_hands, normal_hands = (int(counts["hands"].sum()), int(fl["hands"].sum()),
+                                     int(normal["hands"].sum()))
+    entries, stays = int(normal["earned"].sum()), int(fl["earned"].sum())
+    return {
+        "hands": hands, "fl_hands": fl_hands, "normal_hands": normal_hands,
+        "entries": entries, "entry_rate": _ratio(entries, normal_hands),
+        "stays": stays, "stay_rate": _ratio(stays, fl_hands),
+        "fl_per_100": 100 * _ratio(fl_hands, hands) if hands else None,
+        "points_per_fl_hand": _ratio(fl["points"].sum(), fl_hands),
+        "points_per_normal_hand": _ratio(normal["points"].sum(), normal_hands),
+        "foul_rate": _ratio(counts["fouled"].sum(), counts["hands_set"].sum()),
+    }
+
+
+def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float | int | None]:
+    """:func:`summary_of` the filtered hands."""
+    return summary_of(cells(con, filters))
+
+
+def by_top_of(counts: pd.DataFrame) -> pd.DataFrame:
+    """Normal hands by the top they ended with (below QQ, QQ, KK, AA, trips), from
+    :func:`cells`: ``hands``, ``fouled`` (a qualifying top over a foul earns nothing),
+    ``entries``, ``entry_rate_with_top`` (entries / hands with that top),
+    ``share_of_normal_hands`` (entries with that top / all normal hands; they add up to the
+    overall entry rate) and ``points_per_hand``."""
+    normal = counts[~counts["fantasyland"].astype(bool)]
+    out = normal.groupby("top_class", sort=False)[["hands", "fouled", "earned", "points"]].sum()
+    out = out.rename(columns={"earned": "entries"}).reset_index()
+    out["entry_rate_with_top"] = out["entries"] / out["hands"]
+    out["share_of_normal_hands"] = out["entries"] / out["hands"].sum()
+    out["points_per_hand"] = out["points"] / out["hands"]
     order = {c: i for i, c in enumerate(TOP_CLASSES)}
-    return df.sort_values("top_class", key=lambda c: c.map(order)).reset_index(drop=True)
+    out = out.drop(columns=["points"]).sort_values("top_class", key=lambda c: c.map(order))
+    return out.reset_index(drop=True)
+
+
+def by_top(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
+    """:func:`by_top_of` the filtered hands."""
+    return by_top_of(cells(con, filters))
 
 
 def top_hands(con: duckdb.DuckDBPyConnection, filters: Filters, top_class: str) -> pd.DataFrame:
@@ -136,8 +152,7 @@ def kind_hands(con: duckdb.DuckDBPyConnection, filters: Filters, kind: str) -> p
 
 
 BENCHMARK_QUERIES = [
-    ("summary", summary),
-    ("by_top", by_top),
+    ("cells", cells),
     ("by_cards", by_cards),
     ("chasing_per_session", session_table),
 ]

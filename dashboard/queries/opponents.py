@@ -52,36 +52,48 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
 
 
 _TABLE = """
-SELECT opponent,
-       count(*) AS hands,
-       sum(points) AS net_points,
-       avg(points) AS points_per_hand,
-       avg(points) - 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_low,
-       avg(points) + 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_high,
-       sum(points * stake) AS money,
-       CASE WHEN min(currency) = max(currency) THEN min(currency)
+, ours AS (
+    SELECT opponent,
+           count(*) AS hands,
+           sum(points) AS net_points,
+           avg(points) AS points_per_hand,
+           avg(points) - 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_low,
+           avg(points) + 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_high,
+           sum(points * stake) AS money,
+           CASE WHEN min(currency) = max(currency) THEN min(currency)
                 ELSE min(currency) || ', ' || max(currency) END AS currency,
-       sum(rows_won) / (3.0 * count(*)) AS rows_won_pct,
-       count(*) FILTER (WHERE scoop) AS scoops_for,
-       count(*) FILTER (WHERE rows_lost = 3) AS scoops_against,
-       sum(royalties_for)::BIGINT AS royalties_for,
-       sum(royalties_against)::BIGINT AS royalties_against,
-       avg(CASE WHEN opponent_surrendered THEN NULL ELSE opponent_fouled::INT END)
-           AS their_foul_rate,
-       avg(CASE WHEN surrendered THEN NULL ELSE fouled::INT END) AS our_foul_rate
-FROM versus
-GROUP BY opponent
+           sum(rows_won) / (3.0 * count(*)) AS rows_won_pct,
+           count(*) FILTER (WHERE scoop) AS scoops_for,
+           count(*) FILTER (WHERE rows_lost = 3) AS scoops_against,
+           sum(royalties_for)::BIGINT AS royalties_for,
+           avg(CASE WHEN surrendered THEN NULL ELSE fouled::INT END) AS our_foul_rate
+    FROM versus
+    GROUP BY opponent
+), theirs AS (
+    SELECT o.player AS opponent,
+           sum(o.royalties)::BIGINT AS royalties_against,
+           avg(CASE WHEN o.surrendered THEN NULL ELSE o.fouled::INT END) AS their_foul_rate
+    FROM scope s JOIN hand_players o ON o.hand_key = s.hand_key
+    WHERE s.player = ? AND o.player <> ?
+    GROUP BY o.player
+)
+SELECT ours.* EXCLUDE (our_foul_rate), theirs.royalties_against, theirs.their_foul_rate,
+       ours.our_foul_rate
+FROM ours JOIN theirs USING (opponent)
 ORDER BY hands DESC, opponent
 """
+"""Our side from the pairs; theirs (royalties, fouls) from their own rows in the same hands,
+aggregated apart: two passes over single-key joins cost less than one over the pair and the
+opponent's row together."""
 
 
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """One row per opponent of the filtered player: hands together, net points, points per hand with
-    its 95% interval (``ci_low``, ``ci_high``; NaN with one hand), money (points x stake,
-    where the stake is known), rows won (share of rows), scoops and royalties for and against,
-    their foul rate and ours in those hands."""
-    head, params = _versus(filters)
-    return fetch_df(con, head + _TABLE, params)
+    """One row per opponent of the filtered player: hands together, net points, points per
+    hand with its 95% interval (``ci_low``, ``ci_high``; NaN with one hand), money (points x
+    stake, where the stake is known), rows won (share of rows), scoops and royalties for and
+    against, their foul rate and ours in those hands."""
+    head, params = _versus(filters, theirs=False)
+    return fetch_df(con, head + _TABLE, [*params, filters.player, filters.player])
 
 
 CUMULATIVE_POINTS = 300

@@ -52,8 +52,8 @@ def worth(current, s: dict) -> None:  # type: ignore[no-untyped-def]
         st.caption("Click a bar to list its hands.")
 
 
-def by_top(current) -> None:  # type: ignore[no-untyped-def]
-    frame = db.query(fantasyland.by_top, current)
+def by_top(current, counts) -> None:  # type: ignore[no-untyped-def]
+    frame = fantasyland.by_top_of(counts)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=frame["top_class"], y=frame["entries"], name="entered FL",
                          marker_color="#9467bd", customdata=frame[["top_class"]].to_numpy()))
@@ -152,13 +152,14 @@ def main() -> None:
     current = start("Fantasyland")
     if current is None:
         return
-    s = db.query(fantasyland.summary, current)
+    counts = db.query(fantasyland.cells, current)
+    s = fantasyland.summary_of(counts)
     if not s["hands"]:
         no_hands()
         return
     headline(s)
     st.subheader("Entry by top hand")
-    by_top(current)
+    by_top(current, counts)
     left, right = st.columns(2)
     with left:
         st.subheader("Fantasyland hands by cards dealt")

@@ -50,7 +50,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ofc_core.batch import score_batch
+from ofc_core.batch import RANK_KEYS, score_batch
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, Card
 from ofc_core.evaluate import evaluate
@@ -258,26 +258,37 @@ def _cards(indexes: Cards) -> tuple[Card, ...]:
 
 def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
     top, middle, bottom, discard = placement
-    return StreetPlay(tuple(map(_CARD, top)), tuple(map(_CARD, middle)),
-                      tuple(map(_CARD, bottom)), tuple(map(_CARD, dealt)),
+    return StreetPlay(tuple(map(_CARD, top)) if top else (),
+                      tuple(map(_CARD, middle)) if middle else (),
+                      tuple(map(_CARD, bottom)) if bottom else (), tuple(map(_CARD, dealt)),
                       tuple(map(_CARD, discard)) if discard else None)
 
 
-_STRENGTHS: dict[tuple[int, ...], int] = {}
+_STRENGTHS: dict[int, int] = {}
+_KEY = tuple(RANK_KEYS[c >> 2] for c in range(52))
+"""The batch scorer's additive rank key of each card: a row's key sum identifies its ranks."""
+_TOP_KEY = 1 << 24
+"""Added to a top's key sum (3 cards) so it never meets a 5-card row's."""
 
 
 def row_strength(cards: Cards) -> int:
     """The evaluator's strength of a complete row of card indexes, remembered: a row's strength
-    depends only on its ranks and on whether it is a flush (fewer than 13,000 keys).
+    depends only on its ranks (identified by the sum of their ``RANK_KEYS``) and on whether it
+    is a flush (fewer than 13,000 keys).
 
     >>> from ofc_core.cards import parse_cards
     >>> row_strength(tuple(c.index for c in parse_cards("Qh Qd 2c"))) == evaluate(
     ...     parse_cards("Qs Qc 2h"))
     True
     """
-    key = tuple(sorted([c >> 2 for c in cards]))
-    if len(cards) == 5 and len({c & 3 for c in cards}) == 1:
-        key += (-1,)
+    if len(cards) == 5:
+        a, b, c, d, e = cards
+        key = _KEY[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e]
+        if a & 3 == b & 3 == c & 3 == d & 3 == e & 3:
+            key = -1 - key
+    else:
+        a, b, c = cards
+        key = _TOP_KEY + _KEY[a] + _KEY[b] + _KEY[c]
     strength = _STRENGTHS.get(key)
     if strength is None:
         strength = _STRENGTHS[key] = evaluate(_cards(cards))

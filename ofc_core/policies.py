@@ -286,7 +286,7 @@ def _uncovered_top_pair(rows: _Rows) -> int:
 def _best_row(rows: _Rows, card: int, style: Style) -> tuple[float, int]:
     """The row where ``card`` scores best, and its score."""
     free = rows.free
-    need = _uncovered_top_pair(rows)
+    need = _uncovered_top_pair(rows) if rows.pairs[0] else -1
     best, best_row = -1e9, -1
     if free[2]:
         best, best_row = _five_score(rows, 2, card, need), 2
@@ -357,7 +357,8 @@ def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
     placed: tuple[list[int], list[int], list[int]] = ([], [], [])
     # Rank the dealt cards by their best score: the weakest are discarded, the others placed
     # best first (each after the previous one is on the board).
-    ranked = sorted(((*_best_row(rows, c, style), c) for c in dealt), reverse=True)
+    ranked = [(*_best_row(rows, c, style), c) for c in dealt]
+    ranked.sort(reverse=True)
     for k, (_, row, card) in enumerate(ranked[:view.place]):
         if k:
             row = _best_row(rows, card, style)[1]

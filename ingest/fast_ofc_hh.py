@@ -207,8 +207,7 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
     first_player = len(b.players)
     names: list[str] = []
     last_seat = -1
-    streets_out = b.streets
-    append_street = streets_out.append
+    extend_streets = b.streets.extend
     for k, p in enumerate(players):
         if type(p) is not dict or not p.keys() <= PLAYER_KEYS:
             raise _Defer
@@ -224,15 +223,13 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
         streets, board = pget("streets"), pget("board")
         player = first_player + k
         if streets is not None and board is None:
-            if type(streets) is not list or not streets:
+            if type(streets) is not list or not streets or not all(
+                    type(st) is dict and st.keys() <= STREET_KEYS for st in streets):
                 raise _Defer
-            for number_, st in enumerate(streets, start=1):
-                if type(st) is not dict or not st.keys() <= STREET_KEYS:
-                    raise _Defer
-                keys += len(st)
-                sget = st.get
-                append_street((player, number_, sget("dealt"), sget("top", ""),
-                               sget("middle", ""), sget("bottom", ""), sget("discard")))
+            keys += sum(map(len, streets))
+            extend_streets([(player, number_, st.get("dealt"), st.get("top", ""),
+                             st.get("middle", ""), st.get("bottom", ""), st.get("discard"))
+                            for number_, st in enumerate(streets, start=1)])
         elif board is not None and streets is None:
             if type(board) is not dict or not board.keys() <= BOARD_KEYS:
                 raise _Defer
@@ -269,22 +266,21 @@ class FastHands:
         return score_columns(self.table, self.boards, self.columns.first_to_act)
 
 
-def _tokens(texts: list[str | None]) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
+def _tokens(arr: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
     """Card tokens of a column of card texts: per text the count (0 for None or ''), the flat
     card indexes and texts, and per text whether it is canonical."""
-    arr = pa.array(texts, pa.string())
     split = pc.split_pattern(arr, " ")
     lengths = pc.list_value_length(split).fill_null(0).to_numpy(zero_copy_only=False)
     flat = pc.list_flatten(split)
     index = pc.index_in(flat, value_set=CARD_TEXTS).fill_null(-1).to_numpy(
         zero_copy_only=False).astype(np.int64)
     empty_text = (pc.binary_length(arr).fill_null(1).to_numpy(zero_copy_only=False) == 0)
-    owner = np.repeat(np.arange(len(texts)), lengths)
+    owner = np.repeat(np.arange(len(arr)), lengths)
     bad = (index < 0) | ((index == EMPTY) & ~empty_text[owner])
-    canonical = np.ones(len(texts), bool)
+    canonical = np.ones(len(arr), bool)
     canonical[owner[bad]] = False
     keep = index != EMPTY
-    counts = np.bincount(owner[keep], minlength=len(texts)).astype(np.int64)
+    counts = np.bincount(owner[keep], minlength=len(arr)).astype(np.int64)
     return counts, index[keep], flat.filter(pa.array(keep)), canonical
 
 
@@ -339,12 +335,22 @@ def _parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
             del rows.hands[mark[0]:], rows.players[mark[1]:], rows.streets[mark[2]:], \
                 rows.boards[mark[3]:]
             deferred.append(position)
-    builder = _Builder.of(rows)
-    wrong = _wrong_types(builder)
-    if wrong.any():
-        deferred = sorted(deferred + [builder.hands["input"][h] for h in np.nonzero(wrong)[0]])
-        builder = _keep(builder, ~wrong)
-    return ParsedLines(builder, deferred)
+    return ParsedLines(_Builder.of(rows), deferred)
+
+
+def _field_arrays(texts: list[list[str | None]]) -> list[pa.Array] | None:
+    """The card text columns as Arrow strings; ``None`` if one holds something else than
+    text (or null where a row is required)."""
+    arrays = []
+    for k, column in enumerate(texts):
+        try:
+            arr = pa.array(column, pa.string())
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            return None
+        if arr.null_count and k in (TOP, MIDDLE, BOTTOM):
+            return None
+        arrays.append(arr)
+    return arrays
 
 
 def _wrong_types(b: _Builder) -> np.ndarray:
@@ -389,11 +395,16 @@ def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:
     for field_ in (DEALT, DISCARD):
         texts[field_] += [None] * len(b.board_player)
     r = len(row_player)
+    arrays = _field_arrays(texts)
+    if arrays is None:
+        wrong = _wrong_types(b)
+        deferred = sorted(deferred + [b.hands["input"][h] for h in np.nonzero(wrong)[0]])
+        return _finish(_keep(b, ~wrong), deferred)
     canonical = np.ones(r, bool)
     card_row, card_field, card, card_text = [], [], [], []
     counts = np.zeros((r, 5), np.int64)
     for field_ in range(5):
-        n_tokens, index, flat_text, ok = _tokens(texts[field_])
+        n_tokens, index, flat_text, ok = _tokens(arrays[field_])
         counts[:, field_] = n_tokens
         canonical &= ok
         card_row.append(np.repeat(np.arange(r), n_tokens))
@@ -405,8 +416,8 @@ def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:
         fantasyland=np.array(b.fantasyland, bool), surrendered=np.array(b.surrendered, bool),
         has_streets=np.array(b.has_streets, bool), row_player=row_player,
         row_street=np.array(b.row_street + [1] * len(b.board_player), np.int64) - 1,
-        dealt_known=np.array([t is not None for t in texts[DEALT]], bool),
-        discard_known=np.array([t is not None for t in texts[DISCARD]], bool),
+        dealt_known=arrays[DEALT].is_valid().to_numpy(zero_copy_only=False),
+        discard_known=arrays[DISCARD].is_valid().to_numpy(zero_copy_only=False),
         card_row=np.concatenate(card_row), card_field=np.concatenate(card_field),
         card=np.concatenate(card))
     good = valid_hands(table) & ~unresolved
@@ -436,7 +447,7 @@ def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:
         board=board_text,
         street_player=np.array(b.row_player, np.int64),
         street=np.array(b.row_street, np.int64),
-        **{k: b.row_fields[i] for i, k in enumerate(FIELD_NAMES)})
+        **{k: arrays[i].slice(0, r_streets) for i, k in enumerate(FIELD_NAMES)})
     assert n == len(columns)
     return FastHands(columns, table, boards, inputs), deferred
 
@@ -474,23 +485,20 @@ def _rulesets(variants: list[str], rules: list[str]) -> tuple[np.ndarray, list[R
     """Per hand the index of its resolved ruleset; hands whose rules do not resolve are
     flagged (the reference reader will say why)."""
     index: dict[tuple[str, str], int] = {}
+    codes = np.array([index.setdefault(key, len(index))
+                      for key in zip(variants, rules, strict=True)], np.int64)
     rulesets: list[Ruleset] = []
-    out = np.zeros(len(variants), np.int64)
-    unresolved = np.zeros(len(variants), bool)
-    for h, key in enumerate(zip(variants, rules, strict=True)):
-        k = index.get(key)
-        if k is None:
-            if key not in _RULESET_CACHE:
-                try:
-                    _RULESET_CACHE[key] = resolve(key[0], json.loads(key[1]))
-                except ValueError:
-                    _RULESET_CACHE[key] = None
-            ruleset = _RULESET_CACHE[key]
-            k = index[key] = len(rulesets)
-            rulesets.append(ruleset if ruleset is not None else resolve("regular"))
-        out[h] = k
-        unresolved[h] = _RULESET_CACHE[key] is None
-    return out, rulesets, unresolved
+    unresolved_code = np.zeros(len(index), bool)
+    for key, k in index.items():
+        if key not in _RULESET_CACHE:
+            try:
+                _RULESET_CACHE[key] = resolve(key[0], json.loads(key[1]))
+            except ValueError:
+                _RULESET_CACHE[key] = None
+        ruleset = _RULESET_CACHE[key]
+        unresolved_code[k] = ruleset is None
+        rulesets.append(ruleset if ruleset is not None else resolve("regular"))
+    return codes, rulesets, unresolved_code[codes] if len(codes) else np.zeros(0, bool)
 
 
 def _boards(t: CardTable, m: int, card_text: list[pa.Array]) -> tuple[np.ndarray, tuple]:

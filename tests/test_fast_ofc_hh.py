@@ -120,6 +120,8 @@ def mutations(line: str) -> list[str]:
         line.replace(f'"dealt": "{hero_street["dealt"]}"', '"dealt": null'),
         line.replace(f'"discard": "{hero_street["discard"]}"', '"discard": null'),
         line.replace(f'"discard": "{hero_street["discard"]}"', '"discard": ""'),
+        line.replace(f'"discard": "{hero_street["discard"]}"', '"discard": 7'),
+        line.replace(f'"dealt": "{hero_street["dealt"]}"', '"dealt": ["Ah"]'),
         line.replace(f'"dealt": "{hero_street["dealt"]}"',
                      f'"dealt": "{hero_street["dealt"][:-3]}"'),
         line.replace("}]}, {", "}], \"board\": {\"top\": \"\"}}, {", 1),

@@ -33,6 +33,10 @@ no complete top, counts as below QQ)."""
 
 TOP_CLASSES = ("below QQ", "QQ", "KK", "AA", "trips")
 
+TOP_JOIN = ("LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat "
+            "AND t.row_name = 'top'")
+"""Each player-hand's top row, as ``t``, for :data:`TOP_CLASS`."""
+
 _CELLS = """
 SELECT s.fantasyland, {top_class} AS top_class,
        count(*) AS hands,
@@ -40,8 +44,7 @@ SELECT s.fantasyland, {top_class} AS top_class,
        count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouled,
        count(*) FILTER (WHERE s.fantasyland_next > 0) AS earned,
        sum(s.points) AS points
-FROM scope s
-LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat AND t.row_name = 'top'
+FROM scope s {top_join}
 GROUP BY ALL
 """
 
@@ -53,7 +56,7 @@ def cells(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     ``points``. One pass over the hands and their top rows; :func:`summary_of` and
     :func:`by_top_of` add them up."""
     head, params = scope_cte(filters)
-    return fetch_df(con, head + _CELLS.format(top_class=TOP_CLASS), params)
+    return fetch_df(con, head + _CELLS.format(top_class=TOP_CLASS, top_join=TOP_JOIN), params)
 
 
 def _ratio(a: float, b: float) -> float | None:
@@ -110,9 +113,7 @@ def by_top(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
 
 def top_hands(con: duckdb.DuckDBPyConnection, filters: Filters, top_class: str) -> pd.DataFrame:
     """The normal hands behind one row of :func:`by_top`."""
-    cond = (f"(SELECT {TOP_CLASS} FROM hand_rows t WHERE t.hand_key = s.hand_key "
-            "AND t.seat = s.seat AND t.row_name = 'top')")
-    return hand_list(con, filters, f"coalesce({cond}, 'below QQ')", top_class,
+    return hand_list(con, filters, TOP_CLASS, top_class, join=TOP_JOIN,
                      extra="AND NOT s.fantasyland")
 
 

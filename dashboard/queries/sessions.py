@@ -98,17 +98,17 @@ HAND_LIMIT = 500
 
 
 def hand_list(con: duckdb.DuckDBPyConnection, filters: Filters, expr: str, value: Any, *,
-              extra: str = "", gap_minutes: float | None = None,
+              extra: str = "", join: str = "", gap_minutes: float | None = None,
               limit: int = HAND_LIMIT) -> pd.DataFrame:
     """The player-hands behind one group: rows of ``scope`` (alias ``s``) where the grouping
-    expression ``expr`` equals ``value``. ``extra`` narrows further (e.g. ``AND s.fouled``).
-    When ``gap_minutes`` is given, ``expr`` may use :data:`SESSION_KEY`."""
+    expression ``expr`` equals ``value``. ``extra`` narrows further (e.g. ``AND s.fouled``);
+    ``join`` brings in what ``expr`` reads besides ``s``. When ``gap_minutes`` is given,
+    ``expr`` may use :data:`SESSION_KEY`."""
     if gap_minutes is None:
         head, params = scope_cte(filters)
-        join = ""
     else:
         head, params = sessions_cte(filters, gap_minutes)
-        join = SESSION_JOIN
+        join = f"{SESSION_JOIN} {join}"
     sql = head + _HAND_LIST.format(join=join, expr=expr, extra=extra)
     return fetch_df(con, sql, [*params, value, int(limit)])
 

@@ -18,20 +18,23 @@ from dashboard.queries.sessions import (
     session_table,
 )
 
-DIMENSIONS = {
-    "all": "'all hands'",
-    "variant": "s.variant",
-    "players": "s.player_count::VARCHAR",
-    "position": "s.position::VARCHAR",
-    "hand type": "CASE WHEN s.fantasyland THEN 'Fantasyland' ELSE 'normal' END",
+_DIMENSION_PARTS = {
+    "all": ("TRUE", "'all hands'"),
+    "variant": ("s.variant", "{c}"),
+    "players": ("s.player_count", "{c}::VARCHAR"),
+    "position": ("s.position", "{c}::VARCHAR"),
+    "hand type": ("s.fantasyland", "CASE WHEN {c} THEN 'Fantasyland' ELSE 'normal' END"),
 }
+"""Breakdown name -> (raw column of ``scope s``, its label as text with ``{c}`` for it)."""
+
+DIMENSIONS = {name: label.format(c=raw) for name, (raw, label) in _DIMENSION_PARTS.items()}
 """Breakdown name -> grouping expression over ``scope s`` (as text, so every key is a string).
 ``all`` is the overall row; ``position`` is the seat in acting order: 0 acts first (left of
 the button)."""
 
 _BREAKDOWNS = """
 , cells AS (
-    SELECT {cols},
+    SELECT {raw},
            count(*) AS hands,
            count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
            count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouls,
@@ -39,6 +42,8 @@ _BREAKDOWNS = """
            count(*) FILTER (WHERE s.foul_middle_bottom) AS middle_beat_bottom
     FROM scope s
     GROUP BY ALL
+), labelled AS (
+    SELECT {labels}, * FROM cells
 )
 SELECT CASE {which} END AS dimension,
        coalesce({values}) AS value,
@@ -48,24 +53,28 @@ SELECT CASE {which} END AS dimension,
        sum(fouls) / nullif(sum(hands_set), 0) AS foul_rate,
        sum(top_beat_middle)::BIGINT AS top_beat_middle,
        sum(middle_beat_bottom)::BIGINT AS middle_beat_bottom
-FROM cells
+FROM labelled
 GROUP BY GROUPING SETS ({sets})
 ORDER BY dimension, value
 """
 
 
 def breakdowns(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """Foul rate by every :data:`DIMENSIONS` entry (one scan of the hands, counted per
-    combination of the dimensions, then added up per dimension): columns ``dimension``,
-    ``value``, ``hands``, ``hands_set`` (not surrendered), ``fouls``, ``foul_rate`` (fouls /
-    hands set), ``top_beat_middle``, ``middle_beat_bottom``."""
-    names = list(DIMENSIONS)
-    cols = ", ".join(f"{DIMENSIONS[n]} AS d{i}" for i, n in enumerate(names))
-    which = " ".join(f"WHEN grouping(d{i}) = 0 THEN '{n}'" for i, n in enumerate(names))
-    values = ", ".join(f"d{i}" for i in range(len(names)))
-    sets = ", ".join(f"(d{i})" for i in range(len(names)))
+    """Foul rate by every :data:`DIMENSIONS` entry: columns ``dimension``, ``value``,
+    ``hands``, ``hands_set`` (not surrendered), ``fouls``, ``foul_rate`` (fouls / hands set),
+    ``top_beat_middle``, ``middle_beat_bottom``. One pass over the hands counts each
+    combination of the raw columns; the few combinations are then labelled and added up per
+    dimension."""
+    parts = list(_DIMENSION_PARTS.values())
+    raw = ", ".join(f"{column} AS r{i}" for i, (column, _) in enumerate(parts))
+    labels = ", ".join(f"{label.format(c=f'r{i}')} AS d{i}" for i, (_, label) in enumerate(parts))
+    which = " ".join(f"WHEN grouping(d{i}) = 0 THEN '{n}'"
+                     for i, n in enumerate(_DIMENSION_PARTS))
+    values = ", ".join(f"d{i}" for i in range(len(parts)))
+    sets = ", ".join(f"(d{i})" for i in range(len(parts)))
     head, params = scope_cte(filters)
-    sql = head + _BREAKDOWNS.format(cols=cols, which=which, values=values, sets=sets)
+    sql = head + _BREAKDOWNS.format(raw=raw, labels=labels, which=which, values=values,
+                                    sets=sets)
     df = fetch_df(con, sql, params)
     df["value"] = df["value"].astype("string")
     return df

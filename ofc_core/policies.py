@@ -31,9 +31,9 @@ the score (:func:`offers_by_score`, :func:`accepts_by_score`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
 from ofc_core.board import ROWS
 from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
@@ -159,6 +159,9 @@ class Style:
     weigh_discards: bool
     """Try each discard and keep the placement whose cards score best in total (slower);
     otherwise the weakest card by its own best score is discarded."""
+    look_ahead: bool
+    """With a queen-or-better pair on top not yet safe and at most two streets to come, choose
+    the street's move by sampling the cards to come (:func:`_look_ahead`)."""
     fl_bonus: float
     """Worth of entering Fantasyland, in points, when choosing the last street's finish."""
     double_lead: float
@@ -332,8 +335,101 @@ def _place_kept(view: View, style: Style, kept: list[int], discard: tuple[int, .
     return total, Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), discard), rows
 
 
+def _options(view: View, free: list[int]) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every legal way to play the street: (the row of each kept card, the kept cards)."""
+    for kept in combinations(view.dealt, view.place):
+        for targets in product((0, 1, 2), repeat=view.place):
+            if targets.count(0) <= free[0] and targets.count(1) <= free[1] and \
+                    targets.count(2) <= free[2]:
+                yield targets, kept
+
+
+def _unseen_cards(view: View) -> list[int]:
+    seen = set(view.dealt)
+    for cards in view.board:
+        seen.update(cards)
+    for rows in view.opponents:
+        for cards in rows:
+            seen.update(cards)
+    return [c for c in range(52) if c not in seen]
+
+
+def _can_finish(rows: tuple[tuple[int, ...], ...], future: list[int]) -> bool:
+    """Whether some of the ``future`` cards fill the free slots into a legal board (the cards
+    to come, all of them choosable: the discards of later streets are not enforced)."""
+    top, middle, bottom = rows
+    rest = sorted(future)
+    kickers = 3 - len(top)
+    top, rest = top + tuple(rest[:kickers]), rest[kickers:]  # the lowest cards kick the top
+    strength_top = row_strength(top)
+    need_bottom, need_middle = 5 - len(bottom), 5 - len(middle)
+    bottoms = sorted(((row_strength(bottom + extra), extra)
+                      for extra in combinations(rest, need_bottom)), reverse=True)
+    for strength_bottom, extra in bottoms[:3]:
+        left = [c for c in rest if c not in extra]
+        for more in combinations(left, need_middle):
+            if strength_top <= row_strength(middle + more) <= strength_bottom:
+                return True
+    return False
+
+
+def _fl_top_at_risk(rows: _Rows) -> bool:
+    """A queen-or-better pair on top that the middle and bottom do not surely cover yet."""
+    return bool(rows.pairs[0]) and rows.high_pair[0] >= QUEEN and \
+        _cover_chance(rows, rows.high_pair[0]) < 1.0
+
+
+def _may_pair_top(rows: _Rows, dealt: tuple[int, ...]) -> bool:
+    """A dealt card could pair a queen or better alone on the top."""
+    counts = rows.counts[0]
+    return rows.free[0] > 0 and not rows.pairs[0] and any(
+        c >> 2 >= QUEEN and counts[c >> 2] for c in dealt)
+
+
+def _fl_top(top: tuple[int, ...]) -> bool:
+    ranks = [c >> 2 for c in top]
+    return any(ranks.count(r) >= 2 for r in ranks if r >= QUEEN)
+
+
+LEGAL_WORTH = 0.45
+"""Worth of a legal board without Fantasyland, against 1 for a Fantasyland board and 0 for a
+foul, in the chaser's look-ahead (a Fantasyland is worth about 15 points, a foul costs about
+6 per opponent: committing pays from a chance of about 0.45)."""
+
+LOOK_AHEAD_SAMPLES = 10
+"""Futures sampled per decision by the chaser's look-ahead."""
+
+
+def _look_ahead(view: View, rows: _Rows, rng: random.Random) -> tuple[Placement, _Rows]:
+    """For a queen-or-better pair on top that is not yet safe, or a dealt card that could pair
+    a queen or better on top: every way to play this street, judged by how many of a few
+    sampled futures (the same ones for every option) can still be finished legally, a
+    Fantasyland top counting 1 and any other legal board :data:`LEGAL_WORTH`."""
+    pool = _unseen_cards(view)
+    futures = [rng.sample(pool, rows.to_come) for _ in range(LOOK_AHEAD_SAMPLES)]
+    t, m, b = view.board
+    best: tuple[float, tuple[int, ...], tuple[int, ...]] | None = None
+    for targets, kept in _options(view, rows.free):
+        added: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for row, card in zip(targets, kept, strict=True):
+            added[row].append(card)
+        after = (t + tuple(added[0]), m + tuple(added[1]), b + tuple(added[2]))
+        worth = 1.0 if _fl_top(after[0]) else LEGAL_WORTH
+        value = worth * sum(_can_finish(after, f) for f in futures)
+        if best is None or value > best[0]:
+            best = (value, targets, kept)
+    assert best is not None
+    _, targets, kept = best
+    placed: tuple[list[int], list[int], list[int]] = ([], [], [])
+    for row, card in zip(targets, kept, strict=True):
+        rows.add(row, card)
+        placed[row].append(card)
+    discard = tuple(c for c in view.dealt if c not in kept)
+    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), discard), rows
+
+
 def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
-                 ) -> tuple[Placement, _Rows]:
+                 rng: random.Random | None = None) -> tuple[Placement, _Rows]:
     """Place cards one at a time where they score best; the cards left are discarded.
 
     ``known`` is the row state of ``view.board`` when the caller kept it from its last move.
@@ -350,6 +446,11 @@ def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
             if _cover_chance(tried[1], order[0] >> 2) >= style.commit:
                 return tried
         return _place_in_order(view, style, order, ())
+    if style.look_ahead and view.place < len(dealt):
+        rows = known.see(view) if known is not None else _Rows(view.board, view)
+        if 0 < rows.to_come and (_fl_top_at_risk(rows) or _may_pair_top(rows, dealt)):
+            return _look_ahead(view, rows, rng)
+        known = rows
     if style.weigh_discards:
         return max((_place_kept(view, style, [c for c in dealt if c != d], (d,))
                     for d in dealt), key=lambda option: option[0])[1:]
@@ -590,7 +691,7 @@ class HeuristicPolicy:
         self._after = self._rows = None
         if view.street == view.last_street:
             return _finish(view, self.style, known)
-        placement, rows = _greedy_rows(view, self.style, known)
+        placement, rows = _greedy_rows(view, self.style, known, rng)
         t, m, b = view.board
         self._after = (t + placement.top, m + placement.middle, b + placement.bottom)
         self._rows = rows
@@ -628,10 +729,10 @@ class RandomPolicy:
         return rng.random() < 0.7
 
 
-CAREFUL = Style("careful", chase_fl=False, commit=0.25, weigh_discards=False, fl_bonus=8.0,
-                double_lead=10, take_deficit=12)
-CHASER = Style("chaser", chase_fl=True, commit=0.15, weigh_discards=True, fl_bonus=15.0,
-               double_lead=6, take_deficit=18)
+CAREFUL = Style("careful", chase_fl=False, commit=0.25, weigh_discards=False, look_ahead=False,
+                fl_bonus=8.0, double_lead=10, take_deficit=12)
+CHASER = Style("chaser", chase_fl=True, commit=0.15, weigh_discards=True, look_ahead=True,
+               fl_bonus=15.0, double_lead=6, take_deficit=18)
 
 POLICIES: dict[str, Callable[[], Policy]] = {
     "careful": lambda: HeuristicPolicy(CAREFUL),
@@ -654,5 +755,3 @@ def policy(name: str) -> Policy:
     if name not in POLICIES:
         raise ValueError(f"unknown policy {name!r} (one of {', '.join(POLICIES)})")
     return POLICIES[name]()
-
-

@@ -33,7 +33,9 @@ _VERSUS = """
 
 _THEIR_COLUMNS = """, o.royalties AS royalties_against, o.fouled AS opponent_fouled,
            o.surrendered AS opponent_surrendered"""
-_THEIR_JOIN = "JOIN hand_players o ON o.hand_key = p.hand_key AND o.seat = p.opp_seat"
+_THEIR_JOIN = "JOIN hand_players o ON o.hand_key = p.hand_key AND o.player = p.opponent"
+"""The opponent's own row (names are unique in a hand, so the name finds the seat and lets a
+list of opponents narrow the scan)."""
 
 
 def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
@@ -43,12 +45,15 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
     if filters.player is None:
         raise ValueError("the opponents of whom? choose a player first")
     head, params = scope_cte(filters)
-    narrow, extra = ("", []) if opponents is None else (
-        "AND list_contains(?, p.opponent)", [list(opponents)])
+    narrow, extra = "", []
+    if opponents is not None:
+        narrow, extra = "AND list_contains(?, p.opponent)", [list(opponents)]
+        if theirs:
+            narrow += " AND list_contains(?, o.player)"
+            extra.append(list(opponents))
     sql = _VERSUS.format(narrow=narrow, their_columns=_THEIR_COLUMNS if theirs else "",
                          their_join=_THEIR_JOIN if theirs else "")
-    return head + sql, [*params, filters.player, filters.player,
-                                                   *extra]
+    return head + sql, [*params, filters.player, filters.player, *extra]
 
 
 _TABLE = """

@@ -343,3 +343,56 @@ def test_rows_are_complete(sessions):
     for h in sessions["turbo"]:
         for p in h.players:
             assert [len(p.board.row(r)) for r in ROWS] == [3, 5, 5]
+
+
+def test_row_strength_equals_the_evaluator():
+    from ofc_core.engine import row_strength
+    from ofc_core.evaluate import evaluate
+
+    rng = random.Random(12)
+    rows = [tuple(rng.sample(range(52), rng.choice((3, 5)))) for _ in range(3000)]
+    rows += [tuple(r * 4 + suit for r in rng.sample(range(13), 5))  # flushes
+             for suit in range(4) for _ in range(200)]
+    for row in rows:
+        assert row_strength(row) == evaluate([Card.from_index(c) for c in row]), row
+
+
+def test_a_policy_remembering_its_rows_plays_the_same_moves():
+    """HeuristicPolicy reuses the row state of its last move; fresh policies for every
+    decision (no memory) must play exactly the same hands."""
+
+    class Fresh:
+        def __init__(self, kind):
+            self.name = kind
+
+        def place(self, view, rng):
+            return policy(self.name).place(view, rng)
+
+        def offers_double(self, cube, rng):
+            return False
+
+        def accepts_double(self, cube, rng):
+            return True
+
+    kinds = ("careful", "chaser", "careful")
+    names = ("a", "b", "c")
+    kept = Table(PRESETS["pineapple"], names, tuple(policy(k) for k in kinds))
+    fresh = Table(PRESETS["pineapple"], names, tuple(Fresh(k) for k in kinds))
+    a = play_session(kept, SessionSpec("m", hands=60), random.Random(21))
+    b = play_session(fresh, SessionSpec("m", hands=60), random.Random(21))
+    assert a == b
+
+
+def test_careful_takes_fantasyland_and_the_chaser_covers_its_top():
+    hands = _session("pineapple", 3, 300, seed=13, kinds=("careful", "chaser", "chaser"))
+    ruleset = PRESETS["pineapple"]
+    entered = Counter()
+    normal = Counter()
+    for h in hands:
+        for r, p in zip(score_hand(h.seats(), ruleset, h.first_to_act).players, h.players,
+                        strict=True):
+            if not p.fantasyland:
+                normal[p.name] += 1
+                entered[p.name] += r.fantasyland_next > 0
+    assert entered["p0"] > 0
+    assert entered["p1"] + entered["p2"] > 0.04 * (normal["p1"] + normal["p2"])

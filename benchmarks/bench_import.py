@@ -3,7 +3,8 @@
 Generates ``--hands`` hands (default 1,000,000) as ofc-hh/1 session files in a temporary folder
 (random legal placements, cheap: no bots), imports them into a fresh database through
 ``ingest.importer.import_paths`` (decode, parse, validate, score, store) and prints a last line
-of JSON with hands/s and the peak memory (RSS) of the process.
+of JSON with hands/s (wall and CPU time of the process, which includes DuckDB's threads) and
+the peak memory (RSS) of the process.
 
     python benchmarks/bench_import.py --hands 100000
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import shutil
@@ -109,8 +111,10 @@ def main() -> int:
         t1 = time.perf_counter()
         print(f"generated {args.hands:,} hands ({size / 1e6:,.0f} MB) in {t1 - t0:.1f} s",
               file=sys.stderr)
+        cpu = time.process_time()
         report = import_paths([logs], work / "bench.duckdb")
         t2 = time.perf_counter()
+        cpu = time.process_time() - cpu
         seconds = t2 - t1
         result = {
             "benchmark": "import",
@@ -121,6 +125,9 @@ def main() -> int:
             "megabytes": round(size / 1e6, 1),
             "seconds": round(seconds, 2),
             "hands_per_s": round(report.hands / seconds),
+            "cpu_seconds": round(cpu, 2),
+            "cpu_hands_per_s": round(report.hands / cpu),
+            "load_average": round(os.getloadavg()[0], 1),
             "peak_rss_mb": round(peak_rss_mb()),
         }
         print(json.dumps(result))

@@ -4,6 +4,8 @@ A file is read, decoded (:func:`ingest.formats.encoding.decode_bytes`), recognis
 registry, parsed, checked (:func:`ofc_core.hand.validate`, inside the parsers), scored in bulk
 (``ofc_core.batch.score_records``) and stored through Arrow, in ONE transaction per file
 together with its ledger row: a crash mid-import leaves all of the file's hands or none.
+Canonical ofc-hh/1 lines take the bulk path of :mod:`ingest.fast_ofc_hh` (columns, array
+checks, ``ofc_core.batch.score_batch``); both paths store the same rows.
 
 A hand is identified by ``(source, hand_id)`` and stored once. Seeing it again adds nothing
 (a *duplicate*), unless the new log shows cards the stored one hid (another player's view of

@@ -8,7 +8,7 @@ import streamlit as st
 
 from dashboard import db, filters
 from dashboard.cards import md_text
-from dashboard.queries import opponents
+from dashboard.queries import opponents, sessions
 from dashboard.views.sessions import (
     PCT,
     layout,
@@ -57,7 +57,8 @@ def versus_table(frame, key: str, what: str) -> None:  # type: ignore[no-untyped
     if frame.empty:
         st.info(f"No hands {what}.")
         return
-    st.markdown(f"**{len(frame):,} hands** {md_text(what)}")
+    more = " (the first ones)" if len(frame) >= sessions.HAND_LIMIT else ""
+    st.markdown(f"**{len(frame):,} hands{more}** {md_text(what)}")
     event = st.dataframe(
         frame, key=key, on_select="rerun", selection_mode="single-row", hide_index=True,
         width="stretch",

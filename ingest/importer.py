@@ -18,10 +18,12 @@ imported when the grown file is imported again.
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -216,17 +218,38 @@ def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDB
     started = time.monotonic()
     reports: list[FileReport] = []
     ticker = _Ticker(progress, total_bytes, started)
-    for name, read in files:
-        try:
-            data = read()
-        except _Unreadable as exc:
-            reports.append(FileReport(name, None, unreadable=str(exc),
-                                      errors=(HandIssue(0, None, str(exc)),)))
-            continue
-        with _IMPORT_LOCK:
-            reports.append(_import_one(con, name, data, ticker))
-        ticker.file_done(len(data))
+    with _leave_a_core_to_python(con):
+        for name, read in files:
+            try:
+                data = read()
+            except _Unreadable as exc:
+                reports.append(FileReport(name, None, unreadable=str(exc),
+                                          errors=(HandIssue(0, None, str(exc)),)))
+                continue
+            with _IMPORT_LOCK:
+                reports.append(_import_one(con, name, data, ticker))
+            ticker.file_done(len(data))
     return ImportReport(tuple(reports), time.monotonic() - started)
+
+
+@contextmanager
+def _leave_a_core_to_python(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """DuckDB stores on all cores by default; while importing, Python parses on one of them,
+    so DuckDB gets the others (measured: less CPU and wall time on 2 cores)."""
+    try:
+        row = con.execute("SELECT current_setting('threads')").fetchone()
+        previous = int(row[0]) if row else None
+        con.execute(f"SET threads = {max(1, (os.cpu_count() or 2) - 1)}")
+    except duckdb.Error:
+        previous = None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            try:
+                con.execute(f"SET threads = {previous}")
+            except duckdb.Error:
+                pass
 
 
 class _Ticker:

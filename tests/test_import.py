@@ -487,3 +487,9 @@ def test_a_database_error_mid_file_leaves_nothing_half_written(con, monkeypatch)
 def _renamed(records: list[HandRecord]) -> list[HandRecord]:
     from dataclasses import replace
     return [replace(r, source="renamed") for r in records]
+
+
+def test_import_gives_back_the_connection_settings(con) -> None:
+    con.execute("SET threads = 3")
+    import_files([("session.jsonl", (GOLDEN / "session.jsonl").read_bytes())], con)
+    assert one(con, "SELECT current_setting('threads')") == 3

@@ -12,6 +12,7 @@ two OFC Double matches with cube events.
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import random
@@ -642,9 +643,13 @@ def test_opponents_page_table(page_db, pair_rows, monkeypatch):
     for _, row in table.iterrows():
         ps = [p for p in pair_rows if p["player"] == HERO and p["opponent"] == row["opponent"]]
         assert row["hands"] == len(ps) and _close(row["net_points"], sum(p["points"] for p in ps))
-    # the odd name is shown as data in a table, never as markdown HTML
+    # the odd name is shown as data in a table, never as markdown HTML, and reaches plotly
+    # (which reads a few tags in labels) as entities
     assert ODD in set(table["opponent"])
     assert all(ODD not in m.value for m in at.markdown if m.proto.allow_html)
+    specs = [c.proto.spec for c in at.get("plotly_chart")]
+    assert any(html.escape(ODD) in spec for spec in specs)
+    assert not any("<b>" in spec for spec in specs)
 
 
 def test_variants_page_table(page_db, rows, monkeypatch):

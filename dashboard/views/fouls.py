@@ -12,6 +12,7 @@ from dashboard.views.sessions import (
     layout,
     no_hands,
     pct,
+    plot_text,
     selected_point,
     selected_row,
     show_hands,
@@ -26,7 +27,7 @@ TITLES = {"variant": "By variant", "players": "By number of players",
 def breakdown_chart(frame, dimension: str):  # type: ignore[no-untyped-def]
     part = frame[frame["dimension"] == dimension]
     fig = go.Figure(go.Bar(
-        x=part["value"].astype(str), y=part["foul_rate"] * 100,
+        x=plot_text(part["value"]), y=part["foul_rate"] * 100,
         text=[f"{f} / {h}" for f, h in zip(part["fouls"], part["hands_set"], strict=True)],
         customdata=part[["dimension", "value"]].to_numpy(),
         hovertemplate="%{x}: %{y:.1f}% (%{text} hands fouled)<extra></extra>",
@@ -75,8 +76,8 @@ def over_time(current) -> None:  # type: ignore[no-untyped-def]
                        float(sessions.DEFAULT_GAP_MINUTES))
         fig = go.Figure(go.Bar(
             x=per["period_no"], y=per["foul_rate"] * 100, marker_color="#d62728",
-            customdata=per[["period"]].to_numpy(),
-            hovertemplate="%{customdata[0]}: %{y:.1f}%<extra></extra>"))
+            customdata=per[["period"]].to_numpy(), hovertext=plot_text(per["period"]),
+            hovertemplate="%{hovertext}: %{y:.1f}%<extra></extra>"))
         layout(fig, height=300, title="Foul % per session", xaxis_title="session",
                yaxis_title="foul %")
         point = selected_point(st.plotly_chart(fig, key="fouls_per_session",

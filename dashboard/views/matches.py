@@ -12,6 +12,7 @@ from dashboard.views.sessions import (
     layout,
     num,
     pct,
+    plot_text,
     selected_point,
     selected_row,
     show_hands,
@@ -37,9 +38,11 @@ def money_chart(frame):  # type: ignore[no-untyped-def]
     fig = go.Figure(go.Bar(
         x=list(range(1, len(frame) + 1)), y=money,
         marker_color=["#2ca02c" if m > 0 else "#d62728" for m in money],
-        customdata=frame[["match_id", "opponent", "cube"]].to_numpy(),
-        hovertemplate="%{customdata[0]} vs %{customdata[1]}: %{y:+,.2f} "
-                      "(cube x%{customdata[2]})<extra></extra>"))
+        customdata=frame[["match_id"]].to_numpy(),
+        hovertext=plot_text(f"{m} vs {o}, cube x{c}" for m, o, c in
+                            zip(frame["match_id"], frame["opponent"], frame["cube"],
+                                strict=True)),
+        hovertemplate="%{hovertext}: %{y:+,.2f}<extra></extra>"))
     layout(fig, height=300, title="Money per match", xaxis_title="match (in time order)",
            yaxis_title="money")
     return st.plotly_chart(fig, key="matches_money", on_select="rerun",

@@ -14,6 +14,7 @@ from dashboard.views.sessions import (
     layout,
     no_hands,
     percent_columns,
+    plot_text,
     selected_point,
     selected_row,
     start,
@@ -91,7 +92,7 @@ def cumulative(current, names: list[str]) -> None:  # type: ignore[no-untyped-de
     fig = go.Figure()
     for opponent, line in frame.groupby("opponent", sort=False):
         fig.add_trace(go.Scattergl(
-            x=line["hand_no"], y=line["cumulative_points"], name=str(opponent),
+            x=line["hand_no"], y=line["cumulative_points"], name=plot_text([opponent])[0],
             mode="lines+markers", marker={"size": 3},
             customdata=line[["hand_key"]].to_numpy(),
             hovertemplate="hand %{x}: %{y:+,.0f}<extra>%{fullData.name}</extra>"))

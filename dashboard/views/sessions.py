@@ -7,6 +7,7 @@ of hands behind a number, whose rows open in Hand review.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pandas as pd
@@ -66,6 +67,12 @@ def selected_point(event: Any) -> list[Any] | None:
         if data is not None:
             return list(data) if isinstance(data, list | tuple) else [data]
     return None
+
+
+def plot_text(values: Any) -> list[str]:
+    """Strings from files made safe for plotly labels and hover text (plotly reads a few HTML
+    tags in them): entities, shown literally."""
+    return [html.escape(str(v)) for v in values]
 
 
 PCT = {"format": "%.1f%%"}
@@ -128,12 +135,13 @@ def chart(frame: pd.DataFrame, period: str) -> Any:
     fig.add_trace(go.Bar(
         x=frame["period_no"], y=frame["points"], name="points",
         marker_color=["#2ca02c" if p >= 0 else "#d62728" for p in frame["points"]],
-        customdata=frame[["period"]].to_numpy(),
-        hovertemplate="%{customdata[0]}<br>%{y:+,.1f} points<extra></extra>"))
+        customdata=frame[["period"]].to_numpy(), hovertext=plot_text(frame["period"]),
+        hovertemplate="%{hovertext}<br>%{y:+,.1f} points<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=frame["period_no"], y=frame["cumulative_points"], name="running total",
         mode="lines+markers", yaxis="y2", customdata=frame[["period"]].to_numpy(),
-        hovertemplate="%{customdata[0]}<br>total %{y:+,.1f}<extra></extra>"))
+        hovertext=plot_text(frame["period"]),
+        hovertemplate="%{hovertext}<br>total %{y:+,.1f}<extra></extra>"))
     layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
            yaxis2={"title": "running total", "overlaying": "y", "side": "right",
                    "tickmode": "auto", "showgrid": False})

@@ -12,6 +12,7 @@ from dashboard.views.sessions import (
     layout,
     no_hands,
     percent_columns,
+    plot_text,
     selected_point,
     selected_row,
     show_hands,
@@ -22,7 +23,7 @@ from dashboard.views.sessions import (
 def chart(frame):  # type: ignore[no-untyped-def]
     mean = frame["points_per_hand"]
     fig = go.Figure(go.Bar(
-        x=frame["ruleset_label"], y=mean,
+        x=plot_text(frame["ruleset_label"]), y=mean,
         error_y={"type": "data", "symmetric": False,
                  "array": (frame["ci_high"] - mean).fillna(0),
                  "arrayminus": (mean - frame["ci_low"]).fillna(0)},

@@ -540,6 +540,11 @@ def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
     return best
 
 
+_STRAIGHTS = tuple(frozenset(range(high, high - 5, -1)) for high in range(ACE, 3, -1)) + (
+    frozenset((3, 2, 1, 0, ACE)),)  # the wheel last: 5-4-3-2-A
+"""Rank sets of the straights, ace-high first."""
+
+
 def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
     """A handful of strong 5-card rows from ``pool``: made hands by rank groups, flushes,
     straights, and the best high cards."""
@@ -553,7 +558,8 @@ def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
 
     def fill(core: list[int]) -> None:
-        rest = [c for c in singles_low if c not in core and c >> 2 not in {x >> 2 for x in core}]
+        used = {x >> 2 for x in core}
+        rest = [c for c in singles_low if c >> 2 not in used]
         if len(core) + len(rest) >= 5:
             out.append(tuple(core + rest[:5 - len(core)]))
 
@@ -570,9 +576,9 @@ def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
         if len(cards) >= 5:
             out.append(tuple(cards[:5]))
             out.append(tuple(cards[-5:]))
-    straights = [list(range(high, high - 5, -1)) for high in range(ACE, 3, -1)]
-    for ranks in straights + [[3, 2, 1, 0, ACE]]:  # the wheel last: 5-4-3-2-A
-        if all(r in by_rank for r in ranks):
+    present = by_rank.keys()
+    for ranks in _STRAIGHTS:
+        if present >= ranks:
             out.append(tuple(by_rank[r][0] for r in ranks))
     if len(pool) >= 5:
         out.append(tuple(sorted(pool, reverse=True)[:5]))

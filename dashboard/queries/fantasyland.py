@@ -34,8 +34,10 @@ no complete top, counts as below QQ)."""
 TOP_CLASSES = ("below QQ", "QQ", "KK", "AA", "trips")
 
 TOP_JOIN = ("LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat "
-            "AND t.row_name = 'top'")
-"""Each player-hand's top row, as ``t``, for :data:`TOP_CLASS`."""
+            "AND t.row_name = 'top' AND (t.hand_name IN ('Pair of Queens', 'Pair of Kings', "
+            "'Pair of Aces') OR t.hand_name LIKE 'Three of a kind%')")
+"""Each player-hand's top row, as ``t``, when it is QQ or better (else no row: below QQ), for
+:data:`TOP_CLASS`. Reading only those rows keeps the join small."""
 
 _CELLS = """
 SELECT s.fantasyland, {top_class} AS top_class,

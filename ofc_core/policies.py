@@ -2,17 +2,20 @@
 
 Every policy follows :class:`ofc_core.engine.Policy`: given a :class:`~ofc_core.engine.View`
 (own board, dealt cards, opponents' visible boards, ruleset) it returns a legal
-:class:`~ofc_core.engine.Placement`. Policies are fast heuristics on rank and suit counts, no
-Monte Carlo; the row evaluator is used only on the last street, when the counts leave the
-order of the rows open (to keep the board legal, choosing the best-paying finish if it must),
-and by the Fantasyland setter.
+:class:`~ofc_core.engine.Placement`. Policies are fast heuristics on rank and suit counts; row
+strengths (:func:`ofc_core.engine.row_strength`, the evaluator remembered) are used on the last
+street, when the counts leave the order of the rows open (to keep the board legal, choosing the
+best-paying finish if it must), by the chaser's look-ahead (:func:`_look_ahead`, a few sampled
+futures, only while a Fantasyland top is at stake) and by the Fantasyland setter. Randomness
+comes only from the ``rng`` the engine passes in.
 
 - ``careful``: builds the bottom strongest, keeps the middle below the bottom, puts low cards on
   top and pairs a queen or better on top only when the middle already beats it or the outs
   left make covering it likely (:func:`_cover_chance` at least 0.25).
 - ``chaser``: plays like ``careful`` but starts the top with a queen, king or ace and pairs it
   on a thinner cover chance (0.15), then builds the middle to beat it (pairs first, live cards
-  above the top pair as outs) with the bottom above the middle, weighing each possible discard.
+  above the top pair as outs) with the bottom above the middle, weighing each possible discard;
+  while a Fantasyland top is at stake it chooses the street's move by looking ahead.
 - ``random``: a uniformly random legal move (random discard, random free slots).
 
 All three set a Fantasyland hand with :func:`set_fantasyland`, and decide the Double cube by

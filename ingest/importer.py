@@ -315,6 +315,39 @@ def _import_one(con: duckdb.DuckDBPyConnection, name: str, data: bytes,
                               f"{known})")
     except DecodeError as exc:
         unreadable = str(exc)
+    except Exception as exc:  # a bug in a format's sniff(): report it, never a traceback
+        unreadable = _reader_failed(name, "format detection", exc)
+    try:
+        return _import_transaction(con, name, data, digest, fmt, text, unreadable, ticker)
+    except _ReaderFailed as exc:
+        return _import_transaction(con, name, data, digest, fmt, text, str(exc), ticker)
+
+
+class _ReaderFailed(Exception):
+    """A format's reader raised instead of reporting a bad hand (a bug in the reader)."""
+
+
+def _reader_failed(name: str, what: str, exc: Exception) -> str:
+    return (f"{name}: the {what} failed ({type(exc).__name__}: {exc}); nothing of this file "
+            "was imported. This is a bug in OFC Analytics: please report it with the file.")
+
+
+def _parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssue]:
+    """``fmt.parse``, with an exception of the reader turned into :class:`_ReaderFailed`."""
+    items = iter(fmt.parse(text, name))
+    while True:
+        try:
+            item = next(items)
+        except StopIteration:
+            return
+        except Exception as exc:
+            raise _ReaderFailed(_reader_failed(name, f"{fmt.name} reader", exc)) from exc
+        yield item
+
+
+def _import_transaction(con: duckdb.DuckDBPyConnection, name: str, data: bytes, digest: str,
+                        fmt: Format | None, text: str, unreadable: str | None,
+                        ticker: _Ticker) -> FileReport:
     counts = _Counts()
     try:
         con.execute("BEGIN TRANSACTION")
@@ -382,7 +415,7 @@ def _store_hands(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: s
         return
     lines = max(text.count("\n") + 1, 1)
     chunk: list[ParsedHand] = []
-    for item in fmt.parse(text, name):
+    for item in _parse(fmt, text, name):
         if isinstance(item, ParseIssue):
             counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
             continue
@@ -439,7 +472,7 @@ def _store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
         # One line read alone as in its file: not at the start (a BOM there is not the
         # file's), and the last line of the file still last (it may be partial).
         alone = "\n" + line + ("" if number == last else "\n")
-        for item in fmt.parse(alone, name):
+        for item in _parse(fmt, alone, name):
             item = replace(item, line=number)
             if isinstance(item, ParseIssue):
                 counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)

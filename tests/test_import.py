@@ -493,3 +493,28 @@ def test_import_gives_back_the_connection_settings(con) -> None:
     con.execute("SET threads = 3")
     import_files([("session.jsonl", (GOLDEN / "session.jsonl").read_bytes())], con)
     assert one(con, "SELECT current_setting('threads')") == 3
+
+
+def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
+    import ingest.importer as importer
+
+    good = next(iter(parse_text((GOLDEN / "session.jsonl").read_text(encoding="utf-8"), "x")))
+
+    class Broken:
+        name, version = "broken/1", "1"
+
+        def sniff(self, text: str, filename: str) -> bool:
+            return True
+
+        def parse(self, text: str, filename: str):
+            yield good
+            raise IndexError("list index out of range")
+
+    monkeypatch.setattr(importer, "detect", lambda text, name: Broken())
+    report = import_files([("x.log", b"anything\n")], con)
+    failure = report.files[0].unreadable
+    assert failure is not None and "broken/1 reader failed (IndexError" in failure
+    assert "report it" in failure and report.exit_code == 1
+    assert one(con, "SELECT count(*) FROM hands") == 0
+    assert rows(con, "SELECT format, hands, stored FROM imports") == [("broken/1", 0, 0)]
+    assert rows(con, "SELECT line, message FROM rejected") == [(0, failure)]

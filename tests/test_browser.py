@@ -96,6 +96,42 @@ def no_exception(page) -> None:  # type: ignore[no-untyped-def]
     assert boxes.count() == 0, boxes.first.inner_text()
 
 
+def settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the app's script run is over (no "Running..." status), so a click is not
+    lost in a redraw."""
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=stStatusWidgetRunningIcon],"
+        "[data-testid=stStatusWidgetRunningManIcon]')", timeout=30_000)
+    page.wait_for_timeout(500)
+
+
+def click_last_point(page, shots: Path) -> None:  # type: ignore[no-untyped-def]
+    """Click the total line's last point (the newest hand). Plotly picks the point under the
+    hover, so move there first; retried while the chart is still being redrawn."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(3):
+        point = page.locator(".js-plotly-plot .scatterlayer .trace").first.locator(
+            "path.point").last
+        point.wait_for()
+        settle(page)
+        box = point.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x - 5, y)
+        page.mouse.move(x, y)
+        page.wait_for_timeout(300)  # plotly resolves the hovered point asynchronously
+        page.mouse.down()
+        page.wait_for_timeout(80)
+        page.mouse.up()
+        try:
+            page.wait_for_url(re.compile(r"/hands\?"), timeout=10_000)
+            return
+        except PlaywrightTimeout:  # the chart was redrawn under the click: retry
+            page.screenshot(path=shots / f"graph-click-missed-{attempt}.png")
+    raise AssertionError("clicking the graph did not open Hand review")
+
+
 def metric(page, label: str) -> str:  # type: ignore[no-untyped-def]
     box = page.locator("[data-testid=stMetric]").filter(has_text=label).first
     return box.locator("[data-testid=stMetricValue]").inner_text().strip()
@@ -146,16 +182,7 @@ def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) 
         no_exception(page)
 
         # clicking a point of the cumulative graph opens that hand in Hand review
-        last_point = page.locator(".js-plotly-plot .scatterlayer .trace").first.locator(
-            "path.point").last
-        point = last_point.bounding_box()
-        assert point is not None
-        x, y = point["x"] + point["width"] / 2, point["y"] + point["height"] / 2
-        page.mouse.move(x - 5, y)  # plotly picks the point under the hover, then the click
-        page.mouse.move(x, y)
-        page.mouse.down()
-        page.wait_for_timeout(80)
-        page.mouse.up()
+        click_last_point(page, shots)
         expect(page.get_by_role("heading", name="Hand review")).to_be_visible()
         expect(page.locator("h3").filter(has_text="Hand browser-1-0020")).to_be_visible()
         assert "hand=" in page.url and "player=Hero" in page.url
@@ -164,7 +191,11 @@ def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) 
 
         # selecting a session on the overview opens its first hand
         page.get_by_role("link", name="Overview").click()
+        expect(page.locator("[data-testid=stMetricValue]").first).to_have_text(
+            f"{demo_hands + UPLOAD_HANDS:,}")
         sessions = page.locator("[data-testid=stDataFrame]").first
+        expect(sessions).to_be_visible()
+        settle(page)
         sessions.scroll_into_view_if_needed()
         box = sessions.bounding_box()
         assert box is not None

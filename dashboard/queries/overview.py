@@ -23,7 +23,7 @@ from dashboard.queries.common import (
 )
 
 Z95 = 1.959964
-GRAPH_POINTS = 4000
+GRAPH_POINTS = 2000
 """The cumulative graph keeps at most about this many points (every k-th hand, plus the last)."""
 
 

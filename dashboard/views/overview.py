@@ -26,7 +26,8 @@ def metrics(s: overview.Summary) -> None:
     cols[2].metric("Points per hand", num(s.per_hand), ci, delta_color="off",
                    delta_arrow="off")
     if s.money:
-        money = " · ".join(f"{m:+,.2f} {c}".strip() for c, m, _ in s.money)
+        money = " · ".join(f"{m:+,.{2 if abs(m) < 10_000 else 0}f} {c}".strip()
+                           for c, m, _ in s.money)
         staked = sum(n for _, _, n in s.money)
         cols[3].metric("Money", money, f"{staked:,} hands with stakes", delta_color="off",
                        delta_arrow="off")
@@ -54,9 +55,10 @@ def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
     fig = go.Figure()
     for column, name, colour in LINES:
+        total = column == "total"  # markers (the click targets) on the total line only
         fig.add_trace(go.Scatter(
-            x=frame["n"], y=frame[column], name=name, mode="lines+markers",
-            marker={"size": 3}, line={"color": colour, "width": 2 if column == "total" else 1.4},
+            x=frame["n"], y=frame[column], name=name, mode="lines+markers" if total else "lines",
+            marker={"size": 4}, line={"color": colour, "width": 2 if total else 1.4},
             customdata=frame["hand_key"].to_numpy(),
             hovertemplate="hand %{x}<br>%{y:+,.0f} points<extra>" + name + "</extra>"))
     fig.update_layout(height=420, margin={"l": 10, "r": 10, "t": 30, "b": 10},

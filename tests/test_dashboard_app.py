@@ -152,6 +152,10 @@ def test_hand_review_search_and_a_selected_row_open_a_hand(fixture_db: Path,
     at.run()
     assert not at.exception
     assert [s.value for s in at.subheader][0] == f"Hand {every.hand_id.iloc[2]}"
+    at.button(key="hand_older").click().run()
+    assert [s.value for s in at.subheader][0] == f"Hand {every.hand_id.iloc[3]}"
+    at.button(key="hand_newer").click().run()
+    assert [s.value for s in at.subheader][0] == f"Hand {every.hand_id.iloc[2]}"
     at.checkbox(key="find_differs").check().run()
     found = next(d.value for d in at.dataframe if "hand_id" in d.value.columns)
     assert list(found.hand_id) == ["h011"]

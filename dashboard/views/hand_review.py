@@ -18,6 +18,7 @@ from dashboard.replay import SeatView, step_count, step_label, view_at
 from ofc_core.rules import resolve
 
 ANY = "Any"
+PICKED_KEY = "_hand_review_picked"
 RESULT = {1: "won", 0: "tie", -1: "lost"}
 
 
@@ -78,6 +79,23 @@ def discards_rule(hand: dict[str, Any], seats: pd.DataFrame):  # type: ignore[no
         return plan[street - 1].discarded if 0 < street <= len(plan) else 0
 
     return discards
+
+
+def neighbours(found: pd.DataFrame, hand_key: int) -> None:
+    """Buttons to the newer and older hand of the list (when the hand is in it)."""
+    keys = [int(k) for k in found["hand_key"]]
+    if hand_key not in keys:
+        return
+    at = keys.index(hand_key)
+
+    def go(key: int) -> None:
+        st.query_params["hand"] = str(key)
+
+    left, right, _ = st.columns([1, 1, 4])
+    left.button("◀ Newer hand", key="hand_newer", disabled=at == 0,
+                on_click=go, args=(keys[max(0, at - 1)],))
+    right.button("Older hand ▶", key="hand_older", disabled=at == len(keys) - 1,
+                 on_click=go, args=(keys[min(len(keys) - 1, at + 1)],))
 
 
 def header(hand: dict[str, Any]) -> None:
@@ -216,9 +234,11 @@ def main() -> None:
     current = filters.current()
     found = db.query(q.find_hands, current, search_form())
     picked = results_table(found)
-    if picked is not None and str(picked) != st.query_params.get("hand"):
-        st.query_params["hand"] = str(picked)
-        st.rerun()
+    if picked != st.session_state.get(PICKED_KEY):  # a new row selected (not a stale one)
+        st.session_state[PICKED_KEY] = picked
+        if picked is not None and str(picked) != st.query_params.get("hand"):
+            st.query_params["hand"] = str(picked)
+            st.rerun()
     hand_key = selected_hand()
     if hand_key is None and len(found):
         hand_key = int(found.iloc[0]["hand_key"])
@@ -231,6 +251,7 @@ def main() -> None:
         st.warning(f"Hand {hand_key} is not in the database.")
         return
     header(hand)
+    neighbours(found, hand_key)
     seats = db.query(q.players, hand_key)
     final = db.query(q.rows, hand_key)
     replayer(hand, seats, final, db.query(q.placements, hand_key))

@@ -34,7 +34,8 @@ def streamlit_command(db: Path, port: int, address: str | None = None) -> list[s
            "--server.headless", "true", "--server.port", str(port),
            "--browser.gatherUsageStats", "false",
            "--server.maxUploadSize", str(MAX_UPLOAD_MB),
-           "--server.fileWatcherType", "none"]
+           "--server.fileWatcherType", "none",
+           "--client.toolbarMode", "minimal"]  # no "Deploy" button: this is a local tool
     if address:
         cmd += ["--server.address", address]
     return [*cmd, "--", "--db", str(db)]

@@ -139,13 +139,14 @@ def check_placement(view: View, placement: Placement) -> None:
     ofc_core.engine.IllegalMove: street 2: placed 1 cards and discarded 2, must place 2
     """
     top, middle, bottom, discard = placement
+    _, street, _, dealt, place, board, _, _ = view
     placed = len(top) + len(middle) + len(bottom)
-    if placed != view.place or placed + len(discard) != len(view.dealt):
-        raise IllegalMove(f"street {view.street + 1}: placed {placed} cards and discarded "
-                          f"{len(discard)}, must place {view.place}")
-    if sorted(top + middle + bottom + discard) != sorted(view.dealt):
-        raise IllegalMove(f"street {view.street + 1}: uses cards that were not dealt")
-    have_top, have_middle, have_bottom = view.board
+    if placed != place or placed + len(discard) != len(dealt):
+        raise IllegalMove(f"street {street + 1}: placed {placed} cards and discarded "
+                          f"{len(discard)}, must place {place}")
+    if sorted(top + middle + bottom + discard) != sorted(dealt):
+        raise IllegalMove(f"street {street + 1}: uses cards that were not dealt")
+    have_top, have_middle, have_bottom = board
     if len(have_top) + len(top) > 3 or len(have_middle) + len(middle) > 5 or \
             len(have_bottom) + len(bottom) > 5:
         size = 3 if len(have_top) + len(top) > 3 else 5
@@ -238,7 +239,8 @@ _DECK_ORDER = range(52)
 def _shuffled(rng: random.Random) -> list[int]:
     """The 52 card indexes in a random order drawn from ``rng`` (a sort on random keys: the
     same seed gives the same deck)."""
-    keys = [rng.random() for _ in _DECK_ORDER]
+    draw = rng.random
+    keys = [draw() for _ in _DECK_ORDER]
     return sorted(_DECK_ORDER, key=keys.__getitem__)
 
 
@@ -256,12 +258,24 @@ def _cards(indexes: Cards) -> tuple[Card, ...]:
     return tuple(map(_CARD, indexes))
 
 
+_ROW_CARDS: dict[Cards, tuple[Card, ...]] = {(): ()}
+"""Card values of the short card-index tuples a street places or discards (at most 3 cards,
+fewer than 25,000 of them), remembered."""
+
+
+def _row_cards(indexes: Cards) -> tuple[Card, ...]:
+    cards = _ROW_CARDS.get(indexes)
+    if cards is None:
+        cards = tuple(map(_CARD, indexes))
+        if len(indexes) <= 3:
+            _ROW_CARDS[indexes] = cards
+    return cards
+
+
 def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
     top, middle, bottom, discard = placement
-    return StreetPlay(tuple(map(_CARD, top)) if top else (),
-                      tuple(map(_CARD, middle)) if middle else (),
-                      tuple(map(_CARD, bottom)) if bottom else (), tuple(map(_CARD, dealt)),
-                      tuple(map(_CARD, discard)) if discard else None)
+    return StreetPlay(_row_cards(top), _row_cards(middle), _row_cards(bottom),
+                      tuple(map(_CARD, dealt)), _row_cards(discard) if discard else None)
 
 
 _STRENGTHS: dict[int, int] = {}
@@ -341,29 +355,40 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
     empty: Rows = ((), (), ())
     rows: list[Rows] = [empty] * n
     streets: list[list[tuple[Cards, Placement]]] = [[] for _ in range(n)]
+    new_view = tuple.__new__  # View's fields in order, without its keyword defaults
 
     def act(seat: int, view: View) -> None:
         placement = policies[seat].place(view, rng)
         check_placement(view, placement)
         t, m, b = rows[seat]
         rows[seat] = (t + placement[0], m + placement[1], b + placement[2])
-        streets[seat].append((view.dealt, placement))
+        streets[seat].append((view[3], placement))
 
     for i in order:
         if fantasyland[i]:
             act(i, View(ruleset, 0, 0, _deal(deck, fantasyland[i]), 13, empty, (), True))
     normal = [i for i in order if not fantasyland[i]]
     # Opponents clockwise from each player's left; a Fantasyland board stays hidden.
-    seen = {i: [j for j in order[order.index(i) + 1:] + order[:order.index(i)]] for i in normal}
+    seen = [(i, policies[i].place, streets[i].append,
+             [j for j in order[order.index(i) + 1:] + order[:order.index(i)]])
+            for i in normal]
+    hidden = any(fantasyland)
     plan = ruleset.dealing.streets
     last = len(plan) - 1
     for k, street in enumerate(plan):
         dealt, placed = street.dealt, street.placed
-        for i in normal:
-            others = tuple([rows[j] if not fantasyland[j] else empty for j in seen[i]])
+        for i, place, record, others_of in seen:
+            others = tuple([rows[j] if not fantasyland[j] else empty for j in others_of]
+                           if hidden else [rows[j] for j in others_of])
             cards = tuple(deck[-dealt:])
             del deck[-dealt:]
-            act(i, View(ruleset, k, last, cards, placed, rows[i], others))
+            board = rows[i]
+            view = new_view(View, (ruleset, k, last, cards, placed, board, others, False))
+            placement = place(view, rng)
+            check_placement(view, placement)
+            rows[i] = (board[0] + placement[0], board[1] + placement[1],
+                       board[2] + placement[2])
+            record((cards, placement))
     fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
     return PlayedHand(button, order[0], tuple(fantasyland), tuple(rows),
                       tuple(tuple(s) for s in streets), fl_next, result)
@@ -414,12 +439,14 @@ class _Clock:
 
 def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
             reported: Sequence[float], played_at: str, **extra: object) -> HandRecord:
-    players = tuple(
-        PlayerRecord(name, i, played.board(i),
-                     tuple(_street_play(d, p) for d, p in played.streets[i]),
-                     fantasyland=bool(played.fantasyland[i]), reported_points=reported[i])
-        for i, name in enumerate(table.names)
-    )
+    players = tuple([
+        PlayerRecord(name, i, Board(_cards(top), _cards(middle), _cards(bottom)),
+                     tuple([_street_play(d, p) for d, p in streets]),
+                     fantasyland=bool(fl), reported_points=points)
+        for i, (name, (top, middle, bottom), streets, fl, points) in enumerate(zip(
+            table.names, played.rows, played.streets, played.fantasyland, reported,
+            strict=True))
+    ])
     return HandRecord(
         source=spec.source, hand_id=f"{spec.session_id}-{number:04d}",
         variant=table.ruleset.variant.value, players=players,

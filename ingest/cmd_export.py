@@ -40,7 +40,9 @@ def export_parquet(con: duckdb.DuckDBPyConnection, folder: Path) -> dict[str, in
         if name == "hands":
             select = f"SELECT h.*, {MONTH} AS month FROM hands h"
         else:
-            select = (f"SELECT t.*, h.variant, {MONTH} AS month FROM {name} t "
+            # hand_players carries its own copy of the hand's variant (schema v3)
+            own = "EXCLUDE (variant)" if name == "hand_players" else ""
+            select = (f"SELECT t.* {own}, h.variant, {MONTH} AS month FROM {name} t "
                       "JOIN hands h USING (hand_key)")
         con.execute(f"COPY ({select}) TO {_quote(folder / name)} "
                     "(FORMAT PARQUET, PARTITION_BY (variant, month), OVERWRITE)")

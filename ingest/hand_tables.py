@@ -199,6 +199,12 @@ def _text_array(values: Texts) -> pa.Array:
         values, pa.string())
 
 
+HAND_COLUMNS_ON_PLAYERS = ("played_at", "session_id", "match_id", "variant", "ruleset_label",
+                           "scoring", "player_count", "stake", "currency")
+"""The ``hands`` columns copied onto each of the hand's ``hand_players`` rows (the dashboard's
+filters and groupings read one table)."""
+
+
 def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
                  scores: Any) -> dict[str, pa.Table]:
     """The rows of every hand table: ``cols`` with their hand keys, imports and scores
@@ -310,9 +316,12 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
         "accepted": pa.array(cols.event_accepted, pa.bool_()),
         "data": pa.array(cols.event_data, pa.string()),
     })
-    return {"hands": _hands_table(cols, keys, import_ids, count, first, hand_differ),
-            "hand_players": hand_players, "hand_rows": hand_rows, "placements": placements,
-            "pairs": pairs, "events": events}
+    hands = _hands_table(cols, keys, import_ids, count, first, hand_differ)
+    take = pa.array(hand_index, pa.int64())
+    for name in HAND_COLUMNS_ON_PLAYERS:
+        hand_players = hand_players.append_column(name, hands.column(name).take(take))
+    return {"hands": hands, "hand_players": hand_players, "hand_rows": hand_rows,
+            "placements": placements, "pairs": pairs, "events": events}
 
 
 def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, count: np.ndarray,
@@ -518,7 +527,9 @@ def stored_results(con: duckdb.DuckDBPyConnection, chunk_hands: int = 20_000,
         con.register("_ofc_res_keys", pa.table({"hand_key": pa.array(keys, pa.int64())}))
         try:
             where = "WHERE hand_key IN (SELECT hand_key FROM _ofc_res_keys)"
-            players = _fetch(con, f"SELECT * FROM hand_players {where} ORDER BY hand_key, seat")
+            copies = ", ".join(HAND_COLUMNS_ON_PLAYERS)
+            players = _fetch(con, f"SELECT * EXCLUDE ({copies}) FROM hand_players {where} "
+                                  "ORDER BY hand_key, seat")
             rows = _fetch(con, f"SELECT * FROM hand_rows {where}")
             pairs = _fetch(con, f"SELECT * FROM pairs {where} ORDER BY hand_key, seat, opp_seat")
             files = dict(con.execute(

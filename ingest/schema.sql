@@ -1,4 +1,4 @@
--- OFC Analytics DuckDB schema, version 2. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 3. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
 -- The big tables carry no PRIMARY KEY / UNIQUE index (they slow bulk loading and updates in
@@ -66,7 +66,18 @@ CREATE TABLE IF NOT EXISTS hand_players (
     raw_points       DOUBLE NOT NULL,  -- before caps
     points           DOUBLE NOT NULL,  -- the player's net for the hand (race: banked)
     reported_points  DOUBLE,
-    points_differ    BOOLEAN NOT NULL
+    points_differ    BOOLEAN NOT NULL,
+    -- Copies of the hand's own columns (hands.*), so that the dashboard filters and groups one
+    -- player's hands from this table alone; written together with the hand, never apart.
+    played_at        TIMESTAMPTZ,
+    session_id       VARCHAR,
+    match_id         VARCHAR,
+    variant          VARCHAR,
+    ruleset_label    VARCHAR,
+    scoring          VARCHAR,
+    player_count     TINYINT,
+    stake            DOUBLE,
+    currency         VARCHAR
 );
 
 -- Per player and row: the cards, their strength, name and royalty.

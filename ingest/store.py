@@ -26,7 +26,7 @@ from pathlib import Path
 
 import duckdb
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 DB_ENV = "OFC_DB"
 DEFAULT_RELATIVE = Path("data") / "ofc.duckdb"
 

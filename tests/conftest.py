@@ -73,6 +73,15 @@ def insert(con: duckdb.DuckDBPyConnection, table: str, **values: object) -> None
     con.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(values.values()))
 
 
+def copy_hand_columns(con: duckdb.DuckDBPyConnection) -> None:
+    """Fill the hand's columns that ``hand_players`` carries (schema v3) from ``hands``, as
+    the importer writes them."""
+    from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS
+
+    sets = ", ".join(f"{c} = h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)
+    con.execute(f"UPDATE hand_players hp SET {sets} FROM hands h WHERE h.hand_key = hp.hand_key")
+
+
 def _deal_player(rng: random.Random, deck: list[Card], fantasyland: bool, hero: bool):
     """A board and its pineapple streets (5 placed, then 4 x place 2 / discard 1)."""
     cards = [deck.pop() for _ in range(13)]
@@ -166,6 +175,7 @@ def build_fixture_db(path: Path, hands: int = FIXTURE_HANDS, seed: int = 7) -> P
                partial=0, rejected=0)
         for n in range(hands):
             _insert_hand(con, rng, n)
+        copy_hand_columns(con)
     finally:
         con.close()
     return path

@@ -27,6 +27,7 @@ import pytest
 
 from dashboard.queries import fantasyland, fouls, matches, opponents, sessions, variants
 from dashboard.queries.common import Filters
+from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import DECK, Card, format_cards
 from ofc_core.evaluate import category_of, hand_name
@@ -198,6 +199,8 @@ def build(path: Path) -> Path:
            played_at=t + timedelta(minutes=10),
            events=[{"type": "double", "by": ANN, "accepted": False, "cube": 1},
                    {"type": "match_end", "by": ANN, "reason": "declined", "cube": 1}])
+    sets = ", ".join(f"{c} = h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)  # as the importer does
+    con.execute(f"UPDATE hand_players hp SET {sets} FROM hands h WHERE h.hand_key = hp.hand_key")
     con.close()
     return path
 
@@ -217,10 +220,12 @@ def con(db_path: Path):
 @pytest.fixture(scope="module")
 def rows(con) -> list[dict]:
     """Every player-hand as a plain dict (hands joined to hand_players), for recomputation."""
-    cur = con.execute("""SELECT * EXCLUDE (played_at),
-                                timezone('UTC', played_at) AS played_at  -- naive UTC
-                         FROM hands h JOIN hand_players hp USING (hand_key)
-                         ORDER BY hand_key, seat""")
+    copies = ", ".join(HAND_COLUMNS_ON_PLAYERS)  # read from hands, as the log gave them
+    cur = con.execute(f"""SELECT h.* EXCLUDE (played_at),
+                                 hp.* EXCLUDE (hand_key, {copies}),
+                                 timezone('UTC', h.played_at) AS played_at  -- naive UTC
+                          FROM hands h JOIN hand_players hp USING (hand_key)
+                          ORDER BY hand_key, seat""")
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 

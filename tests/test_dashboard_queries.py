@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import shutil
 import zipfile
 from datetime import date
 from pathlib import Path
@@ -292,3 +293,34 @@ def test_docstring_examples(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def _copies_differing(con: duckdb.DuckDBPyConnection) -> int:
+    """hand_players rows whose copy of a hand column differs from ``hands`` (or no hand)."""
+    from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS
+
+    differs = " OR ".join(f"hp.{c} IS DISTINCT FROM h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)
+    return con.execute(f"SELECT count(*) FROM hand_players hp LEFT JOIN hands h "
+                       f"USING (hand_key) WHERE h.hand_key IS NULL OR {differs}").fetchone()[0]
+
+
+def test_hand_columns_on_hand_players_follow_import_and_rescore(demo_db_path: Path,
+                                                               tmp_path: Path) -> None:
+    """The filter columns copied onto hand_players equal the hand's own, after the importer
+    and after a rescore (which rewrites hand_players), with dates, sessions, matches, stakes."""
+    from ingest.importer import rescore
+
+    path = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db_path, path)
+    con = duckdb.connect(str(path))
+    try:
+        filled = con.execute("SELECT count(played_at), count(session_id), count(match_id), "
+                             "count(stake), count(DISTINCT variant) FROM hand_players").fetchone()
+        assert all(filled), filled  # the demo has every kind, so the check below means something
+        assert _copies_differing(con) == 0
+        con.execute("UPDATE hand_players SET variant = 'stale', played_at = NULL")
+        assert _copies_differing(con) > 0
+        rescore(con)
+        assert _copies_differing(con) == 0
+    finally:
+        con.close()

@@ -133,7 +133,9 @@ def table_dump(con: duckdb.DuckDBPyConnection) -> dict[str, list[list[Any]]]:
                  "strftime(timezone('UTC', played_at), '%Y-%m-%d %H:%M:%S') AS played_at, "
                  "variant, ruleset, ruleset_label, scoring, button, hero, stake, currency, "
                  "player_count, first_to_act, points_differ, import_id, line FROM hands",
-        "hand_players": "SELECT * FROM hand_players",
+        # the hand's columns copied onto hand_players (schema v3) are dumped under "hands"
+        "hand_players": "SELECT * EXCLUDE (played_at, session_id, match_id, variant, "
+                        "ruleset_label, scoring, player_count, stake, currency) FROM hand_players",
         "hand_rows": "SELECT * FROM hand_rows",
         "placements": "SELECT * FROM placements",
         "pairs": "SELECT * FROM pairs",

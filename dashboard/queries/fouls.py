@@ -178,15 +178,19 @@ _NEWEST = """AND (?::VARCHAR IS NULL OR {relation} = ?)
     LIMIT ?"""
 
 _FOULED_HANDS = """
-SELECT hand_key, played_at, source, hand_id, variant, player, position, fantasyland,
-       relation, top_cards, top_hand, middle_cards, middle_hand, bottom_cards, bottom_hand,
-       points
-FROM named
-WHERE (?::VARCHAR IS NULL OR relation = ?)
-  AND (?::VARCHAR IS NULL OR upper IS NOT DISTINCT FROM ?)
-  AND (?::VARCHAR IS NULL OR lower IS NOT DISTINCT FROM ?)
-ORDER BY played_at DESC NULLS LAST, hand_key DESC, seat
-LIMIT ?
+, picked AS (
+    SELECT * FROM named
+    WHERE (?::VARCHAR IS NULL OR relation = ?)
+      AND (?::VARCHAR IS NULL OR upper IS NOT DISTINCT FROM ?)
+      AND (?::VARCHAR IS NULL OR lower IS NOT DISTINCT FROM ?)
+    ORDER BY played_at DESC NULLS LAST, hand_key DESC, seat
+    LIMIT ?
+)
+SELECT n.hand_key, n.played_at, h.source, h.hand_id, n.variant, n.player, n.position,
+       n.fantasyland, n.relation, n.top_cards, n.top_hand, n.middle_cards, n.middle_hand,
+       n.bottom_cards, n.bottom_hand, n.points
+FROM picked n JOIN hands h ON h.hand_key = n.hand_key
+ORDER BY n.played_at DESC NULLS LAST, n.hand_key DESC, n.seat
 """
 
 

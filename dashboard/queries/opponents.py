@@ -18,7 +18,7 @@ from dashboard.queries.sessions import scope_cte
 
 _VERSUS = """
 , versus AS (
-    SELECT s.hand_key, s.played_at, s.source, s.hand_id, s.variant, s.stake, s.currency,
+    SELECT s.hand_key, s.played_at, s.variant, s.stake, s.currency,
            s.player,
            p.opponent, p.points, p.total, p.row_points, p.bonus, p.royalties AS royalty_net,
            p.surrender, p.rows_won, p.rows_lost, p.scoop,
@@ -169,12 +169,17 @@ def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
 
 
 _HANDS = """
-SELECT hand_key, played_at, source, hand_id, variant, player, opponent, rows_won, rows_lost,
-       row_points, bonus, royalty_net AS royalties, fouled, opponent_fouled, points
-FROM versus
-WHERE opponent = ? AND ({cond})
-ORDER BY played_at NULLS LAST, hand_key
-LIMIT ?
+, picked AS (
+    SELECT * FROM versus
+    WHERE opponent = ? AND ({cond})
+    ORDER BY played_at NULLS LAST, hand_key
+    LIMIT ?
+)
+SELECT v.hand_key, v.played_at, h.source, h.hand_id, v.variant, v.player, v.opponent,
+       v.rows_won, v.rows_lost, v.row_points, v.bonus, v.royalty_net AS royalties, v.fouled,
+       v.opponent_fouled, v.points
+FROM picked v JOIN hands h ON h.hand_key = v.hand_key
+ORDER BY v.played_at NULLS LAST, v.hand_key
 """
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.queries.common import (
-    PLAYER_HANDS,
+    PLAYER_ROWS,
     Filters,
     fetch_all,
     fetch_all_numpy,
@@ -55,7 +55,7 @@ def summary(con: Any, filters: Filters) -> Summary:
     """One pass over the player's hands, grouped by stake currency, then combined."""
     cond, params = where(filters)
     groups = fetch_all(con, f"""
-        SELECT h.stake IS NOT NULL, coalesce(h.currency, ''), count(*),
+        SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), count(*),
                coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
                count(*) FILTER (WHERE NOT hp.surrendered),
                count(*) FILTER (WHERE hp.fouled AND NOT hp.surrendered),
@@ -63,8 +63,8 @@ def summary(con: Any, filters: Filters) -> Summary:
                count(*) FILTER (WHERE hp.fantasyland_next > 0 AND NOT hp.fantasyland),
                count(*) FILTER (WHERE hp.fantasyland),
                count(*) FILTER (WHERE hp.fantasyland_next > 0 AND hp.fantasyland),
-               coalesce(sum(hp.royalties), 0), sum(hp.points * h.stake)
-        {PLAYER_HANDS} WHERE {cond}
+               coalesce(sum(hp.royalties), 0), sum(hp.points * hp.stake)
+        {PLAYER_ROWS} WHERE {cond}
         GROUP BY 1, 2 ORDER BY 3 DESC""", params)
     n, total, squares, set_, fouls, regular, entries, fl_hands, stays, royalties = (
         sum(g[k] for g in groups) for k in range(2, 12))
@@ -111,9 +111,9 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     """
     cond, params = where(filters)
     mine = fetch_all_numpy(con, f"""
-        SELECT h.hand_key, coalesce(epoch_us(h.played_at), {_NULL_TIME_FIRST}) AS t,
+        SELECT hp.hand_key, coalesce(epoch_us(hp.played_at), {_NULL_TIME_FIRST}) AS t,
                hp.seat, hp.points, hp.fantasyland
-        {PLAYER_HANDS} WHERE {cond}""", params)
+        {PLAYER_ROWS} WHERE {cond}""", params)
     count = len(mine["hand_key"])
     if count == 0:
         return pd.DataFrame(columns=["n", "hand_key", "played_at", "points", "total",
@@ -187,12 +187,12 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     ``first_hand`` (the hand key that opens the session)."""
     cond, params = where(filters)
     return fetch_df(con, f"""
-        SELECT coalesce(h.session_id, '(none)') AS session, min(h.played_at) AS started,
+        SELECT coalesce(hp.session_id, '(none)') AS session, min(hp.played_at) AS started,
                count(*) AS hands, sum(hp.points) AS points, avg(hp.points) AS per_hand,
                avg(hp.fouled::INT) AS foul_rate,
                count(*) FILTER (WHERE hp.fantasyland) AS fl_hands,
-               sum(hp.points * h.stake) AS money,
-               arg_min(h.hand_key, h.played_at) AS first_hand
-        {PLAYER_HANDS} WHERE {cond}
-        GROUP BY h.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
+               sum(hp.points * hp.stake) AS money,
+               arg_min(hp.hand_key, hp.played_at) AS first_hand
+        {PLAYER_ROWS} WHERE {cond}
+        GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
         [*params, limit])

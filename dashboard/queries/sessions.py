@@ -1,7 +1,9 @@
 """Sessions, and the scoped rows every analysis page starts from.
 
 The analysis pages (fouls, Fantasyland, opponents, variants, matches, sessions) all read the
-same rows: one per player per hand, restricted by the shared filters. :func:`scope_cte` builds
+same rows: one per player per hand, restricted by the shared filters, from ``hand_players``
+alone (it carries the hand's date, session, match, variant, ruleset, stake; a hand's source
+and id are joined from ``hands`` only for the few rows a list shows). :func:`scope_cte` builds
 that ``scope`` CTE; :func:`hand_list` returns the hands behind any number on those pages, using
 the very same SQL expression that grouped them, so a table row or chart point always opens
 exactly the hands it counts.
@@ -28,12 +30,12 @@ DEFAULT_GAP_MINUTES = 30
 
 _SCOPE = """
 scope AS NOT MATERIALIZED (
-    SELECT h.hand_key, h.source, h.hand_id, h.session_id, h.match_id, h.played_at,
-           h.variant, h.ruleset_label, h.scoring, h.player_count, h.stake, h.currency,
+    SELECT hp.hand_key, hp.session_id, hp.match_id, hp.played_at,
+           hp.variant, hp.ruleset_label, hp.scoring, hp.player_count, hp.stake, hp.currency,
            hp.seat, hp.player, hp.position, hp.fantasyland, hp.fl_cards, hp.surrendered,
            hp.fouled, hp.foul_top_middle, hp.foul_middle_bottom, hp.royalties,
            hp.fantasyland_next, hp.points
-    FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key
+    FROM hand_players hp
     WHERE {cond}
 )"""
 
@@ -86,12 +88,18 @@ def one_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> dict
 
 
 _HAND_LIST = """
-SELECT s.hand_key, s.played_at, s.source, s.hand_id, s.variant, s.player, s.position,
-       s.fantasyland, s.fouled, s.royalties, s.fantasyland_next, s.points
-FROM scope s {join}
-WHERE {expr} IS NOT DISTINCT FROM ? {extra}
-ORDER BY s.played_at NULLS LAST, s.hand_key, s.seat
-LIMIT ?
+, listed AS (
+    SELECT s.hand_key, s.seat, s.played_at, s.variant, s.player, s.position,
+           s.fantasyland, s.fouled, s.royalties, s.fantasyland_next, s.points
+    FROM scope s {join}
+    WHERE {expr} IS NOT DISTINCT FROM ? {extra}
+    ORDER BY s.played_at NULLS LAST, s.hand_key, s.seat
+    LIMIT ?
+)
+SELECT l.hand_key, l.played_at, h.source, h.hand_id, l.variant, l.player, l.position,
+       l.fantasyland, l.fouled, l.royalties, l.fantasyland_next, l.points
+FROM listed l JOIN hands h ON h.hand_key = l.hand_key
+ORDER BY l.played_at NULLS LAST, l.hand_key, l.seat
 """
 
 HAND_LIMIT = 500

@@ -258,24 +258,24 @@ def _cards(indexes: Cards) -> tuple[Card, ...]:
     return tuple(map(_CARD, indexes))
 
 
-_ROW_CARDS: dict[Cards, tuple[Card, ...]] = {(): ()}
-"""Card values of the short card-index tuples a street places or discards (at most 3 cards,
-fewer than 25,000 of them), remembered."""
+class _CardTuples(dict):
+    """Card values of card-index tuples: looked up for the tuples of up to two cards (what a
+    pineapple street places in a row or discards), converted for longer ones."""
+
+    def __missing__(self, indexes: Cards) -> tuple[Card, ...]:
+        return tuple(map(_CARD, indexes))
 
 
-def _row_cards(indexes: Cards) -> tuple[Card, ...]:
-    cards = _ROW_CARDS.get(indexes)
-    if cards is None:
-        cards = tuple(map(_CARD, indexes))
-        if len(indexes) <= 3:
-            _ROW_CARDS[indexes] = cards
-    return cards
+_ROW_CARDS = _CardTuples({(): ()})
+_ROW_CARDS.update({(a,): (DECK[a],) for a in range(52)})
+_ROW_CARDS.update({(a, b): (DECK[a], DECK[b]) for a in range(52) for b in range(52) if a != b})
 
 
 def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
     top, middle, bottom, discard = placement
-    return StreetPlay(_row_cards(top), _row_cards(middle), _row_cards(bottom),
-                      tuple(map(_CARD, dealt)), _row_cards(discard) if discard else None)
+    cards = _ROW_CARDS
+    return StreetPlay(cards[top], cards[middle], cards[bottom], tuple(map(_CARD, dealt)),
+                      cards[discard] if discard else None)
 
 
 _STRENGTHS: dict[int, int] = {}

@@ -42,7 +42,7 @@ from itertools import combinations, permutations, product
 from ofc_core.board import ROWS
 from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
 from ofc_core.evaluate import Strength
-from ofc_core.rules import Ruleset
+from ofc_core.rules import RoyaltyTable, Ruleset
 
 QUEEN, KING, ACE = 10, 11, 12
 """Rank indexes (card index >> 2) of the cards that open Fantasyland."""
@@ -240,35 +240,6 @@ def _top_score(rows: _Rows, rank: int, style: Style) -> float:
     return 1.0 - 0.3 * rank - (1.0 if rows.pairs[1] == 0 and rank >= QUEEN else 0)
 
 
-def _five_score(rows: _Rows, row: int, card: int, need: int) -> float:
-    """Worth of ``card`` in the middle (``row`` 1) or bottom (2). ``need`` is the rank of a
-    top pair the middle does not beat yet (-1 if none)."""
-    rank = card >> 2
-    have = rows.counts[row][rank]
-    if need >= 0 and row == 1:
-        return _middle_under_pressure(rows, rank, have, need)
-    if have:
-        value = 3 + 2.5 * have + 0.15 * rank + (1 if row == 2 else 0)
-        pairs = rows.pairs
-        if row == 1:
-            level = pairs[1] + have
-            above = level > pairs[2] or (level == pairs[2] and rank > rows.high_pair[2])
-            if above:
-                value = -2.5 if rows.free[2] >= 4 else -5.0
-        elif pairs[2] <= pairs[1] and (need >= 0 or pairs[0]):
-            value += 4  # the bottom must stay above a middle that has to beat a paired top
-        return value
-    size = rows.size[row]
-    if size == 0:
-        return 1.0 + 0.05 * rank + (0.5 if row == 2 else 0)
-    if rows.suits[row][card & 3] == size and rows.pairs[row] == 0 and (
-            row == 2 or rows.pairs[2] >= 3 or max(rows.suits[2]) > size):
-        return 1.0 + (0.9 if row == 2 else 0.7) * size + (3 if size == 4 else 0)
-    # A card that neither pairs nor suits the row: keep the bottom open for pairs to come.
-    crowded = 1.5 if rows.free[row] <= 2 else 0
-    return -0.5 + 0.03 * rank - crowded - (0.6 if row == 2 else 0)
-
-
 def _middle_under_pressure(rows: _Rows, rank: int, have: int, need: int) -> float:
     """A card for a middle that must still beat a top pair of rank ``need``: pairs (toward a
     higher pair or two pair) first, then live cards above the top pair (outs); anything else
@@ -297,20 +268,49 @@ def _uncovered_top_pair(rows: _Rows) -> int:
 
 def _best_row(rows: _Rows, card: int, style: Style, need: int | None = None,
               ) -> tuple[float, int]:
-    """The row where ``card`` scores best, and its score. ``need`` is
-    :func:`_uncovered_top_pair` when the caller has it (computed here otherwise)."""
-    free = rows.free
+    """The row where ``card`` scores best, and its score. ``need`` is the rank of a top pair
+    the middle does not beat yet, -1 if none (:func:`_uncovered_top_pair`, computed here when
+    the caller does not have it).
+
+    A card's worth in the bottom (row 2) or the middle (row 1): pairing the row first (the
+    middle kept below the bottom, the bottom kept above a middle that must beat a paired top),
+    then a first card by rank, then suiting an unpaired row (a flush draw; the middle only when
+    the bottom is surely above it), else a small penalty that keeps the rows open for pairs to
+    come. A middle that must beat a top pair is scored by :func:`_middle_under_pressure`.
+    """
+    free, counts, pairs = rows.free, rows.counts, rows.pairs
     if need is None:
-        need = _uncovered_top_pair(rows) if rows.pairs[0] else -1
+        need = _uncovered_top_pair(rows) if pairs[0] else -1
+    rank = card >> 2
     best, best_row = -1e9, -1
-    if free[2]:
-        best, best_row = _five_score(rows, 2, card, need), 2
-    if free[1]:
-        value = _five_score(rows, 1, card, need)
+    for row in (2, 1):  # one loop over the two five-card rows, bottom first
+        if not free[row]:
+            continue
+        have = counts[row][rank]
+        if need >= 0 and row == 1:
+            value = _middle_under_pressure(rows, rank, have, need)
+        elif have:
+            value = 3 + 2.5 * have + 0.15 * rank + (1 if row == 2 else 0)
+            if row == 1:
+                level = pairs[1] + have
+                if level > pairs[2] or (level == pairs[2] and rank > rows.high_pair[2]):
+                    value = -2.5 if free[2] >= 4 else -5.0
+            elif pairs[2] <= pairs[1] and (need >= 0 or pairs[0]):
+                value += 4
+        else:
+            size = rows.size[row]
+            if size == 0:
+                value = 1.0 + 0.05 * rank + (0.5 if row == 2 else 0)
+            elif rows.suits[row][card & 3] == size and pairs[row] == 0 and (
+                    row == 2 or pairs[2] >= 3 or max(rows.suits[2]) > size):
+                value = 1.0 + (0.9 if row == 2 else 0.7) * size + (3 if size == 4 else 0)
+            else:
+                crowded = 1.5 if free[row] <= 2 else 0
+                value = -0.5 + 0.03 * rank - crowded - (0.6 if row == 2 else 0)
         if value > best:
-            best, best_row = value, 1
+            best, best_row = value, row
     if free[0]:
-        value = _top_score(rows, card >> 2, style)
+        value = _top_score(rows, rank, style)
         if value > best:
             best, best_row = value, 0
     return best, best_row
@@ -501,10 +501,25 @@ def _strength(cards: Iterable[int]) -> Strength:
     return row_strength(tuple(cards))
 
 
+_ROYALTIES: dict[tuple[int, int, Strength], tuple[RoyaltyTable, int]] = {}
+
+
+def _royalty(table: RoyaltyTable, row: int, strength: Strength) -> int:
+    """``table.points`` for row ``row`` (0 top, 1 middle, 2 bottom), remembered per table (a
+    royalty table is an immutable value)."""
+    key = (id(table), row, strength)
+    known = _ROYALTIES.get(key)
+    if known is None or known[0] is not table:
+        known = _ROYALTIES[key] = (table, table.points(ROWS[row], strength))
+    return known[1]
+
+
 def _board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
                  fl_bonus: float, in_fl: bool) -> float:
     """Royalties plus the worth of Fantasyland next hand; fouls are ruled out by the caller."""
-    royalties = tuple(ruleset.royalties.points(r, s) for r, s in zip(ROWS, strengths, strict=True))
+    table = ruleset.royalties
+    top, middle, bottom = strengths
+    royalties = (_royalty(table, 0, top), _royalty(table, 1, middle), _royalty(table, 2, bottom))
     fl_next = ruleset.fantasyland_cards(False, in_fl, strengths[0], strengths, royalties)
     # A small pull toward strong rows, so ties favour hands that win more rows.
     return sum(royalties) + (fl_bonus if fl_next else 0) + sum(s >> 20 for s in strengths) * 0.05
@@ -574,11 +589,12 @@ def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
     straights, and the best high cards."""
     by_rank: dict[int, list[int]] = {}
     by_suit: dict[int, list[int]] = {}
-    for c in sorted(pool, reverse=True):
+    high = sorted(pool, reverse=True)
+    for c in high:
         by_rank.setdefault(c >> 2, []).append(c)
         by_suit.setdefault(c & 3, []).append(c)
     groups = sorted(by_rank.values(), key=lambda g: (len(g), g[0]), reverse=True)
-    singles_low = sorted(pool)
+    singles_low = high[::-1]  # the cards are distinct: this is sorted(pool)
     out: list[tuple[int, ...]] = []
 
     def fill(core: list[int]) -> None:
@@ -601,11 +617,12 @@ def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
             out.append(tuple(cards[:5]))
             out.append(tuple(cards[-5:]))
     present = by_rank.keys()
-    for ranks in _STRAIGHTS:
-        if present >= ranks:
-            out.append(tuple(by_rank[r][0] for r in ranks))
+    if len(present) >= 5:  # a straight needs five ranks
+        for ranks in _STRAIGHTS:
+            if present >= ranks:
+                out.append(tuple([by_rank[r][0] for r in ranks]))
     if len(pool) >= 5:
-        out.append(tuple(sorted(pool, reverse=True)[:5]))
+        out.append(tuple(high[:5]))
     return list(dict.fromkeys(tuple(sorted(c)) for c in out if len(set(c)) == 5))
 
 

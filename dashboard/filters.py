@@ -23,8 +23,8 @@ from dashboard.queries.common import (
     filter_options,
 )
 
-__all__ = ["Filters", "current", "render_sidebar", "open_hand", "hand_from_chart",
-           "hand_from_table", "four_colour", "HAND_PAGE"]
+__all__ = ["Filters", "current", "render_sidebar", "open_hand", "selection",
+           "hand_from_chart", "hand_from_table", "four_colour", "HAND_PAGE"]
 
 ALL = "All"
 HAND_PAGE = "views/hand_review.py"
@@ -145,6 +145,21 @@ def open_hand(hand_key: int) -> None:
     st.switch_page(HAND_PAGE, query_params=params)
 
 
+def selection(event: Any, kind: str) -> list[Any]:
+    """The selected ``"rows"`` of an ``st.dataframe``, or ``"points"`` of an
+    ``st.plotly_chart``, drawn with ``on_select="rerun"``; empty when nothing is selected.
+
+    >>> selection({"selection": {"rows": [3], "columns": []}}, "rows")
+    [3]
+    >>> selection(None, "points")
+    []
+    """
+    try:
+        return list(event["selection"][kind])
+    except (KeyError, TypeError):
+        return []
+
+
 def hand_from_chart(event: Any) -> int | None:
     """The hand key of the clicked point of a plotly chart drawn with ``customdata`` holding
     the hand key (a column, or the first of several) and ``on_select="rerun"``.
@@ -156,11 +171,7 @@ def hand_from_chart(event: Any) -> int | None:
     >>> hand_from_chart({"selection": {"points": []}}) is None
     True
     """
-    try:
-        points = event["selection"]["points"]
-    except (KeyError, TypeError):
-        return None
-    for point in points:
+    for point in selection(event, "points"):
         data = point.get("customdata")
         if isinstance(data, dict):  # a numpy row arrives as {"0": value, ...}
             data = data.get("0", next(iter(data.values()), None))
@@ -177,10 +188,7 @@ def hand_from_chart(event: Any) -> int | None:
 def hand_from_table(event: Any, frame: pd.DataFrame, column: str = "hand_key") -> int | None:
     """The hand key in ``column`` of the row selected in an ``st.dataframe`` drawn with
     ``on_select="rerun", selection_mode="single-row"``."""
-    try:
-        rows = event["selection"]["rows"]
-    except (KeyError, TypeError):
-        return None
+    rows = selection(event, "rows")
     if not rows or rows[0] >= len(frame):
         return None
     value = frame.iloc[rows[0]][column]

@@ -3,135 +3,99 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import db
+from dashboard import widgets as w
 from dashboard.queries import matches
-from dashboard.views.sessions import (
-    layout,
-    num,
-    pct,
-    plot_text,
-    selected_point,
-    selected_row,
-    show_hands,
-    start,
-)
+from dashboard.queries.common import Filters
 
-TIME = {"format": "YYYY-MM-DD HH:mm"}
+COLUMNS = {
+    "match_id": w.text("Match"),
+    "started": w.when("Started"),
+    "opponent": w.text("Opponent"),
+    "hands": w.count("Hands"),
+    "points": w.count("Our points", help="race points banked"),
+    "opponent_points": w.count("Their points"),
+    "won": w.flag("Won", help="empty while unfinished"),
+    "reason": w.text("Ended by"),
+    "offers": w.count("Doubles offered"),
+    "taken": w.count("Taken"),
+    "declined": w.count("Declined"),
+    "cube": w.count("Cube", format="x%d"),
+    "stake": w.count("Stake"),
+    **w.MONEY_COLUMNS,
+}
+SUMMARY_COLUMNS = {
+    "decision": w.text("Choice"),
+    "decisions": w.count("Times"),
+    "matches_won": w.count("Matches won after"),
+    "matches_lost": w.count("Matches lost after"),
+    "money": w.signed("Money of those matches"),
+}
+DECISION_COLUMNS = {
+    "match_id": w.text("Match"),
+    "hand_key": None,
+    "played_at": w.when("After the hand of"),
+    "offered_by": w.text("Offered by"),
+    "accepted": w.flag("Taken"),
+    "decision": w.text("Choice"),
+    "cube_after": w.count("Cube after", format="x%d"),
+    "won": w.flag("Match won"),
+    "money": w.signed("Money"),
+}
 
 
 def headline(s: dict) -> None:
-    cols = st.columns(4)
-    cols[0].metric("Matches", f"{s['matches']:,}", f"{s['finished']:,} finished",
-                   delta_color="off", delta_arrow="off")
-    cols[1].metric("Won", f"{s['won']:,}", pct(s["win_rate"]), delta_color="off",
-                   delta_arrow="off")
-    cols[2].metric("Money", num(s["money"]), "stake x cube, matches with a stake",
-                   delta_color="off", delta_arrow="off")
-    cols[3].metric("Money per match", num(s["money_per_match"]))
+    w.metric_row(("Matches", f"{s['matches']:,}", f"{s['finished']:,} finished"),
+                 ("Won", f"{s['won']:,}", w.pct(s["win_rate"])),
+                 ("Money", w.num(s["money"]), "stake x cube, matches with a stake"),
+                 ("Money per match", w.num(s["money_per_match"])))
 
 
-def money_chart(frame):  # type: ignore[no-untyped-def]
+def money_chart(frame: pd.DataFrame) -> list | None:
     money = frame["money"].fillna(0)
     fig = go.Figure(go.Bar(
-        x=list(range(1, len(frame) + 1)), y=money,
-        marker_color=["#2ca02c" if m > 0 else "#d62728" for m in money],
+        x=list(range(1, len(frame) + 1)), y=money, marker_color=w.sign_colours(money),
         customdata=frame[["match_id"]].to_numpy(),
-        hovertext=plot_text(f"{m} vs {o}, cube x{c}" for m, o, c in
-                            zip(frame["match_id"], frame["opponent"], frame["cube"],
-                                strict=True)),
+        hovertext=w.plot_text(f"{m} vs {o}, cube x{c}" for m, o, c in
+                              zip(frame["match_id"], frame["opponent"], frame["cube"],
+                                  strict=True)),
         hovertemplate="%{hovertext}: %{y:+,.2f}<extra></extra>"))
-    layout(fig, height=300, title="Money per match", xaxis_title="match (in time order)",
-           yaxis_title="money")
-    return st.plotly_chart(fig, key="matches_money", on_select="rerun",
-                           selection_mode="points")
+    w.layout(fig, height=300, title="Money per match", xaxis_title="match (in time order)",
+             yaxis_title="money")
+    return w.chart(fig, "matches_money")
 
 
-def table(frame):  # type: ignore[no-untyped-def]
-    return st.dataframe(
-        frame, key="matches_table", on_select="rerun", selection_mode="single-row",
-        hide_index=True, width="stretch",
-        column_order=("match_id", "started", "opponent", "hands", "points",
-                      "opponent_points", "won", "reason", "offers", "taken", "declined",
-                      "cube", "stake", "money", "currency"),
-        column_config={
-            "match_id": st.column_config.TextColumn("Match"),
-            "started": st.column_config.DatetimeColumn("Started", **TIME),
-            "opponent": st.column_config.TextColumn("Opponent"),
-            "hands": st.column_config.NumberColumn("Hands"),
-            "points": st.column_config.NumberColumn("Our points", help="race points banked"),
-            "opponent_points": st.column_config.NumberColumn("Their points"),
-            "won": st.column_config.CheckboxColumn("Won", help="empty while unfinished"),
-            "reason": st.column_config.TextColumn("Ended by"),
-            "offers": st.column_config.NumberColumn("Doubles offered"),
-            "taken": st.column_config.NumberColumn("Taken"),
-            "declined": st.column_config.NumberColumn("Declined"),
-            "cube": st.column_config.NumberColumn("Cube", format="x%d"),
-            "stake": st.column_config.NumberColumn("Stake"),
-            "money": st.column_config.NumberColumn("Money", format="%+.2f"),
-            "currency": st.column_config.TextColumn("Currency"),
-        })
-
-
-def cube(current, frame) -> None:  # type: ignore[no-untyped-def]
+def cube(current: Filters, frame: pd.DataFrame) -> None:
     decisions = matches.cube_decisions_of(db.query(matches.offers, current), frame)
     summary = matches.cube_summary_of(decisions)
     if summary.empty:
         st.info("No doubling offers in these matches.")
         return
     st.dataframe(summary, key="matches_cube_summary", hide_index=True, width="stretch",
-                 column_config={
-                     "decision": st.column_config.TextColumn("Choice"),
-                     "decisions": st.column_config.NumberColumn("Times"),
-                     "matches_won": st.column_config.NumberColumn("Matches won after"),
-                     "matches_lost": st.column_config.NumberColumn("Matches lost after"),
-                     "money": st.column_config.NumberColumn("Money of those matches",
-                                                            format="%+.2f"),
-                 })
-    event = st.dataframe(
-        decisions, key="matches_decisions", on_select="rerun", selection_mode="single-row",
-        hide_index=True, width="stretch",
-        column_config={
-            "match_id": st.column_config.TextColumn("Match"),
-            "hand_key": None,
-            "played_at": st.column_config.DatetimeColumn("After the hand of", **TIME),
-            "offered_by": st.column_config.TextColumn("Offered by"),
-            "accepted": st.column_config.CheckboxColumn("Taken"),
-            "decision": st.column_config.TextColumn("Choice"),
-            "cube_after": st.column_config.NumberColumn("Cube after", format="x%d"),
-            "won": st.column_config.CheckboxColumn("Match won"),
-            "money": st.column_config.NumberColumn("Money", format="%+.2f"),
-        })
-    row = selected_row(event)
-    if row is not None:
-        match_id = str(decisions.iloc[row]["match_id"])
-        hands = db.query(matches.match_hands, current, match_id)
-        show_hands(hands, "matches_decision_hands", f"match {match_id}")
-    else:
-        st.caption("Select an offer to list the hands of its match.")
+                 column_config=SUMMARY_COLUMNS)
+    row = w.table(decisions, "matches_decisions", DECISION_COLUMNS)
+    w.hands_behind(w.picked(None, row, decisions, "match_id"), "matches_decision_hands",
+                   "match {}", matches.match_hands, current,
+                   hint="Select an offer to list the hands of its match.")
 
 
 def main() -> None:
-    current = start("Matches")
-    if current is None:
+    page = w.start_with("Matches", matches.table,
+                        empty="No OFC Double matches in these hands (hands that carry a "
+                              "match id).")
+    if page is None:
         return
-    frame = db.query(matches.table, current)
-    if frame.empty:
-        st.info("No OFC Double matches in these hands (hands that carry a match id).")
-        return
+    current, frame = page
     headline(matches.summary_of(frame))
-    point = selected_point(money_chart(frame))
-    event = table(frame)
-    row = selected_row(event)
-    match_id = point[0] if point else (frame.iloc[row]["match_id"] if row is not None
-                                       else None)
-    if match_id is not None:
-        hands = db.query(matches.match_hands, current, str(match_id))
-        show_hands(hands, "matches_hands", f"match {match_id}")
-    else:
-        st.caption("Select a match or click a bar to list its hands.")
+    point = money_chart(frame)
+    row = w.table(frame, "matches_table", COLUMNS, order=tuple(COLUMNS))
+    w.hands_behind(w.picked(point, row, frame, "match_id"), "matches_hands", "match {}",
+                   matches.match_hands, current,
+                   hint="Select a match or click a bar to list its hands.")
     st.subheader("The doubling cube")
     cube(current, frame)
 

@@ -14,8 +14,7 @@ player's streets in order (a player known only by a final board has one row, str
 or discards have no tokens and ``dealt_known`` / ``discard_known`` false.
 
 >>> from ofc_core.board import Board
->>> from ofc_core.board import BOARD_SIZE, ROWS
-from ofc_core.hand import HandRecord, PlayerRecord
+>>> from ofc_core.hand import HandRecord, PlayerRecord
 >>> ok = HandRecord("home", "1", "regular", (
 ...     PlayerRecord("ann", 0, Board.parse("Qh Qd 2c", "Ks Kd 9s 5h 3c", "Jh Jd Jc 4s 4d")),
 ...     PlayerRecord("bob", 1, Board.parse("Ah Kc 3d", "As Ad 8h 7c 2h", "Qc Tc 8c 6c 5c"))))

@@ -204,6 +204,10 @@ HAND_COLUMNS_ON_PLAYERS = ("played_at", "session_id", "match_id", "variant", "ru
 """The ``hands`` columns copied onto each of the hand's ``hand_players`` rows (the dashboard's
 filters and groupings read one table)."""
 
+ROW_NAMES_ON_PLAYERS = ("top_hand", "middle_hand", "bottom_hand")
+"""``hand_players`` columns holding each row's ``hand_rows.hand_name`` (NULL if surrendered),
+so foul relations and Fantasyland tops need no join of ``hand_rows``."""
+
 
 def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
                  scores: Any) -> dict[str, pa.Table]:
@@ -262,6 +266,13 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     take = pa.array(slot, mask=~valid)
     row_cards = pa.concat_arrays([_text_array(b) for b in cols.board]).take(
         pa.array((np.arange(3)[None, :] * m + np.arange(m)[:, None]).ravel()))
+    row_hand_name = hname.take(take)
+    hand_players = hand_players.append_column("top_hand", row_hand_name.take(
+        pa.array(np.arange(m, dtype=np.int64) * 3)))
+    hand_players = hand_players.append_column("middle_hand", row_hand_name.take(
+        pa.array(np.arange(m, dtype=np.int64) * 3 + 1)))
+    hand_players = hand_players.append_column("bottom_hand", row_hand_name.take(
+        pa.array(np.arange(m, dtype=np.int64) * 3 + 2)))
     hand_rows = pa.table({
         "hand_key": np.repeat(player_key, 3),
         "seat": np.repeat(seat, 3),
@@ -270,7 +281,7 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
         "cards": row_cards,
         "strength": pa.array(flat_strength.astype(np.int32), mask=~valid),
         "category": category.take(take),
-        "hand_name": hname.take(take),
+        "hand_name": row_hand_name,
         "royalty": royalties.ravel(),
     })
 
@@ -527,7 +538,7 @@ def stored_results(con: duckdb.DuckDBPyConnection, chunk_hands: int = 20_000,
         con.register("_ofc_res_keys", pa.table({"hand_key": pa.array(keys, pa.int64())}))
         try:
             where = "WHERE hand_key IN (SELECT hand_key FROM _ofc_res_keys)"
-            copies = ", ".join(HAND_COLUMNS_ON_PLAYERS)
+            copies = ", ".join((*HAND_COLUMNS_ON_PLAYERS, *ROW_NAMES_ON_PLAYERS))
             players = _fetch(con, f"SELECT * EXCLUDE ({copies}) FROM hand_players {where} "
                                   "ORDER BY hand_key, seat")
             rows = _fetch(con, f"SELECT * FROM hand_rows {where}")

@@ -77,7 +77,11 @@ CREATE TABLE IF NOT EXISTS hand_players (
     scoring          VARCHAR,
     player_count     TINYINT,
     stake            DOUBLE,
-    currency         VARCHAR
+    currency         VARCHAR,
+    -- Each row's hand name, as hand_rows.hand_name (NULL if surrendered).
+    top_hand         VARCHAR,
+    middle_hand      VARCHAR,
+    bottom_hand      VARCHAR
 );
 
 -- Per player and row: the cards, their strength, name and royalty.

@@ -74,12 +74,18 @@ def insert(con: duckdb.DuckDBPyConnection, table: str, **values: object) -> None
 
 
 def copy_hand_columns(con: duckdb.DuckDBPyConnection) -> None:
-    """Fill the hand's columns that ``hand_players`` carries (schema v3) from ``hands``, as
-    the importer writes them."""
+    """Fill the columns that ``hand_players`` carries (schema v3) from ``hands`` and
+    ``hand_rows``, as the importer writes them."""
     from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS
 
     sets = ", ".join(f"{c} = h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)
     con.execute(f"UPDATE hand_players hp SET {sets} FROM hands h WHERE h.hand_key = hp.hand_key")
+    con.execute("""UPDATE hand_players hp SET top_hand = r.t, middle_hand = r.m, bottom_hand = r.b
+        FROM (SELECT hand_key, seat, any_value(hand_name) FILTER (WHERE row_name = 'top') AS t,
+                     any_value(hand_name) FILTER (WHERE row_name = 'middle') AS m,
+                     any_value(hand_name) FILTER (WHERE row_name = 'bottom') AS b
+              FROM hand_rows GROUP BY hand_key, seat) r
+        WHERE r.hand_key = hp.hand_key AND r.seat = hp.seat""")
 
 
 def _deal_player(rng: random.Random, deck: list[Card], fantasyland: bool, hero: bool):

@@ -27,7 +27,7 @@ import pytest
 
 from dashboard.queries import fantasyland, fouls, matches, opponents, sessions, variants
 from dashboard.queries.common import Filters
-from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS
+from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import DECK, Card, format_cards
 from ofc_core.evaluate import category_of, hand_name
@@ -201,6 +201,12 @@ def build(path: Path) -> Path:
                    {"type": "match_end", "by": ANN, "reason": "declined", "cube": 1}])
     sets = ", ".join(f"{c} = h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)  # as the importer does
     con.execute(f"UPDATE hand_players hp SET {sets} FROM hands h WHERE h.hand_key = hp.hand_key")
+    con.execute("""UPDATE hand_players hp SET top_hand = r.t, middle_hand = r.m, bottom_hand = r.b
+        FROM (SELECT hand_key, seat, any_value(hand_name) FILTER (WHERE row_name = 'top') AS t,
+                     any_value(hand_name) FILTER (WHERE row_name = 'middle') AS m,
+                     any_value(hand_name) FILTER (WHERE row_name = 'bottom') AS b
+              FROM hand_rows GROUP BY hand_key, seat) r
+        WHERE r.hand_key = hp.hand_key AND r.seat = hp.seat""")
     con.close()
     return path
 
@@ -220,7 +226,8 @@ def con(db_path: Path):
 @pytest.fixture(scope="module")
 def rows(con) -> list[dict]:
     """Every player-hand as a plain dict (hands joined to hand_players), for recomputation."""
-    copies = ", ".join(HAND_COLUMNS_ON_PLAYERS)  # read from hands, as the log gave them
+    # read from hands and hand_rows, not from their copies on hand_players
+    copies = ", ".join((*HAND_COLUMNS_ON_PLAYERS, *ROW_NAMES_ON_PLAYERS))
     cur = con.execute(f"""SELECT h.* EXCLUDE (played_at),
                                  hp.* EXCLUDE (hand_key, {copies}),
                                  timezone('UTC', h.played_at) AS played_at  -- naive UTC

@@ -300,14 +300,19 @@ def _copies_differing(con: duckdb.DuckDBPyConnection) -> int:
     from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS
 
     differs = " OR ".join(f"hp.{c} IS DISTINCT FROM h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)
+    rows = " OR ".join(f"hp.{r}_hand IS DISTINCT FROM (SELECT hand_name FROM hand_rows x WHERE "
+                       f"x.hand_key = hp.hand_key AND x.seat = hp.seat AND x.row_name = '{r}')"
+                       for r in ("top", "middle", "bottom"))
     return con.execute(f"SELECT count(*) FROM hand_players hp LEFT JOIN hands h "
-                       f"USING (hand_key) WHERE h.hand_key IS NULL OR {differs}").fetchone()[0]
+                       f"USING (hand_key) WHERE h.hand_key IS NULL OR {differs} OR {rows}"
+                       ).fetchone()[0]
 
 
 def test_hand_columns_on_hand_players_follow_import_and_rescore(demo_db_path: Path,
                                                                tmp_path: Path) -> None:
-    """The filter columns copied onto hand_players equal the hand's own, after the importer
-    and after a rescore (which rewrites hand_players), with dates, sessions, matches, stakes."""
+    """The filter columns copied onto hand_players equal the hand's own, and the row hand
+    names those of hand_rows, after the importer and after a rescore (which rewrites
+    hand_players), with dates, sessions, matches, stakes."""
     from ingest.importer import rescore
 
     path = tmp_path / "demo.duckdb"
@@ -318,7 +323,8 @@ def test_hand_columns_on_hand_players_follow_import_and_rescore(demo_db_path: Pa
                              "count(stake), count(DISTINCT variant) FROM hand_players").fetchone()
         assert all(filled), filled  # the demo has every kind, so the check below means something
         assert _copies_differing(con) == 0
-        con.execute("UPDATE hand_players SET variant = 'stale', played_at = NULL")
+        con.execute("UPDATE hand_players SET variant = 'stale', played_at = NULL, "
+                    "top_hand = 'stale'")
         assert _copies_differing(con) > 0
         rescore(con)
         assert _copies_differing(con) == 0

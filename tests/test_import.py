@@ -135,7 +135,8 @@ def table_dump(con: duckdb.DuckDBPyConnection) -> dict[str, list[list[Any]]]:
                  "player_count, first_to_act, points_differ, import_id, line FROM hands",
         # the hand's columns copied onto hand_players (schema v3) are dumped under "hands"
         "hand_players": "SELECT * EXCLUDE (played_at, session_id, match_id, variant, "
-                        "ruleset_label, scoring, player_count, stake, currency) FROM hand_players",
+                        "ruleset_label, scoring, player_count, stake, currency, top_hand, "
+                        "middle_hand, bottom_hand) FROM hand_players",
         "hand_rows": "SELECT * FROM hand_rows",
         "placements": "SELECT * FROM placements",
         "pairs": "SELECT * FROM pairs",

@@ -23,21 +23,19 @@ from dashboard.queries.sessions import (
     session_table,
 )
 
-TOP_CLASS = """CASE WHEN t.hand_name LIKE 'Three of a kind%' THEN 'trips'
-     WHEN t.hand_name = 'Pair of Aces' THEN 'AA'
-     WHEN t.hand_name = 'Pair of Kings' THEN 'KK'
-     WHEN t.hand_name = 'Pair of Queens' THEN 'QQ'
+TOP_CLASS = """CASE WHEN s.top_hand LIKE 'Three of a kind%' THEN 'trips'
+     WHEN s.top_hand = 'Pair of Aces' THEN 'AA'
+     WHEN s.top_hand = 'Pair of Kings' THEN 'KK'
+     WHEN s.top_hand = 'Pair of Queens' THEN 'QQ'
      ELSE 'below QQ' END"""
-"""The top row as a Fantasyland qualifier, from its stored hand name (a surrendered hand, with
-no complete top, counts as below QQ)."""
+"""The top row as a Fantasyland qualifier, from its stored hand name (``hand_players.top_hand``,
+as ``hand_rows.hand_name``; a surrendered hand, with no complete top, counts as below QQ)."""
 
 TOP_CLASSES = ("below QQ", "QQ", "KK", "AA", "trips")
 
-TOP_JOIN = ("LEFT JOIN hand_rows t ON t.hand_key = s.hand_key AND t.seat = s.seat "
-            "AND t.row_name = 'top' AND (t.hand_name IN ('Pair of Queens', 'Pair of Kings', "
-            "'Pair of Aces') OR t.hand_name LIKE 'Three of a kind%')")
-"""Each player-hand's top row, as ``t``, when it is QQ or better (else no row: below QQ), for
-:data:`TOP_CLASS`. Reading only those rows keeps the join small."""
+TOP_JOIN = ""
+"""What :data:`TOP_CLASS` needs besides ``scope s``: nothing (the top's hand name is stored on
+``hand_players``); kept for callers that pass it as a join."""
 
 _CELLS = """
 SELECT s.fantasyland, {top_class} AS top_class,
@@ -55,8 +53,8 @@ def cells(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """The counts every Fantasyland number is made of, per (``fantasyland``, ``top_class``):
     ``hands``, ``hands_set`` (not surrendered), ``fouled``, ``earned`` (hands with
     ``fantasyland_next > 0``: an entry from a normal hand, a stay from a Fantasyland hand) and
-    ``points``. One pass over the hands and their top rows; :func:`summary_of` and
-    :func:`by_top_of` add them up."""
+    ``points``. One pass over the player's rows (the top's hand name is stored with them);
+    :func:`summary_of` and :func:`by_top_of` add them up."""
     head, params = scope_cte(filters)
     return fetch_df(con, head + _CELLS.format(top_class=TOP_CLASS, top_join=TOP_JOIN), params)
 

@@ -135,28 +135,16 @@ _FOULED = """
     SELECT s.*, {relation} AS relation
     FROM scope s
     WHERE s.fouled AND NOT s.surrendered {newest}
-), board AS (
-    SELECT r.hand_key, r.seat,
-           any_value(r.cards) FILTER (WHERE r.row_name = 'top') AS top_cards,
-           any_value(r.hand_name) FILTER (WHERE r.row_name = 'top') AS top_hand,
-           any_value(r.cards) FILTER (WHERE r.row_name = 'middle') AS middle_cards,
-           any_value(r.hand_name) FILTER (WHERE r.row_name = 'middle') AS middle_hand,
-           any_value(r.cards) FILTER (WHERE r.row_name = 'bottom') AS bottom_cards,
-           any_value(r.hand_name) FILTER (WHERE r.row_name = 'bottom') AS bottom_hand
-    FROM hand_rows r JOIN fouled f ON f.hand_key = r.hand_key AND f.seat = r.seat
-    GROUP BY r.hand_key, r.seat
 ), named AS (
-    SELECT f.*, b.top_cards, b.top_hand, b.middle_cards, b.middle_hand, b.bottom_cards,
-           b.bottom_hand,
-           CASE f.relation WHEN 'middle beat bottom' THEN b.middle_hand
-                           ELSE b.top_hand END AS upper,
-           CASE f.relation WHEN 'middle beat bottom' THEN b.bottom_hand
-                           WHEN 'both' THEN b.bottom_hand ELSE b.middle_hand END AS lower
-    FROM fouled f LEFT JOIN board b ON b.hand_key = f.hand_key AND b.seat = f.seat
+    SELECT f.*,
+           CASE f.relation WHEN 'middle beat bottom' THEN f.middle_hand
+                           ELSE f.top_hand END AS upper,
+           CASE f.relation WHEN 'middle beat bottom' THEN f.bottom_hand
+                           WHEN 'both' THEN f.bottom_hand ELSE f.middle_hand END AS lower
+    FROM fouled f
 )
 """
-"""The fouled player-hands with each row's cards and hand name (one pass over hand_rows,
-joined to the fouled hands only)."""
+"""The fouled player-hands with each row's hand name (stored on ``hand_players``: no join)."""
 
 _RELATIONS = """
 SELECT relation, upper, lower, count(*) AS fouls
@@ -185,11 +173,19 @@ _FOULED_HANDS = """
       AND (?::VARCHAR IS NULL OR lower IS NOT DISTINCT FROM ?)
     ORDER BY played_at DESC NULLS LAST, hand_key DESC, seat
     LIMIT ?
+), board AS (
+    SELECT r.hand_key, r.seat,
+           any_value(r.cards) FILTER (WHERE r.row_name = 'top') AS top_cards,
+           any_value(r.cards) FILTER (WHERE r.row_name = 'middle') AS middle_cards,
+           any_value(r.cards) FILTER (WHERE r.row_name = 'bottom') AS bottom_cards
+    FROM hand_rows r JOIN picked n ON n.hand_key = r.hand_key AND n.seat = r.seat
+    GROUP BY r.hand_key, r.seat
 )
 SELECT n.hand_key, n.played_at, h.source, h.hand_id, n.variant, n.player, n.position,
-       n.fantasyland, n.relation, n.top_cards, n.top_hand, n.middle_cards, n.middle_hand,
-       n.bottom_cards, n.bottom_hand, n.points
+       n.fantasyland, n.relation, b.top_cards, n.top_hand, b.middle_cards, n.middle_hand,
+       b.bottom_cards, n.bottom_hand, n.points
 FROM picked n JOIN hands h ON h.hand_key = n.hand_key
+     LEFT JOIN board b ON b.hand_key = n.hand_key AND b.seat = n.seat
 ORDER BY n.played_at DESC NULLS LAST, n.hand_key DESC, n.seat
 """
 
@@ -199,7 +195,7 @@ def fouled_hands(con: duckdb.DuckDBPyConnection, filters: Filters, *, relation: 
                  limit: int = 500) -> pd.DataFrame:
     """The fouled hands, newest first, with each row's cards and hand name; optionally only
     those of one row of :func:`relations`. Without hand names to match, the newest ``limit``
-    fouls are picked before their rows are read."""
+    fouls are picked first; only the shown hands' cards are read from ``hand_rows``."""
     head, params = scope_cte(filters)
     narrow = [relation, relation, upper, upper, lower, lower, int(limit)]
     if upper is None and lower is None:

@@ -34,7 +34,7 @@ scope AS NOT MATERIALIZED (
            hp.variant, hp.ruleset_label, hp.scoring, hp.player_count, hp.stake, hp.currency,
            hp.seat, hp.player, hp.position, hp.fantasyland, hp.fl_cards, hp.surrendered,
            hp.fouled, hp.foul_top_middle, hp.foul_middle_bottom, hp.royalties,
-           hp.fantasyland_next, hp.points
+           hp.fantasyland_next, hp.points, hp.top_hand, hp.middle_hand, hp.bottom_hand
     FROM hand_players hp
     WHERE {cond}
 )"""

@@ -160,12 +160,12 @@ def default_player(con: Any) -> str | None:
     """Whose results to show by default: the logs' most frequent hero, else the most frequent
     player; ``None`` for an empty database."""
     rows = fetch_all(con, """
-        SELECT name FROM (
-            SELECT hero AS name, 0 AS rank_, count(*) AS n FROM hands
-            WHERE hero IS NOT NULL GROUP BY hero
-            UNION ALL
-            SELECT player, 1, count(*) FROM hand_players GROUP BY player
-        ) ORDER BY rank_, n DESC, name LIMIT 1""")
+        SELECT hero FROM hands WHERE hero IS NOT NULL
+        GROUP BY hero ORDER BY count(*) DESC, hero LIMIT 1""")
+    if not rows:  # no hero in any log: only then count every player's rows
+        rows = fetch_all(con, """
+            SELECT player FROM hand_players GROUP BY player
+            ORDER BY count(*) DESC, player LIMIT 1""")
     return rows[0][0] if rows else None
 
 

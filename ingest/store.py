@@ -135,14 +135,15 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
             delay = min(delay * 2, 1.0)
     try:
-        _ensure_schema(con, target, read_only)
+        _ensure_schema(con, target, read_only, notify)
     except BaseException:
         con.close()
         raise
     return con
 
 
-def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
+def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
+                   notify: Callable[[str], None] = _say) -> None:
     try:
         have = {t for (t,) in con.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
@@ -152,9 +153,16 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
             row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             version = row[0] if row else None
         if version is not None and version != SCHEMA_VERSION:
-            raise StoreError(f"{_display(path)} has schema version {version}, this OFC Analytics "
-                             f"needs {SCHEMA_VERSION}. Import your logs into a new database "
-                             "(--db NEW.duckdb).")
+            if not version.isdigit() or int(version) > int(SCHEMA_VERSION):
+                raise StoreError(f"{_display(path)} has schema version {version}, written by a "
+                                 f"newer OFC Analytics (this one knows {SCHEMA_VERSION}): upgrade "
+                                 "OFC Analytics to open it.")
+            if read_only:
+                raise StoreError(f"{_display(path)} has schema version {version}, this OFC "
+                                 f"Analytics needs {SCHEMA_VERSION}: run `ofc rescore --db "
+                                 f"{_display(path)}` once to upgrade it in place.")
+            migrate(con, path, version, notify)
+            return
         if read_only:
             if version is None and "hands" not in have:
                 raise StoreError(f"{_display(path)} is not an OFC Analytics database yet: "
@@ -167,3 +175,59 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
             con.execute("COMMIT")
     except duckdb.Error as exc:
         raise StoreError(describe_error(exc, path)) from None
+
+
+def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+    """``{table: {column: type}}`` of a database's main schema."""
+    found: dict[str, dict[str, str]] = {}
+    for table, column, kind in con.execute(
+        "SELECT table_name, column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position"
+    ).fetchall():
+        found.setdefault(table, {})[column] = kind
+    return found
+
+
+def missing_columns(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]]:
+    """``(table, column, type)`` that the current schema has and this database lacks."""
+    reference = duckdb.connect()
+    try:
+        reference.execute(schema_sql())
+        wanted = _columns(reference)
+    finally:
+        reference.close()
+    have = _columns(con)
+    return [(t, c, kind) for t, cols in wanted.items() if t in have
+            for c, kind in cols.items() if c not in have[t]]
+
+
+def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
+            notify: Callable[[str], None] = _say) -> None:
+    """Upgrade an older store in place, losing nothing a log said.
+
+    Tables and columns the schema gained are added, then every stored hand is rescored from its
+    stored boards and placements, which fills the new derived columns (the raw text, the
+    placements and the ledger are never rewritten).
+    """
+    added = missing_columns(con)
+    notify(f"Upgrading {_display(path)} from schema version {version} to {SCHEMA_VERSION} "
+           f"({len(added)} new column{'s' * (len(added) != 1)}), then rescoring its hands...")
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(schema_sql())  # CREATE ... IF NOT EXISTS: adds only the missing tables
+        for table, column, kind in added:
+            con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}')
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    from ingest.importer import rescore  # the importer builds on the store: import late
+
+    result = rescore(con)
+    # The version moves only once every hand is rescored: an interrupted upgrade resumes.
+    con.execute("BEGIN TRANSACTION")
+    con.execute("DELETE FROM meta WHERE key = 'schema_version'")
+    con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+    con.execute("COMMIT")
+    failed = f"; {len(result.failed)} could not be rescored" if result.failed else ""
+    notify(f"Upgraded {_display(path)}: {result.hands:,} hands rescored{failed}.")

@@ -25,8 +25,10 @@ Fixtures
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -220,3 +222,37 @@ def demo_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("demo") / "demo.duckdb"
     import_paths(files, path)
     return path
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def golden_items(items: Sequence[object]) -> list[dict]:
+    """Parser output (ParsedHand / ParseIssue) as the JSON kept in ``tests/golden/``."""
+    from ingest.formats import ParsedHand
+    from ingest.formats.ofc_hh import record_to_dict
+
+    out = []
+    for item in items:
+        if isinstance(item, ParsedHand):
+            out.append({"line": item.line, "hand": record_to_dict(item.record)})
+        else:
+            out.append({"line": item.line, "hand_id": item.hand_id, "issue": item.message,
+                        "partial": item.partial})
+    return out
+
+
+@pytest.fixture
+def check_golden() -> Callable[[Path, Sequence[object]], None]:
+    """Compare a sample's parse with ``tests/golden/<folder>-<file>.json``; with
+    ``OFC_UPDATE_GOLDEN=1`` rewrite the golden file instead (after a deliberate change)."""
+
+    def check(sample: Path, items: Sequence[object]) -> None:
+        path = GOLDEN / f"{sample.parent.name}-{sample.name}.json"
+        got = golden_items(items)
+        if os.environ.get("OFC_UPDATE_GOLDEN"):
+            path.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n",
+                            encoding="utf-8")
+        assert got == json.loads(path.read_text(encoding="utf-8"))
+
+    return check

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import os
 import random
 from pathlib import Path
 
@@ -19,14 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest.formats import ParsedHand, ParseIssue, csv_boards, detect, live, registry
-from ingest.formats.ofc_hh import dumps_record, record_to_dict
+from ingest.formats.ofc_hh import dumps_record
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import DECK, format_cards
 from ofc_core.scoring import score_hand
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
-GOLDEN = Path(__file__).resolve().parent / "golden"
 CSV_SAMPLES = sorted((SAMPLES / "csv").glob("*"))
 GOOD_SAMPLES = [p for p in CSV_SAMPLES if p.stem != "sheet-mistakes"]
 
@@ -61,31 +58,12 @@ def one_hand(text: str, filename: str = "club.csv") -> ParsedHand:
     return item
 
 
-def golden_items(items: list[ParsedHand | ParseIssue]) -> list[dict]:
-    out = []
-    for item in items:
-        if isinstance(item, ParsedHand):
-            out.append({"line": item.line, "hand": record_to_dict(item.record)})
-        else:
-            out.append({"line": item.line, "hand_id": item.hand_id, "issue": item.message,
-                        "partial": item.partial})
-    return out
-
-
-def check_golden(sample: Path, items: list[ParsedHand | ParseIssue]) -> None:
-    path = GOLDEN / f"{sample.parent.name}-{sample.name}.json"
-    got = golden_items(items)
-    if os.environ.get("OFC_UPDATE_GOLDEN"):
-        path.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    assert got == json.loads(path.read_text(encoding="utf-8"))
-
-
 # --------------------------------------------------------------------------------------------
 # Samples
 
 
 @pytest.mark.parametrize("sample", CSV_SAMPLES, ids=lambda p: p.name)
-def test_sample_matches_golden(sample: Path) -> None:
+def test_sample_matches_golden(sample: Path, check_golden) -> None:
     check_golden(sample, parse(sample.read_text("utf-8"), str(sample)))
 
 

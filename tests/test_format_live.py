@@ -7,8 +7,6 @@ with ``OFC_UPDATE_GOLDEN=1 python -m pytest tests/test_format_live.py`` and revi
 
 from __future__ import annotations
 
-import json
-import os
 import random
 from pathlib import Path
 
@@ -24,7 +22,6 @@ from ofc_core.scoring import score_hand
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
-GOLDEN = Path(__file__).resolve().parent / "golden"
 LIVE_SAMPLES = sorted((SAMPLES / "live").glob("*.txt"))
 OTHER_SAMPLES = sorted((SAMPLES / "csv").glob("*"))
 
@@ -51,31 +48,12 @@ def one_issue(text: str) -> ParseIssue:
     return item
 
 
-def golden_items(items: list[ParsedHand | ParseIssue]) -> list[dict]:
-    out = []
-    for item in items:
-        if isinstance(item, ParsedHand):
-            out.append({"line": item.line, "hand": record_to_dict(item.record)})
-        else:
-            out.append({"line": item.line, "hand_id": item.hand_id, "issue": item.message,
-                        "partial": item.partial})
-    return out
-
-
-def check_golden(sample: Path, items: list[ParsedHand | ParseIssue]) -> None:
-    path = GOLDEN / f"{sample.parent.name}-{sample.name}.json"
-    got = golden_items(items)
-    if os.environ.get("OFC_UPDATE_GOLDEN"):
-        path.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    assert got == json.loads(path.read_text(encoding="utf-8"))
-
-
 # --------------------------------------------------------------------------------------------
 # Samples
 
 
 @pytest.mark.parametrize("sample", LIVE_SAMPLES, ids=lambda p: p.name)
-def test_sample_matches_golden(sample: Path) -> None:
+def test_sample_matches_golden(sample: Path, check_golden) -> None:
     check_golden(sample, list(live.FORMAT.parse(sample.read_text("utf-8"), str(sample))))
 
 

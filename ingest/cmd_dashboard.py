@@ -24,8 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None,
                         help=f"database file (default ${store.DB_ENV} or data/ofc.duckdb)")
     parser.add_argument("--port", type=int, default=8501, help="port to serve on (8501)")
-    parser.add_argument("--address", default=None,
-                        help="address to listen on (Streamlit's default: all interfaces)")
+    parser.add_argument("--address", default="localhost",
+                        help="address to listen on (default localhost: only this computer; "
+                             "0.0.0.0 shares your results with your network)")
 
 
 def streamlit_command(db: Path, port: int, address: str | None = None) -> list[str]:

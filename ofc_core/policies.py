@@ -283,34 +283,48 @@ def _best_row(rows: _Rows, card: int, style: Style, need: int | None = None,
         need = _uncovered_top_pair(rows) if pairs[0] else -1
     rank = card >> 2
     best, best_row = -1e9, -1
-    for row in (2, 1):  # one loop over the two five-card rows, bottom first
-        if not free[row]:
-            continue
-        have = counts[row][rank]
-        if need >= 0 and row == 1:
+    # The two five-card rows, bottom first (ties keep the bottom), then the top.
+    if free[2]:
+        have = counts[2][rank]
+        if have:
+            best = 3 + 2.5 * have + 0.15 * rank + 1
+            if pairs[2] <= pairs[1] and (need >= 0 or pairs[0]):
+                best += 4
+        else:
+            size = rows.size[2]
+            if size == 0:
+                best = 1.0 + 0.05 * rank + 0.5
+            elif rows.suits[2][card & 3] == size and pairs[2] == 0:
+                best = 1.0 + 0.9 * size + (3 if size == 4 else 0)
+            else:
+                best = -0.5 + 0.03 * rank - (1.5 if free[2] <= 2 else 0) - 0.6
+        best_row = 2
+    if free[1]:
+        have = counts[1][rank]
+        if need >= 0:
             value = _middle_under_pressure(rows, rank, have, need)
         elif have:
-            value = 3 + 2.5 * have + 0.15 * rank + (1 if row == 2 else 0)
-            if row == 1:
-                level = pairs[1] + have
-                if level > pairs[2] or (level == pairs[2] and rank > rows.high_pair[2]):
-                    value = -2.5 if free[2] >= 4 else -5.0
-            elif pairs[2] <= pairs[1] and (need >= 0 or pairs[0]):
-                value += 4
-        else:
-            size = rows.size[row]
-            if size == 0:
-                value = 1.0 + 0.05 * rank + (0.5 if row == 2 else 0)
-            elif rows.suits[row][card & 3] == size and pairs[row] == 0 and (
-                    row == 2 or pairs[2] >= 3 or max(rows.suits[2]) > size):
-                value = 1.0 + (0.9 if row == 2 else 0.7) * size + (3 if size == 4 else 0)
+            level = pairs[1] + have
+            if level > pairs[2] or (level == pairs[2] and rank > rows.high_pair[2]):
+                value = -2.5 if free[2] >= 4 else -5.0
             else:
-                crowded = 1.5 if free[row] <= 2 else 0
-                value = -0.5 + 0.03 * rank - crowded - (0.6 if row == 2 else 0)
+                value = 3 + 2.5 * have + 0.15 * rank
+        else:
+            size = rows.size[1]
+            if size == 0:
+                value = 1.0 + 0.05 * rank
+            elif rows.suits[1][card & 3] == size and pairs[1] == 0 and (
+                    pairs[2] >= 3 or max(rows.suits[2]) > size):
+                value = 1.0 + 0.7 * size + (3 if size == 4 else 0)
+            else:
+                value = -0.5 + 0.03 * rank - (1.5 if free[1] <= 2 else 0)
         if value > best:
-            best, best_row = value, row
+            best, best_row = value, 1
     if free[0]:
-        value = _top_score(rows, rank, style)
+        if rank < QUEEN and not counts[0][rank]:
+            value = 1.0 - 0.3 * rank  # a low card for the top (:func:`_top_score`)
+        else:
+            value = _top_score(rows, rank, style)
         if value > best:
             best, best_row = value, 0
     return best, best_row

@@ -50,10 +50,9 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ofc_core.batch import RANK_KEYS, score_batch
+from ofc_core.batch import RANK_KEYS, _row_tables, score_batch
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, Card
-from ofc_core.evaluate import evaluate
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.rules import ButtonInFl, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
@@ -288,9 +287,11 @@ _TOP_KEY = 1 << 24
 def row_strength(cards: Cards) -> int:
     """The evaluator's strength of a complete row of card indexes, remembered: a row's strength
     depends only on its ranks (identified by the sum of their ``RANK_KEYS``) and on whether it
-    is a flush (fewer than 13,000 keys).
+    is a flush (fewer than 13,000 keys); a key not seen yet is read from the batch scorer's
+    tables.
 
     >>> from ofc_core.cards import parse_cards
+    >>> from ofc_core.evaluate import evaluate
     >>> row_strength(tuple(c.index for c in parse_cards("Qh Qd 2c"))) == evaluate(
     ...     parse_cards("Qs Qc 2h"))
     True
@@ -305,8 +306,19 @@ def row_strength(cards: Cards) -> int:
         key = _TOP_KEY + _KEY[a] + _KEY[b] + _KEY[c]
     strength = _STRENGTHS.get(key)
     if strength is None:
-        strength = _STRENGTHS[key] = evaluate(_cards(cards))
+        strength = _STRENGTHS[key] = _table_strength(key)
     return strength
+
+
+def _table_strength(key: int) -> int:
+    """The strength of a row's key (as :func:`row_strength` forms it) from the batch scorer's
+    lookup tables (equal to the evaluator's by the batch scorer's contract)."""
+    tables = _row_tables()
+    if key < 0:
+        return int(tables.flush[-1 - key])
+    if key >= _TOP_KEY:
+        return int(tables.top[key - _TOP_KEY])
+    return int(tables.five[key])
 
 
 def _seat_fantasyland_next(ruleset: Ruleset, rows: Rows, in_fl: bool) -> int:
@@ -385,9 +397,15 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             board = rows[i]
             view = new_view(View, (ruleset, k, last, cards, placed, board, others, False))
             placement = place(view, rng)
-            check_placement(view, placement)
-            rows[i] = (board[0] + placement[0], board[1] + placement[1],
-                       board[2] + placement[2])
+            top, middle, bottom, discard = placement
+            t, m, b = board
+            # check_placement's tests inline; it runs (and raises) only when one fails
+            if len(top) + len(middle) + len(bottom) != placed or \
+                    placed + len(discard) != len(cards) or len(t) + len(top) > 3 or \
+                    len(m) + len(middle) > 5 or len(b) + len(bottom) > 5 or \
+                    sorted(top + middle + bottom + discard) != sorted(cards):
+                check_placement(view, placement)
+            rows[i] = (t + top, m + middle, b + bottom)
             record((cards, placement))
     fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
     return PlayedHand(button, order[0], tuple(fantasyland), tuple(rows),

@@ -37,8 +37,9 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations, permutations, product
+from itertools import accumulate, combinations, permutations, product
 
+from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
 from ofc_core.board import ROWS
 from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
 from ofc_core.evaluate import Strength
@@ -528,6 +529,19 @@ def _royalty(table: RoyaltyTable, row: int, strength: Strength) -> int:
     return known[1]
 
 
+_MIDDLE_MOST: dict[int, tuple[RoyaltyTable, list[int]]] = {}
+
+
+def _middle_royalty_most(table: RoyaltyTable) -> list[int]:
+    """The most royalty a middle of strength at most ``s`` earns, by ``s >> ROYALTY_INDEX_SHIFT``
+    (a royalty depends only on that index: :func:`ofc_core.batch.royalty_array`)."""
+    known = _MIDDLE_MOST.get(id(table))
+    if known is None or known[0] is not table:
+        most = list(accumulate((int(r) for r in royalty_array(table)[1]), max))
+        known = _MIDDLE_MOST[id(table)] = (table, most)
+    return known[1]
+
+
 def _board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
                  fl_bonus: float, in_fl: bool) -> float:
     """Royalties plus the worth of Fantasyland next hand; fouls are ruled out by the caller."""
@@ -685,11 +699,20 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
                 cache[r] = _strength(r)
         return sorted(((r, cache[r]) for r in rows), key=lambda rs: rs[1], reverse=True)
 
+    table = ruleset.royalties
+    middle_most = _middle_royalty_most(table)
     pool = list(cards)
     for top in _top_candidates(pool):
         st = _strength(top)
+        top_royalty = _royalty(table, 0, st)
         rest = [c for c in pool if c not in top]
         for bottom, sb in ranked(_five_candidates(rest))[:width]:
+            # What any middle could add with this top and bottom at most (staying counted):
+            # when that cannot beat the best so far, its middles are not looked for.
+            most = top_royalty + middle_most[sb >> ROYALTY_INDEX_SHIFT] + \
+                _royalty(table, 2, sb) + 10.0 + ((st >> 20) + 2 * (sb >> 20)) * 0.05
+            if most <= best_value:
+                continue
             left = [c for c in rest if c not in bottom]
             middles = [(m, s) for m, s in ranked(_five_candidates(left)) if st <= s <= sb]
             for middle, sm in middles[:width]:

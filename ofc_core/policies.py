@@ -493,6 +493,8 @@ def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
         return max((_place_kept(view, style, [c for c in dealt if c != d], (d,))
                     for d in dealt), key=lambda option: option[0])[1:]
     rows = known.see(view) if known is not None else _Rows(view.board, view)
+    if view.place == 2 and len(dealt) == 3:
+        return _keep_two(rows, dealt, style), rows
     placed: tuple[list[int], list[int], list[int]] = ([], [], [])
     # Rank the dealt cards by their best score: the weakest are discarded, the others placed
     # best first (each after the previous one is on the board).
@@ -506,6 +508,25 @@ def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
         placed[row].append(card)
     discard = tuple([r[2] for r in ranked[keep:]])
     return _PLACEMENT((tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), discard)), rows
+
+
+def _keep_two(rows: _Rows, dealt: tuple[int, ...], style: Style) -> Placement:
+    """A pineapple street as :func:`_greedy_rows` plays it (the best-scoring card placed, then
+    the next best where it now scores best, the third discarded), without its general loop."""
+    need = _uncovered_top_pair(rows) if rows.pairs[0] else -1
+    a, b, c = dealt
+    first, second, third = sorted(((*_best_row(rows, a, style, need), a),
+                                   (*_best_row(rows, b, style, need), b),
+                                   (*_best_row(rows, c, style, need), c)), reverse=True)
+    row, card = first[1], first[2]
+    rows.add(row, card)
+    placed: list[tuple[int, ...]] = [(), (), ()]
+    placed[row] = (card,)
+    card = second[2]
+    row = _best_row(rows, card, style)[1]
+    rows.add(row, card)
+    placed[row] += (card,)
+    return _PLACEMENT((placed[0], placed[1], placed[2], (third[2],)))
 
 
 # --------------------------------------------------------------------------------------------

@@ -728,10 +728,15 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
         top_royalty = _royalty(table, 0, st)
         rest = [c for c in pool if c not in top]
         for bottom, sb in ranked(_five_candidates(rest))[:width]:
-            # What any middle could add with this top and bottom at most (staying counted):
-            # when that cannot beat the best so far, its middles are not looked for.
-            most = top_royalty + middle_most[sb >> ROYALTY_INDEX_SHIFT] + \
-                _royalty(table, 2, sb) + 10.0 + ((st >> 20) + 2 * (sb >> 20)) * 0.05
+            # The most any middle (at most the bottom) could make of this top and bottom: when
+            # that cannot beat the best so far, its middles are not looked for. Staying is
+            # judged with the middle as strong as the bottom and earning the most it could (the
+            # stay rule only asks rows to reach minimums).
+            royalties = (top_royalty, middle_most[sb >> ROYALTY_INDEX_SHIFT],
+                         _royalty(table, 2, sb))
+            stays = ruleset.fantasyland_cards(False, True, st, (st, sb, sb), royalties)
+            most = sum(royalties) + (10.0 if stays else 0) + \
+                ((st >> 20) + 2 * (sb >> 20)) * 0.05
             if most <= best_value:
                 continue
             left = [c for c in rest if c not in bottom]

@@ -93,8 +93,9 @@ class _Rows:
     def see(self, view: View) -> _Rows:
         """The same rows, for the next decision (``view.board`` must hold exactly them)."""
         self._view, self._dead = view, None
-        self.to_come = _to_come(view.ruleset, view.street)
-        self.unseen = 52 - sum(self.size) - len(view.dealt)
+        self.to_come = _to_come(view[0], view[1])  # ruleset, street
+        size = self.size
+        self.unseen = 52 - size[0] - size[1] - size[2] - len(view[3])  # dealt
         return self
 
     def live(self, rank: int) -> int:
@@ -795,15 +796,16 @@ class HeuristicPolicy:
         return self.style.name
 
     def place(self, view: View, rng: random.Random) -> Placement:
-        if view.fantasyland:
-            return set_fantasyland(view.dealt, view.ruleset)
-        known = self._rows if self._after == view.board else None
+        ruleset, street, last_street, dealt, _, board, _, fantasyland = view
+        if fantasyland:
+            return set_fantasyland(dealt, ruleset)
+        known = self._rows if self._after == board else None
         self._after = self._rows = None
-        if view.street == view.last_street:
+        if street == last_street:
             return _finish(view, self.style, known)
         placement, rows = _greedy_rows(view, self.style, known, rng)
-        t, m, b = view.board
-        self._after = (t + placement.top, m + placement.middle, b + placement.bottom)
+        t, m, b = board
+        self._after = (t + placement[0], m + placement[1], b + placement[2])
         self._rows = rows
         return placement
 

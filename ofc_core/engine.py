@@ -270,13 +270,6 @@ _ROW_CARDS.update({(a,): (DECK[a],) for a in range(52)})
 _ROW_CARDS.update({(a, b): (DECK[a], DECK[b]) for a in range(52) for b in range(52) if a != b})
 
 
-def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
-    top, middle, bottom, discard = placement
-    cards = _ROW_CARDS
-    return StreetPlay(cards[top], cards[middle], cards[bottom], tuple(map(_CARD, dealt)),
-                      cards[discard] if discard else None)
-
-
 _STRENGTHS: dict[int, int] = {}
 _KEY = tuple(RANK_KEYS[c >> 2] for c in range(52))
 """The batch scorer's additive rank key of each card: a row's key sum identifies its ranks."""
@@ -457,10 +450,13 @@ class _Clock:
 
 def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
             reported: Sequence[float], played_at: str, **extra: object) -> HandRecord:
+    card, rows = _CARD, _ROW_CARDS  # each street's StreetPlay made inline (15 a hand)
     players = tuple([
         PlayerRecord(name, i, Board(_cards(top), _cards(middle), _cards(bottom)),
-                     tuple([_street_play(d, p) for d, p in streets]),
-                     fantasyland=bool(fl), reported_points=points)
+                     tuple([StreetPlay(rows[t], rows[m], rows[b], tuple(map(card, dealt)),
+                                       rows[d] if d else None)
+                            for dealt, (t, m, b, d) in streets]),
+                     bool(fl), False, points)
         for i, (name, (top, middle, bottom), streets, fl, points) in enumerate(zip(
             table.names, played.rows, played.streets, played.fantasyland, reported,
             strict=True))

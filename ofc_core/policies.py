@@ -607,6 +607,11 @@ def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
     top_ok, bottom_ok = _plain_order(rows)
     if top_ok and bottom_ok:
         return greedy
+    t, m, b = view.board
+    middle = row_strength(m + greedy[1])
+    if (top_ok or row_strength(t + greedy[0]) <= middle) and (
+            bottom_ok or middle <= row_strength(b + greedy[2])):
+        return greedy
     cache: dict[tuple[int, ...], Strength] = {}
 
     def strength(row: int, placement: Placement) -> Strength:
@@ -615,9 +620,6 @@ def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
             cache[key] = _strength(key)
         return cache[key]
 
-    middle = strength(1, greedy)
-    if (top_ok or strength(0, greedy) <= middle) and (bottom_ok or middle <= strength(2, greedy)):
-        return greedy
     best, best_value = greedy, -1e9
     for placement in _finishes(view):
         top, middle, bottom = (strength(row, placement) for row in range(3))

@@ -355,7 +355,7 @@ def _place_in_order(view: View, style: Style, order: list[int], top: tuple[int, 
         row = _best_row(rows, card, style)[1]
         rows.add(row, card)
         placed[row].append(card)
-    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), ()), rows
+    return _PLACEMENT((tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), ())), rows
 
 
 def _place_kept(view: View, style: Style, kept: list[int], discard: tuple[int, ...],
@@ -479,7 +479,7 @@ def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
     dealt = view.dealt
     if view.place == len(dealt):
         ranks = [c >> 2 for c in dealt]
-        order = sorted(dealt, key=lambda c: (ranks.count(c >> 2), c), reverse=True)
+        order = [c for _, c in sorted([(ranks.count(c >> 2), c) for c in dealt], reverse=True)]
         if not view.board[0] and ranks.count(order[0] >> 2) == 2 and order[0] >> 2 >= QUEEN:
             tried = _place_in_order(view, style, order[2:], (order[0], order[1]))
             if _cover_chance(tried[1], order[0] >> 2) >= style.commit:

@@ -215,40 +215,86 @@ class _Unreadable(Exception):
 
 def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDBPyConnection,
             progress: Progress | None, total_bytes: int) -> ImportReport:
+    """Files one transaction each, in order. A file's COMMIT (where DuckDB compresses and
+    writes its rows) runs on a worker thread while this one reads, decodes and parses the next
+    file; the next transaction begins only once that commit is done."""
     started = time.monotonic()
     reports: list[FileReport] = []
     ticker = _Ticker(progress, total_bytes, started)
-    with _leave_a_core_to_python(con):
-        for name, read in files:
-            try:
-                data = read()
-            except _Unreadable as exc:
-                reports.append(FileReport(name, None, unreadable=str(exc),
-                                          errors=(HandIssue(0, None, str(exc)),)))
-                continue
-            with _IMPORT_LOCK:
-                reports.append(_import_one(con, name, data, ticker))
-            ticker.file_done(len(data))
+    pending: tuple[Future[FileReport], int] | None = None
+
+    def settle() -> None:
+        nonlocal pending
+        if pending is not None:
+            future, size = pending
+            pending = None
+            report = future.result()
+            ticker.hands += report.hands
+            ticker.file_done(size)
+            reports.append(report)
+
+    with _import_settings(con), \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
+        try:
+            for name, read in files:
+                try:
+                    data = read()
+                except _Unreadable as exc:
+                    settle()
+                    reports.append(FileReport(name, None, unreadable=str(exc),
+                                              errors=(HandIssue(0, None, str(exc)),)))
+                    continue
+                prepared = _prepare(name, data)
+                settle()
+                _IMPORT_LOCK.acquire()
+                try:
+                    future = _import_one(con, prepared, ticker, committer)
+                except BaseException:
+                    _IMPORT_LOCK.release()
+                    raise
+                future.add_done_callback(lambda _: _IMPORT_LOCK.release())
+                pending = (future, len(data))
+            settle()
+        finally:
+            if pending is not None:  # an error elsewhere: let the commit finish, then raise
+                pending[0].exception()
     return ImportReport(tuple(reports), time.monotonic() - started)
 
 
+CHECKPOINT_THRESHOLD = "256MB"
+"""DuckDB's ``checkpoint_threshold`` while importing (its default, 16MB, checkpoints after
+almost every file, and each checkpoint compresses the tables' last row groups again)."""
+
+
 @contextmanager
-def _leave_a_core_to_python(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """DuckDB stores on all cores by default; while importing, Python parses on one of them,
-    so DuckDB gets the others (measured: less CPU and wall time on 2 cores)."""
-    try:
-        row = con.execute("SELECT current_setting('threads')").fetchone()
-        previous = int(row[0]) if row else None
-        con.execute(f"SET threads = {max(1, (os.cpu_count() or 2) - 1)}")
-    except duckdb.Error:
-        previous = None
+def _import_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """While importing: DuckDB stores on all cores but one (Python parses on that one;
+    measured: less CPU and wall time on 2 cores), and checkpoints every
+    :data:`CHECKPOINT_THRESHOLD` of log instead of every 16MB (about a quarter less CPU in
+    DuckDB). Both settings are restored afterwards, and the import is checkpointed."""
+    wanted = {"threads": str(max(1, (os.cpu_count() or 2) - 1)),
+              "checkpoint_threshold": CHECKPOINT_THRESHOLD}
+    previous: dict[str, str] = {}
+    for name, value in wanted.items():
+        try:
+            row = con.execute(f"SELECT current_setting('{name}')").fetchone()
+            con.execute(f"SET {name} = '{value}'")
+            if row is not None:
+                previous[name] = str(row[0])
+        except duckdb.Error:
+            pass
     try:
         yield
     finally:
-        if previous is not None:
+        for name, value in previous.items():
             try:
-                con.execute(f"SET threads = {previous}")
+                con.execute(f"SET {name} = '{value}'")
             except duckdb.Error:
+                pass
+        if "checkpoint_threshold" in previous:
+            try:
+                con.execute("CHECKPOINT")
+            except duckdb.Error:  # another transaction is open: DuckDB checkpoints later
                 pass
 
 
@@ -299,8 +345,22 @@ class _Counts:
                                    "partial": partial, "raw": raw})
 
 
-def _import_one(con: duckdb.DuckDBPyConnection, name: str, data: bytes,
-                ticker: _Ticker) -> FileReport:
+@dataclass
+class _Prepared:
+    """A file read, hashed, decoded and recognised, and for the ofc-hh/1 bulk path its lines
+    and first chunk parsed: all that needs no database (done while the previous file
+    commits)."""
+
+    name: str
+    data: bytes
+    digest: str
+    fmt: Format | None
+    text: str
+    unreadable: str | None
+    first: tuple[list[str], list[tuple[int, str]], fast_ofc_hh.ParsedLines] | None = None
+
+
+def _prepare(name: str, data: bytes) -> _Prepared:
     digest = hashlib.sha256(data).hexdigest()
     fmt: Format | None = None
     unreadable = None
@@ -317,10 +377,20 @@ def _import_one(con: duckdb.DuckDBPyConnection, name: str, data: bytes,
         unreadable = str(exc)
     except Exception as exc:  # a bug in a format's sniff(): report it, never a traceback
         unreadable = _reader_failed(name, "format detection", exc)
+    prepared = _Prepared(name, data, digest, fmt, text, unreadable)
+    if unreadable is None and fmt is not None and _fast(fmt):
+        lines = text.split("\n")
+        batch = _batch(lines, 0)
+        prepared.first = (lines, batch, fast_ofc_hh.parse_lines(batch))
+    return prepared
+
+
+def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ticker,
+                committer: ThreadPoolExecutor) -> Future[FileReport]:
     try:
-        return _import_transaction(con, name, data, digest, fmt, text, unreadable, ticker)
+        return _import_transaction(con, prepared, prepared.unreadable, ticker, committer)
     except _ReaderFailed as exc:
-        return _import_transaction(con, name, data, digest, fmt, text, str(exc), ticker)
+        return _import_transaction(con, prepared, str(exc), ticker, committer)
 
 
 class _ReaderFailed(Exception):
@@ -345,9 +415,12 @@ def _parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssu
         yield item
 
 
-def _import_transaction(con: duckdb.DuckDBPyConnection, name: str, data: bytes, digest: str,
-                        fmt: Format | None, text: str, unreadable: str | None,
-                        ticker: _Ticker) -> FileReport:
+def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
+                        unreadable: str | None, ticker: _Ticker,
+                        committer: ThreadPoolExecutor) -> Future[FileReport]:
+    """The file's rows in one transaction; its COMMIT is left to ``committer`` (the returned
+    future gives the file's report once committed, or raises :class:`store.StoreError`)."""
+    name, fmt = prepared.name, prepared.fmt
     counts = _Counts()
     try:
         con.execute("BEGIN TRANSACTION")
@@ -357,26 +430,39 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, name: str, data: bytes, 
                 counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
                                              "partial": False, "raw": None})
             elif fmt is not None:
-                _store_hands(con, fmt, text, name, import_id, counts, ticker, len(data))
+                _store_hands(con, prepared, import_id, counts, ticker)
             _insert_rejected(con, import_id, name, counts.rejected_rows)
             con.execute(
                 "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?)",
-                [import_id, name, digest, len(data), None if fmt is None else fmt.name,
-                 None if fmt is None else fmt.version, counts.hands, counts.stored,
-                 counts.duplicate, counts.partial, len(counts.errors)])
+                [import_id, name, prepared.digest, len(prepared.data),
+                 None if fmt is None else fmt.name, None if fmt is None else fmt.version,
+                 counts.hands, counts.stored, counts.duplicate, counts.partial,
+                 len(counts.errors)])
+        except BaseException:
+            _rollback(con)
+            raise
+    except duckdb.Error as exc:
+        raise store.StoreError(f"importing {name}: {store.describe_error(exc)}") from None
+    if unreadable is not None:
+        report = FileReport(name, None, unreadable=unreadable,
+                            errors=(HandIssue(0, None, unreadable),), import_id=import_id)
+    else:
+        report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
+                            counts.stored, counts.duplicate, counts.merged, counts.partial,
+                            tuple(counts.errors), import_id=import_id)
+    return committer.submit(_commit, con, name, report)
+
+
+def _commit(con: duckdb.DuckDBPyConnection, name: str, report: FileReport) -> FileReport:
+    try:
+        try:
             con.execute("COMMIT")
         except BaseException:
             _rollback(con)
             raise
     except duckdb.Error as exc:
         raise store.StoreError(f"importing {name}: {store.describe_error(exc)}") from None
-    ticker.hands += counts.hands
-    if unreadable is not None:
-        return FileReport(name, None, unreadable=unreadable,
-                          errors=(HandIssue(0, None, unreadable),), import_id=import_id)
-    return FileReport(name, None if fmt is None else fmt.name, counts.hands, counts.stored,
-                      counts.duplicate, counts.merged, counts.partial, tuple(counts.errors),
-                      import_id=import_id)
+    return report
 
 
 def _rollback(con: duckdb.DuckDBPyConnection) -> None:
@@ -408,10 +494,22 @@ def _insert_rejected(con: duckdb.DuckDBPyConnection, import_id: int, name: str,
     insert_tables(con, {"rejected": table})
 
 
-def _store_hands(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
-                 import_id: int, counts: _Counts, ticker: _Ticker, size: int) -> None:
-    if FAST_PATH and fmt.name == fast_ofc_hh.FORMAT_NAME:
-        _store_fast(con, fmt, text, name, import_id, counts, ticker, size)
+def _fast(fmt: Format) -> bool:
+    return FAST_PATH and fmt.name == fast_ofc_hh.FORMAT_NAME
+
+
+def _batch(lines: list[str], start: int) -> list[tuple[int, str]]:
+    """The non-blank lines of the chunk starting at ``start``, with their line numbers."""
+    return [(number, line) for number, line in
+            enumerate(lines[start:start + CHUNK_HANDS], start=start + 1) if line.strip()]
+
+
+def _store_hands(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id: int,
+                 counts: _Counts, ticker: _Ticker) -> None:
+    fmt, text, name, size = prepared.fmt, prepared.text, prepared.name, len(prepared.data)
+    assert fmt is not None
+    if _fast(fmt):
+        _store_fast(con, prepared, import_id, counts, ticker)
         return
     lines = max(text.count("\n") + 1, 1)
     chunk: list[ParsedHand] = []
@@ -429,23 +527,30 @@ def _store_hands(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: s
     ticker.update(name, 1.0, size, counts.hands)
 
 
-def _store_fast(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
-                import_id: int, counts: _Counts, ticker: _Ticker, size: int) -> None:
+def _store_fast(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id: int,
+                counts: _Counts, ticker: _Ticker) -> None:
     """ofc-hh/1 in chunks of lines: canonical hands through :mod:`ingest.fast_ofc_hh`, every
     other line through the format's own reader (which says what is wrong with it).
 
     DuckDB stores chunk ``k`` on a worker thread while this one parses chunk ``k + 1`` (the
     connection is never used by both at once)."""
-    lines = text.split("\n")
+    fmt, name, size = prepared.fmt, prepared.name, len(prepared.data)
+    assert fmt is not None
+    if prepared.first is None:
+        lines = prepared.text.split("\n")
+        first = None
+    else:
+        lines, *first = prepared.first
     last = len(lines)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-store") as worker:
         pending: Future[None] | None = None
         for start in range(0, last, CHUNK_HANDS):
-            batch = [(number, line) for number, line in
-                     enumerate(lines[start:start + CHUNK_HANDS], start=start + 1)
-                     if line.strip()]
             with fast_ofc_hh.no_gc():
-                parsed = fast_ofc_hh.parse_lines(batch)
+                if start == 0 and first is not None:
+                    batch, parsed = first
+                else:
+                    batch = _batch(lines, start)
+                    parsed = fast_ofc_hh.parse_lines(batch)
                 _wait(pending)
                 again, tables = _fast_chunk_tables(con, parsed, import_id, counts)
             pending = worker.submit(insert_tables, con, tables) if tables else None

@@ -378,13 +378,14 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
              [j for j in order[order.index(i) + 1:] + order[:order.index(i)]])
             for i in normal]
     hidden = any(fantasyland)
+    row_of = rows.__getitem__
     plan = ruleset.dealing.streets
     last = len(plan) - 1
     for k, street in enumerate(plan):
         dealt, placed = street.dealt, street.placed
         for i, place, record, others_of in seen:
             others = tuple([rows[j] if not fantasyland[j] else empty for j in others_of]
-                           if hidden else [rows[j] for j in others_of])
+                           ) if hidden else tuple(map(row_of, others_of))
             cards = tuple(deck[-dealt:])
             del deck[-dealt:]
             board = rows[i]

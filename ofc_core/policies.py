@@ -634,6 +634,8 @@ def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
 _STRAIGHTS = tuple(frozenset(range(high, high - 5, -1)) for high in range(ACE, 3, -1)) + (
     frozenset((3, 2, 1, 0, ACE)),)  # the wheel last: 5-4-3-2-A
 """Rank sets of the straights, ace-high first."""
+_STRAIGHT_BITS = tuple((ranks, sum(1 << r for r in ranks)) for ranks in _STRAIGHTS)
+"""Each straight's ranks with their bit mask (bit ``r`` for rank ``r``)."""
 
 
 def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
@@ -668,10 +670,12 @@ def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
         if len(cards) >= 5:
             out.append(tuple(cards[:5]))
             out.append(tuple(cards[-5:]))
-    present = by_rank.keys()
-    if len(present) >= 5:  # a straight needs five ranks
-        for ranks in _STRAIGHTS:
-            if present >= ranks:
+    if len(by_rank) >= 5:  # a straight needs five ranks
+        present = 0
+        for rank in by_rank:
+            present |= 1 << rank
+        for ranks, bits in _STRAIGHT_BITS:
+            if present & bits == bits:
                 out.append(tuple([by_rank[r][0] for r in ranks]))
     if len(pool) >= 5:
         out.append(tuple(high[:5]))

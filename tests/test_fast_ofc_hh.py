@@ -177,3 +177,34 @@ def test_two_perspectives_merge_the_same_both_ways(tmp_path: Path, monkeypatch) 
     fast, slow = import_both_ways(tmp_path, files, monkeypatch)
     assert fast == slow
     assert [f["merged"] for f in fast[0]["files"]] == [0, 1, 0]
+
+
+def test_files_commit_in_order_and_import_settings_are_restored(tmp_path: Path) -> None:
+    """Each file commits on a worker while the next one is parsed: the reports, the ledger and
+    the hand keys still follow the files' order, a bad file between good ones changes nothing
+    else, and DuckDB's threads and checkpoint threshold are given back after the import."""
+    lines = canonical_lines(30, seed=5)
+    files = [("a.jsonl", "\n".join(lines[:10]).encode() + b"\n"),
+             ("bad.jsonl", b"\xff\xfe\xfd not a log"),
+             ("b.jsonl", "\n".join(lines[10:20]).encode() + b"\n"),
+             ("c.jsonl", "\n".join(lines[20:]).encode() + b"\n")]
+    con = store.connect(tmp_path / "order.duckdb")
+    try:
+        con.execute("SET checkpoint_threshold = '20MB'")
+        con.execute("SET threads = 2")
+        before = con.execute("SELECT current_setting('checkpoint_threshold'), "
+                             "current_setting('threads')").fetchone()
+        report = import_files(files, con)
+        after = con.execute("SELECT current_setting('checkpoint_threshold'), "
+                            "current_setting('threads')").fetchone()
+        ledger = con.execute("SELECT path, stored FROM imports ORDER BY import_id").fetchall()
+        ids = [r[0] for r in con.execute("SELECT hand_id FROM hands ORDER BY hand_key")
+               .fetchall()]
+    finally:
+        con.close()
+    assert after == before
+    assert [f.path for f in report.files] == ["a.jsonl", "bad.jsonl", "b.jsonl", "c.jsonl"]
+    assert [f.stored for f in report.files] == [10, 0, 10, 10]
+    assert report.files[1].unreadable
+    assert ledger == [("a.jsonl", 10), ("bad.jsonl", 0), ("b.jsonl", 10), ("c.jsonl", 10)]
+    assert ids == [json.loads(line)["hand_id"] for line in lines]

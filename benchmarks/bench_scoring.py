@@ -166,8 +166,8 @@ def main() -> int:
     ruleset = PRESETS["regular"]
 
     start = time.perf_counter()
-    batch._row_tables.cache_clear()
-    batch._row_tables()
+    batch.row_tables.cache_clear()
+    batch.row_tables()
     table_build_s = time.perf_counter() - start
 
     hands = deal(args.hands, args.seed)

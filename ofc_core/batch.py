@@ -123,7 +123,7 @@ _PAIR_ROWS = (0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2)
 
 
 @dataclass(frozen=True)
-class _RowTables:
+class RowTables:
     """Lookup tables. A board's positions are read in pairs (0-1, 2-3, ... 10-11, as one
     little-endian uint16 per pair) and position 12 alone; each pair table gives the rank keys
     of its two cards, shifted into the key-sum field of their rows, so six pair lookups and one
@@ -155,8 +155,9 @@ def _pair_table(card_key: np.ndarray, first_row: int, second_row: int) -> np.nda
 
 
 @functools.cache
-def _row_tables() -> _RowTables:
-    """Build the lookup tables once (a few hundredths of a second)."""
+def row_tables() -> RowTables:
+    """The row-strength lookup tables, built once (a few hundredths of a second); the engine
+    reads them too."""
     rank_key = np.array(RANK_KEYS, np.int64)
     fives, threes = _rank_multisets(5), _rank_multisets(3)
     five_keys, three_keys = rank_key[fives - 2].sum(axis=1), rank_key[threes - 2].sum(axis=1)
@@ -169,7 +170,7 @@ def _row_tables() -> _RowTables:
     card_key = np.repeat(rank_key, 4)
     pair_tables = {rows: _pair_table(card_key, *rows)
                    for rows in zip(_PAIR_ROWS[::2], _PAIR_ROWS[1::2], strict=True)}
-    return _RowTables(
+    return RowTables(
         pairs=tuple(pair_tables[rows]
                     for rows in zip(_PAIR_ROWS[::2], _PAIR_ROWS[1::2], strict=True)),
         last=card_key << (2 * KEY_FIELD_BITS),
@@ -183,7 +184,7 @@ _SUIT_PAIR = np.uint16(0x0303)  # the suit bits (index & 3) of both cards of a p
 
 
 def _fix_flushes(strengths: np.ndarray, key_sum: np.ndarray, flush: np.ndarray,
-                 tables: _RowTables) -> None:
+                 tables: RowTables) -> None:
     """Rows of five cards of one suit read the flush table instead (flushes are rare)."""
     rows = np.flatnonzero(flush)
     if rows.size:
@@ -192,7 +193,7 @@ def _fix_flushes(strengths: np.ndarray, key_sum: np.ndarray, flush: np.ndarray,
 
 def _evaluate_chunk(chunk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Top, middle and bottom strengths of a C-contiguous ``(B, 13)`` uint8 chunk."""
-    tables = _row_tables()
+    tables = row_tables()
     pairs = np.ascontiguousarray(chunk[:, :12].view("<u2").T)  # (6, B): positions 2k, 2k+1
     last = chunk[:, 12]
     packed = tables.last.take(last)

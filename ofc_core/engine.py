@@ -50,7 +50,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ofc_core.batch import RANK_KEYS, _row_tables, score_batch
+from ofc_core.batch import RANK_KEYS, row_tables, score_batch
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, Card
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
@@ -306,7 +306,7 @@ def row_strength(cards: Cards) -> int:
 def _table_strength(key: int) -> int:
     """The strength of a row's key (as :func:`row_strength` forms it) from the batch scorer's
     lookup tables (equal to the evaluator's by the batch scorer's contract)."""
-    tables = _row_tables()
+    tables = row_tables()
     if key < 0:
         return int(tables.flush[-1 - key])
     if key >= _TOP_KEY:

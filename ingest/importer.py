@@ -31,6 +31,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
@@ -357,7 +358,42 @@ class _Prepared:
     fmt: Format | None
     text: str
     unreadable: str | None
-    first: tuple[list[str], list[tuple[int, str]], fast_ofc_hh.ParsedLines] | None = None
+    first: tuple[list[str], list[tuple[int, str]], fast_ofc_hh.ParsedLines, _Ready] | None = \
+        None
+
+
+@dataclass(frozen=True)
+class _Ready:
+    """A chunk's hands checked, scored and in tables as if none were stored yet, numbered
+    from 0 and for import 0 (:func:`_numbered` gives them their keys)."""
+
+    deferred: list[int]
+    fresh: int
+    tables: dict[str, pa.Table] | None
+
+
+def _ready(parsed: fast_ofc_hh.ParsedLines) -> _Ready:
+    with fast_ofc_hh.no_gc():
+        fast, deferred = parsed.finish()
+        fresh = len(fast.columns)
+        tables = build_tables(fast.columns, np.arange(fresh, dtype=np.int64),
+                              np.zeros(fresh, np.int64), fast.scores()) if fresh else None
+    return _Ready(deferred, fresh, tables)
+
+
+def _numbered(tables: dict[str, pa.Table], first: int, import_id: int) -> dict[str, pa.Table]:
+    """``tables`` of :func:`_ready` with hand keys from ``first`` and their import."""
+    out = {}
+    for name, table in tables.items():
+        k = table.schema.get_field_index("hand_key")
+        table = table.set_column(k, "hand_key", pc.add(table.column(k), pa.scalar(first,
+                                                                                  pa.int64())))
+        if name == "hands":
+            k = table.schema.get_field_index("import_id")
+            table = table.set_column(k, "import_id", pa.array(
+                np.full(table.num_rows, import_id, np.int32)))
+        out[name] = table
+    return out
 
 
 def _prepare(name: str, data: bytes) -> _Prepared:
@@ -381,7 +417,8 @@ def _prepare(name: str, data: bytes) -> _Prepared:
     if unreadable is None and fmt is not None and _fast(fmt):
         lines = text.split("\n")
         batch = _batch(lines, 0)
-        prepared.first = (lines, batch, fast_ofc_hh.parse_lines(batch))
+        parsed = fast_ofc_hh.parse_lines(batch)
+        prepared.first = (lines, batch, parsed, _ready(parsed))
     return prepared
 
 
@@ -541,18 +578,20 @@ def _store_fast(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id: 
         first = None
     else:
         lines, *first = prepared.first
+    ready = None
     last = len(lines)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-store") as worker:
         pending: Future[None] | None = None
         for start in range(0, last, CHUNK_HANDS):
             with fast_ofc_hh.no_gc():
                 if start == 0 and first is not None:
-                    batch, parsed = first
+                    batch, parsed, ready = first
                 else:
                     batch = _batch(lines, start)
                     parsed = fast_ofc_hh.parse_lines(batch)
                 _wait(pending)
-                again, tables = _fast_chunk_tables(con, parsed, import_id, counts)
+                again, tables = _fast_chunk_tables(con, parsed, import_id, counts, ready)
+                ready = None
             pending = worker.submit(insert_tables, con, tables) if tables else None
             if again:
                 _wait(pending)
@@ -588,7 +627,7 @@ def _store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
 
 
 def _fast_chunk_tables(con: duckdb.DuckDBPyConnection, parsed: fast_ofc_hh.ParsedLines,
-                       import_id: int, counts: _Counts,
+                       import_id: int, counts: _Counts, ready: _Ready | None = None,
                        ) -> tuple[list[int], dict[str, pa.Table] | None]:
     """The tables of the new canonical hands of a chunk (counted as stored); hands stored
     before with the same text are counted as duplicates. Also returns the positions of the
@@ -622,6 +661,13 @@ def _fast_chunk_tables(con: duckdb.DuckDBPyConnection, parsed: fast_ofc_hh.Parse
                 keep[i] = False
                 later.append(hands["input"][i])
             seen.add(key)
+    if ready is not None and keep.all():  # checked and built before the transaction
+        tables = None
+        if ready.fresh and ready.tables is not None:
+            tables = _numbered(ready.tables, _next_id(con, "hands", "hand_key"), import_id)
+            counts.hands += ready.fresh
+            counts.stored += ready.fresh
+        return sorted(ready.deferred + later), tables
     fast, deferred = parsed.finish(keep)
     fresh = len(fast.columns)
     tables = None

@@ -224,6 +224,12 @@ def demo_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def fill_hand_copies() -> Callable[[duckdb.DuckDBPyConnection], None]:
+    """:func:`copy_hand_columns`, for test modules that build their own store by hand."""
+    return copy_hand_columns
+
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 

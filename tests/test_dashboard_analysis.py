@@ -19,6 +19,7 @@ import random
 import shutil
 import statistics
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -155,7 +156,7 @@ class Builder:
         return dict(rows)
 
 
-def build(path: Path) -> Path:
+def build(path: Path, fill_hand_copies: Callable[[duckdb.DuckDBPyConnection], None]) -> Path:
     con = duckdb.connect(str(path))
     con.execute((ROOT / "ingest" / "schema.sql").read_text())
     _insert(con, "imports", import_id=1, path="analysis.jsonl", sha256="0" * 64, size_bytes=1,
@@ -199,21 +200,14 @@ def build(path: Path) -> Path:
            played_at=t + timedelta(minutes=10),
            events=[{"type": "double", "by": ANN, "accepted": False, "cube": 1},
                    {"type": "match_end", "by": ANN, "reason": "declined", "cube": 1}])
-    sets = ", ".join(f"{c} = h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)  # as the importer does
-    con.execute(f"UPDATE hand_players hp SET {sets} FROM hands h WHERE h.hand_key = hp.hand_key")
-    con.execute("""UPDATE hand_players hp SET top_hand = r.t, middle_hand = r.m, bottom_hand = r.b
-        FROM (SELECT hand_key, seat, any_value(hand_name) FILTER (WHERE row_name = 'top') AS t,
-                     any_value(hand_name) FILTER (WHERE row_name = 'middle') AS m,
-                     any_value(hand_name) FILTER (WHERE row_name = 'bottom') AS b
-              FROM hand_rows GROUP BY hand_key, seat) r
-        WHERE r.hand_key = hp.hand_key AND r.seat = hp.seat""")
+    fill_hand_copies(con)  # the columns the importer copies onto hand_players
     con.close()
     return path
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build(tmp_path_factory.mktemp("analysis") / "analysis.duckdb")
+def db_path(tmp_path_factory: pytest.TempPathFactory, fill_hand_copies) -> Path:
+    return build(tmp_path_factory.mktemp("analysis") / "analysis.duckdb", fill_hand_copies)
 
 
 @pytest.fixture(scope="module")

@@ -70,20 +70,12 @@ class _Rows:
         self.pairs = [0, 0, 0]
         """Sum over ranks of count*(count-1)/2: 1 pair, 2 two pair, 3 trips, 4 full house."""
         self.high_pair = [-1, -1, -1]
+        self.size = [0, 0, 0]
+        self.free = [3, 5, 5]
         for row, cards in enumerate(board):
-            counts, suits = self.counts[row], self.suits[row]
             for card in cards:
-                rank = card >> 2
-                have = counts[rank]
-                if have:
-                    self.pairs[row] += have
-                    if rank > self.high_pair[row]:
-                        self.high_pair[row] = rank
-                counts[rank] = have + 1
-                suits[card & 3] += 1
+                self.add(row, card)
         top, middle, bottom = board
-        self.size = [len(top), len(middle), len(bottom)]
-        self.free = [3 - len(top), 5 - len(middle), 5 - len(bottom)]
         self._view = view
         self._dead: list[int] | None = None
         self.to_come = _to_come(view.ruleset, view.street) if view is not None else 0

@@ -24,6 +24,7 @@ Fixtures
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -228,6 +229,21 @@ def demo_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def fill_hand_copies() -> Callable[[duckdb.DuckDBPyConnection], None]:
     """:func:`copy_hand_columns`, for test modules that build their own store by hand."""
     return copy_hand_columns
+
+
+@pytest.fixture(scope="session")
+def zip_of() -> Callable[[dict[str, bytes]], bytes]:
+    """Pack ``{member name: bytes}`` into a zip archive in memory (uploads, zip bombs)."""
+    import zipfile
+
+    def pack(members: dict[str, bytes]) -> bytes:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, data in members.items():
+                z.writestr(name, data)
+        return buf.getvalue()
+
+    return pack
 
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -4,9 +4,7 @@ banner; names from files shown as text."""
 
 from __future__ import annotations
 
-import io
 import shutil
-import zipfile
 from pathlib import Path
 
 import duckdb
@@ -184,16 +182,8 @@ def test_demo_banner_removes_the_demo(fixture_db: Path, monkeypatch: pytest.Monk
     assert any("No hands yet" in i.value for i in at.info)
 
 
-def zip_of(members: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in members.items():
-            z.writestr(name, data)
-    return buf.getvalue()
-
-
 def test_import_page_refuses_a_zip_bomb(empty_db_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                        monkeypatch: pytest.MonkeyPatch, zip_of) -> None:
     at = app(empty_db_path, monkeypatch)
     open_page(at, "views/import_page.py")
     bomb = zip_of({"a.jsonl": b"\0" * (8 * 1024 * 1024)})
@@ -208,9 +198,8 @@ def test_import_page_refuses_a_zip_bomb(empty_db_path: Path,
 SAMPLES = ROOT / "data" / "samples"
 
 
-def test_import_page_uploads_logs_and_shows_the_ledger(empty_db_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("ingest.importer", reason="the importer has not landed yet")
+def test_import_page_uploads_logs_and_shows_the_ledger(
+        empty_db_path: Path, monkeypatch: pytest.MonkeyPatch, zip_of) -> None:
     good = [SAMPLES / "regular.jsonl", SAMPLES / "pineapple.jsonl"]
     bad = SAMPLES / "bad-hands.jsonl"
     packed = zip_of({"turbo.jsonl": (SAMPLES / "turbo-streets.jsonl").read_bytes()})

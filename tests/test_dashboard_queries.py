@@ -6,11 +6,9 @@ raw tables), so a wrong join, filter or window in a query fails here.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import shutil
-import zipfile
 from datetime import date
 from pathlib import Path
 
@@ -229,15 +227,7 @@ def test_ledger_queries(con) -> None:
     assert imports.problems(con).empty
 
 
-def zip_of(members: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in members.items():
-            z.writestr(name, data)
-    return buf.getvalue()
-
-
-def test_a_zip_bomb_is_refused_with_a_message() -> None:
+def test_a_zip_bomb_is_refused_with_a_message(zip_of) -> None:
     bomb = zip_of({"logs.jsonl": b"\0" * (20 * 1024 * 1024)})  # 20 MB of zeros, ~20 KB packed
     assert len(bomb) < 100_000
     out = unpack([("bomb.zip", bomb), ("ok.jsonl", b"{}")])
@@ -245,7 +235,7 @@ def test_a_zip_bomb_is_refused_with_a_message() -> None:
     assert out.refused[0].file == "bomb.zip" and "zip bomb" in out.refused[0].reason
 
 
-def test_zip_caps_on_members_size_and_nesting() -> None:
+def test_zip_caps_on_members_size_and_nesting(zip_of) -> None:
     many = zip_of({f"f{i}.jsonl": b"{}" for i in range(30)})
     assert "over the limit of 20" in unpack([("m.zip", many)], Limits(max_members=20)
                                             ).refused[0].reason

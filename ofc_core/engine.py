@@ -54,6 +54,7 @@ from ofc_core.batch import RANK_KEYS, row_tables, score_batch
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, Card
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
+from ofc_core.records import positional
 from ofc_core.rules import ButtonInFl, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
 
@@ -259,10 +260,15 @@ def _cards(indexes: Cards) -> tuple[Card, ...]:
 
 class _CardTuples(dict):
     """Card values of card-index tuples: looked up for the tuples of up to two cards (what a
-    pineapple street places in a row or discards), converted for longer ones."""
+    pineapple street places in a row or discards); a tuple of three (a pineapple street's
+    deal, a first street's top) is converted once and remembered (at most 132,600 of them),
+    longer ones are converted each time."""
 
     def __missing__(self, indexes: Cards) -> tuple[Card, ...]:
-        return tuple(map(_CARD, indexes))
+        cards = tuple(map(_CARD, indexes))
+        if len(indexes) == 3:
+            self[indexes] = cards
+        return cards
 
 
 _ROW_CARDS = _CardTuples({(): ()})
@@ -449,26 +455,31 @@ class _Clock:
         return stamp
 
 
+_STREET = positional(StreetPlay)
+_PLAYER = positional(PlayerRecord)
+_BOARD = positional(Board)
+_HAND = positional(HandRecord)
+
+
 def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
-            reported: Sequence[float], played_at: str, **extra: object) -> HandRecord:
-    card, rows = _CARD, _ROW_CARDS  # each street's StreetPlay made inline (15 a hand)
+            reported: Sequence[float], played_at: str, match_id: str | None = None,
+            events: tuple[Event, ...] = ()) -> HandRecord:
+    card, rows, street = _CARD, _ROW_CARDS, _STREET  # 15 StreetPlay a hand, made inline
     players = tuple([
-        PlayerRecord(name, i, Board(_cards(top), _cards(middle), _cards(bottom)),
-                     tuple([StreetPlay(rows[t], rows[m], rows[b], tuple(map(card, dealt)),
-                                       rows[d] if d else None)
-                            for dealt, (t, m, b, d) in streets]),
-                     bool(fl), False, points)
+        _PLAYER(name, i, _BOARD(rows[top], _cards(middle), _cards(bottom)),
+                tuple([street(rows[t], rows[m], rows[b],
+                              rows[dealt] if len(dealt) <= 3 else tuple(map(card, dealt)),
+                              rows[d] if d else None)
+                       for dealt, (t, m, b, d) in streets]),
+                bool(fl), False, points)
         for i, (name, (top, middle, bottom), streets, fl, points) in enumerate(zip(
             table.names, played.rows, played.streets, played.fantasyland, reported,
             strict=True))
     ])
-    return HandRecord(
-        source=spec.source, hand_id=f"{spec.session_id}-{number:04d}",
-        variant=table.ruleset.variant.value, players=players,
-        rules=dict(table.ruleset.overrides), button=table.names[played.button],
-        session_id=spec.session_id, played_at=played_at, stake=spec.stake,
-        currency=spec.currency, **extra,  # type: ignore[arg-type]
-    )
+    ruleset = table.ruleset
+    return _HAND(spec.source, f"{spec.session_id}-{number:04d}", ruleset.variant.value, players,
+                 dict(ruleset.overrides), table.names[played.button], spec.session_id,
+                 match_id, played_at, spec.stake, spec.currency, None, events)
 
 
 def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]:

@@ -396,3 +396,35 @@ def test_careful_takes_fantasyland_and_the_chaser_covers_its_top():
                 entered[p.name] += r.fantasyland_next > 0
     assert entered["p0"] > 0
     assert entered["p1"] + entered["p2"] > 0.04 * (normal["p1"] + normal["p2"])
+
+
+def test_positional_constructors_equal_the_dataclass_constructors():
+    from dataclasses import FrozenInstanceError, fields
+
+    from ofc_core.cards import parse_cards
+    from ofc_core.hand import PlayerRecord, StreetPlay
+    from ofc_core.records import positional
+
+    street = StreetPlay(parse_cards("Qh Qd"), (), parse_cards("2c"), parse_cards("Qh Qd 2c"),
+                        None)
+    board = Board.parse("Qh Qd 2c", "Ks Kd 9s 5h 3c", "Jh Jd Jc 4s 4d")
+    player = PlayerRecord("ann", 0, board, (street,), True, False, 4.5)
+    hand = HandRecord("src", "h1", "pineapple", (player,), {"scoring": "2-4"}, "ann", "s1",
+                      None, "2026-01-05T20:00:00+01:00", 1.0, "EUR", "ann", ())
+    for value in (street, board, player, hand):
+        cls = type(value)
+        made = positional(cls)(*(getattr(value, f.name) for f in fields(cls)))
+        assert type(made) is cls
+        assert made == value
+        assert repr(made) == repr(value)
+        with pytest.raises(FrozenInstanceError):
+            setattr(made, fields(cls)[0].name, None)
+    assert hash(positional(StreetPlay)(*(getattr(street, f.name) for f in fields(StreetPlay)))
+                ) == hash(street)
+
+
+def test_positional_refuses_a_class_it_cannot_build_safely():
+    from ofc_core.records import positional
+
+    with pytest.raises(TypeError, match="slots"):
+        positional(Table)  # frozen, but no slots and a __post_init__ check

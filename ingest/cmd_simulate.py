@@ -81,7 +81,7 @@ def _table(args: argparse.Namespace, ruleset: Ruleset) -> Table:
     count = args.players if args.players is not None else min(3, ruleset.max_players)
     if not ruleset.min_players <= count <= ruleset.max_players:
         raise UsageError(f"--players {count}: {ruleset.variant} is played by "
-                         f"{ruleset.min_players}-{ruleset.max_players} players")
+                         f"{ruleset.player_range} players")
     names = _split(args.names) if args.names is not None else list(DEFAULT_NAMES[:count])
     if len(names) != count:
         raise UsageError(f"--names gives {len(names)} names for {count} players")

@@ -85,8 +85,7 @@ def rules_markdown() -> str:
     ]
     for name, r in PRESETS.items():
         deal = _describe_dealing(r)
-        players = (f"{r.min_players}" if r.min_players == r.max_players
-                   else f"{r.min_players}-{r.max_players}")
+        players = r.player_range
         fl = ", ".join(f"{_top_name(m)}: {n}" for m, n in r.fl_cards.entry)
         if r.fl_cards.repeat:
             fl += f"; repeat {r.fl_cards.repeat}"

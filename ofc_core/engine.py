@@ -180,7 +180,7 @@ class Table:
     def __post_init__(self) -> None:
         r = self.ruleset
         if not r.min_players <= len(self.names) <= r.max_players:
-            raise ValueError(f"{r.variant} is played by {r.min_players}-{r.max_players} players,"
+            raise ValueError(f"{r.variant} is played by {r.player_range} players,"
                              f" got {len(self.names)}")
         if len(set(self.names)) != len(self.names):
             raise ValueError(f"player names must differ, got {', '.join(self.names)}")

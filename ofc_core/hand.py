@@ -179,7 +179,7 @@ def validate(record: HandRecord) -> list[str]:
     count = len(record.players)
     if not ruleset.min_players <= count <= ruleset.max_players:
         errors.append(f"{count} player{'s' * (count != 1)}: {ruleset.variant} needs "
-                      f"{ruleset.min_players}-{ruleset.max_players}")
+                      f"{ruleset.player_range}")
     names = Counter(p.name for p in record.players)
     errors += [f"player name {n!r} appears {k} times" for n, k in names.items() if k > 1]
     if record.button is not None and record.button not in names:

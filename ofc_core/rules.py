@@ -423,6 +423,17 @@ class Ruleset:
         }
 
     @property
+    def player_range(self) -> str:
+        """How many play, as written in messages: ``'2-4'``, or ``'2'`` for heads-up only.
+
+        >>> PRESETS["regular"].player_range, PRESETS["double"].player_range
+        ('2-4', '2')
+        """
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
+    @property
     def label(self) -> str:
         """Short human label: the variant, plus any overrides (``pineapple (scoring 2-4)``)."""
         if not self.overrides:

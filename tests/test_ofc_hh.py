@@ -233,7 +233,7 @@ REJECTIONS: list[tuple[str, Any, str]] = [
         h["players"][0]["streets"].append({"dealt": "Ac 2s 3s", "top": "Ac", "discard": "2s"})
         or h), "pineapple has 5 streets, got 6"),
     ("too many players", _extra_players(2, "pineapple"), "4 players: pineapple needs 2-3"),
-    ("too many for double", _extra_players(1, "double"), "3 players: double needs 2-2"),
+    ("too many for double", _extra_players(1, "double"), "3 players: double needs 2"),
     ("one player", lambda h: h["players"].pop() and h, "1 player: regular needs 2-4"),
     ("duplicate names", _set(("players", 1, "name"), "ann"), "player name 'ann' appears 2 times"),
     ("duplicate seats", _set(("players", 1, "seat"), 0), "seat order with distinct seats"),

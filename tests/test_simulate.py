@@ -101,7 +101,7 @@ def test_hero_option_writes_only_that_players_file(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["--variant", "pineapple", "--players", "4"], "pineapple is played by 2-3 players"),
-    (["--variant", "double", "--players", "3"], "double is played by 2-2 players"),
+    (["--variant", "double", "--players", "3"], "double is played by 2 players"),
     (["--variant", "regular", "--policies", "careful,bold"], "unknown policy 'bold'"),
     (["--variant", "regular", "--players", "2", "--names", "a,b,c"], "3 names for 2 players"),
     (["--variant", "turbo", "--hands", "0"], "at least 1"),

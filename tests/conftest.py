@@ -13,8 +13,14 @@ Fixtures
     A fresh writable copy of that database for one test (``Path``).
 ``demo_db_path`` (session)
     A database with the committed demo sample (``data/demo/``) imported through the real
-    importer (``ingest.importer.import_paths``); skipped with a reason while the importer or the
-    demo files are missing.
+    importer (``ingest.importer.import_paths``); missing demo files fail the tests using it.
+``chromium_path`` (session)
+    The Chromium executable the browser tests drive (``/usr/bin/chromium``). Without one they
+    are skipped, except under ``OFC_REQUIRE_BROWSER=1`` (set by ``.ci/run``, which installs
+    Chromium), where a missing browser fails them.
+``ofc_script`` (session)
+    The installed ``ofc`` console script: the one beside the running Python (a venv's
+    ``bin/``), else the one on ``PATH``; missing fails the tests using it.
 ``empty_db_path`` (function)
     Path of a database with the schema and no hands.
 ``fixture_facts`` (session)
@@ -29,6 +35,7 @@ import json
 import os
 import random
 import shutil
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,13 +220,11 @@ def empty_db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def demo_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    try:
-        from ingest.importer import import_paths
-    except ModuleNotFoundError:
-        pytest.skip("ingest.importer is not there yet")
+    from ingest.importer import import_paths
+
     files = sorted(DEMO_DIR.glob("*.jsonl"))
     if not files:
-        pytest.skip("no demo data in data/demo/ yet")
+        pytest.fail(f"no demo data in {DEMO_DIR} (it is committed: restore it with git)")
     path = tmp_path_factory.mktemp("demo") / "demo.duckdb"
     import_paths(files, path)
     return path
@@ -278,3 +283,30 @@ def check_golden() -> Callable[[Path, Sequence[object]], None]:
         assert got == json.loads(path.read_text(encoding="utf-8"))
 
     return check
+
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """The Chromium the browser tests drive; skip without one, unless it is required."""
+    found = next((c for c in CHROMIUM_CANDIDATES if Path(c).is_file()), None) or \
+        shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        message = ("no Chromium executable (/usr/bin/chromium): install Debian's chromium "
+                   "package, as .ci/run does")
+        if os.environ.get("OFC_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+@pytest.fixture(scope="session")
+def ofc_script() -> str:
+    """The installed ``ofc`` console script (beside this Python, else on PATH)."""
+    beside = Path(sys.executable).parent / "ofc"
+    found = str(beside) if beside.is_file() else shutil.which("ofc")
+    if found is None:
+        pytest.fail("the console script `ofc` is not installed: pip install -e .")
+    return found

@@ -1,15 +1,14 @@
 """End to end in headless Chromium: ``ofc dashboard`` on a fresh database (demo sample loaded),
 upload a log, see its hands on the Overview, open a hand in Hand review and step through it.
 
-Screenshots are saved under the test's ``tmp_path``. Skipped only when no Chromium executable
-is installed (Playwright's own browser download is not used).
+Screenshots are saved under the test's ``tmp_path``. Chromium is Debian's (Playwright's own
+browser download is not used): see the ``chromium_path`` fixture in ``conftest.py``.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -25,13 +24,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 UPLOAD_HANDS = 20
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def chromium() -> str | None:
-    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if Path(candidate).is_file():
-            return candidate
-    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def free_port() -> int:
@@ -55,12 +47,12 @@ def wait_healthy(url: str, proc: subprocess.Popen, log: Path, seconds: float = 6
 
 
 @pytest.fixture
-def dashboard(tmp_path: Path):  # type: ignore[no-untyped-def]
-    """``ofc dashboard`` on a fresh database in tmp_path; yields the base URL."""
+def dashboard(tmp_path: Path, ofc_script: str):  # type: ignore[no-untyped-def]
+    """``ofc dashboard`` (the installed script) on a fresh database in tmp_path; yields the
+    base URL."""
     port = free_port()
     log = tmp_path / "dashboard.log"
-    ofc = shutil.which("ofc")
-    cmd = [ofc] if ofc else [sys.executable, "-m", "ingest.cli"]
+    cmd = [ofc_script]
     env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
     with log.open("w") as out:
         proc = subprocess.Popen([*cmd, "dashboard", "--db", str(tmp_path / "fresh.duckdb"),
@@ -137,10 +129,9 @@ def metric(page, label: str) -> str:  # type: ignore[no-untyped-def]
     return box.locator("[data-testid=stMetricValue]").inner_text().strip()
 
 
-def test_upload_overview_and_replay_in_chromium(dashboard: str, tmp_path: Path) -> None:
-    exe = chromium()
-    if exe is None:
-        pytest.skip("no Chromium executable found (/usr/bin/chromium)")
+def test_upload_overview_and_replay_in_chromium(chromium_path: str, dashboard: str,
+                                                 tmp_path: Path) -> None:
+    exe = chromium_path
     from playwright.sync_api import expect, sync_playwright
 
     upload = simulated_log(tmp_path)

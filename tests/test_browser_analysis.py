@@ -19,17 +19,12 @@ import pytest
 
 from ingest.cmd_dashboard import streamlit_command
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PAGES = {"fouls": "Fouls", "fantasyland": "Fantasyland", "opponents": "Opponents",
          "variants": "Variants", "matches": "Matches", "sessions": "Sessions"}
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium at /usr/bin/chromium"),
-]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def _free_port() -> int:
@@ -63,11 +58,11 @@ def server(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(chromium_path: str):  # type: ignore[no-untyped-def]
     from playwright import sync_api  # in the test extra: missing is a failure, not a skip
 
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = p.chromium.launch(executable_path=chromium_path, args=ARGS)
         yield b
         b.close()
 

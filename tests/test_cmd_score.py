@@ -7,7 +7,6 @@ import contextlib
 import doctest
 import io
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -345,11 +344,8 @@ def test_control_characters_in_names_are_escaped_in_tables(
 # The installed console script
 
 
-def test_installed_ofc_script() -> None:
-    ofc = shutil.which("ofc")
-    if ofc is None:
-        pytest.skip("the console script `ofc` is not installed (pip install -e .)")
-    done = subprocess.run([ofc, "score", "--json", str(SAMPLES / "regular.jsonl"),
+def test_installed_ofc_script(ofc_script: str) -> None:
+    done = subprocess.run([ofc_script, "score", "--json", str(SAMPLES / "regular.jsonl"),
                            str(SAMPLES / "bad-hands.jsonl")],
                           capture_output=True, text=True, encoding="utf-8", timeout=120,
                           check=False)

@@ -70,7 +70,7 @@ class Rank(IntEnum):
     @property
     def char(self) -> str:
         """One-letter notation: ``Rank.TEN.char == 'T'``."""
-        return "23456789TJQKA"[self - 2]
+        return _RANK_CHARS[self - 2]
 
     @property
     def singular(self) -> str:
@@ -89,11 +89,12 @@ class Rank(IntEnum):
         key = text.upper()
         if key == "10":
             return cls.TEN
-        if len(key) == 1 and key in "23456789TJQKA":
-            return cls("23456789TJQKA".index(key) + 2)
+        if len(key) == 1 and key in _RANK_CHARS:
+            return cls(_RANK_CHARS.index(key) + 2)
         raise ValueError(f"unknown rank {text!r}")
 
 
+_RANK_CHARS = "23456789TJQKA"
 _RANK_NAMES = (
     "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
     "Jack", "Queen", "King", "Ace",
@@ -148,7 +149,8 @@ class Card:
         )
 
     def __str__(self) -> str:
-        return self.rank.char + self.suit.value
+        # Rank.char and Suit.value inline (a Suit is a str): this runs for every card written.
+        return _RANK_CHARS[self.rank - 2] + self.suit
 
     def __repr__(self) -> str:
         return f"Card('{self}')"
@@ -183,4 +185,4 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Inverse of :func:`parse_cards`: ``format_cards(parse_cards('Ah Kd')) == 'Ah Kd'``."""
-    return " ".join(str(c) for c in cards)
+    return " ".join(map(str, cards))

@@ -281,18 +281,23 @@ def record_from_dict(obj: Any) -> HandRecord:
 # Writing
 
 
+_ROW_KEYS = tuple(row.value for row in ROWS)
+"""``('top', 'middle', 'bottom')``: the row keys, which are also the row fields of
+:class:`Board` and :class:`StreetPlay` (read once: the writer runs for every street)."""
+
+
 def _board_to_dict(board: Board) -> dict[str, str]:
-    return {row.value: format_cards(board.row(row)) for row in ROWS}
+    return {key: format_cards(getattr(board, key)) for key in _ROW_KEYS}
 
 
 def _street_to_dict(street: StreetPlay) -> dict[str, str]:
     out: dict[str, str] = {}
     if street.dealt is not None:
         out["dealt"] = format_cards(street.dealt)
-    for row in ROWS:
-        cards = getattr(street, row.value)
+    for key in _ROW_KEYS:
+        cards = getattr(street, key)
         if cards:
-            out[row.value] = format_cards(cards)
+            out[key] = format_cards(cards)
     if street.discard is not None:
         out["discard"] = format_cards(street.discard)
     return out

@@ -110,13 +110,16 @@ def test_a_name_from_a_file_is_text_never_html(fixture_db: Path,
 def test_hand_review_steps_through_a_hand(fixture_db: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     con = duckdb.connect(str(fixture_db), read_only=True)
-    key = con.execute("SELECT hand_key FROM hands WHERE hand_id = 'h011'").fetchone()[0]
+    key, when = con.execute("SELECT hand_key, strftime(played_at, '%Y-%m-%d %H:%M:%S') "
+                            "FROM hands WHERE hand_id = 'h011'").fetchone()  # store's zone
     con.close()
     at = app(fixture_db, monkeypatch, hand=str(key))
     open_page(at, "views/hand_review.py")
     assert not at.exception
     text = [m.value for m in at.markdown]
     assert "Hand h011" in [s.value for s in at.subheader]
+    captions = [c.value.replace("\\", "") for c in at.caption]  # markdown escapes undone
+    assert any(f"· {when} " in c and "+00:00" not in c for c in captions), captions
     assert any("**Street 1** (5 streets" in t for t in text)
     assert any("differs from our computation" in w.value for w in at.warning)
     at.button(key="replay_next").click().run()

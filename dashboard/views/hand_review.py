@@ -102,7 +102,7 @@ def header(hand: dict[str, Any]) -> None:
     st.subheader(f"Hand {md_text(hand['hand_id'])}")
     bits = [f"source {hand['source']}", str(hand["ruleset_label"])]
     if hand["played_at"] is not None and not pd.isna(hand["played_at"]):
-        bits.append(str(hand["played_at"]))
+        bits.append(pd.Timestamp(hand["played_at"]).strftime("%Y-%m-%d %H:%M:%S %Z").strip())
     if hand["session_id"]:
         bits.append(f"session {hand['session_id']}")
     if hand["button"]:

@@ -17,7 +17,7 @@ import argparse
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -137,30 +137,40 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise UsageError("--room-error-rate is a fraction between 0 and 1")
 
 
-def simulate(args: argparse.Namespace, progress: Callable[[int, int], None] | None = None,
-             ) -> list[HandRecord]:
-    """Every hand of every session, in order (the engine's records, all cards seen).
-    ``progress(done, total)`` is called after each hand."""
+def table_for(args: argparse.Namespace) -> Table:
+    """The table the arguments describe; every argument is checked here (:class:`UsageError`),
+    before any hand is played."""
     _check_numbers(args)
-    ruleset = _ruleset(args.variant, args.rules)
-    table = _table(args, ruleset)
-    start = _start(args.start)
+    _start(args.start)
+    return _table(args, _ruleset(args.variant, args.rules))
+
+
+def simulate(args: argparse.Namespace, table: Table,
+             progress: Callable[[int, int], None] | None = None) -> Iterator[list[HandRecord]]:
+    """The sessions, played one after another: each session's records (all cards seen) as it
+    ends, so that only one session is held in memory. ``progress(done, total)`` is called
+    after each hand."""
+    return _sessions(args, table, _start(args.start), progress)
+
+
+def _sessions(args: argparse.Namespace, table: Table, start: datetime,
+              progress: Callable[[int, int], None] | None) -> Iterator[list[HandRecord]]:
     prefix = args.session_prefix or f"sim-{args.variant}-s{args.seed}"
     rng = random.Random(args.seed)
     total = args.hands * args.sessions
-    records: list[HandRecord] = []
+    done = 0
     for k in range(args.sessions):
         session_start = start + timedelta(days=k, minutes=rng.randint(0, 180))
         spec = SessionSpec(f"{prefix}-{k + 1}", args.hands, session_start, args.stake,
                            args.currency, button=rng.randrange(len(table.names)),
                            room_error_rate=args.room_error_rate)
-        done = len(records)
         on_hand = None if progress is None else (
             lambda n, done=done: progress(min(done + n, total), total))
-        records += play_session(table, spec, rng, on_hand)
+        records = play_session(table, spec, rng, on_hand)
+        done += len(records)
+        yield records
     if progress is not None:
         progress(total, total)
-    return records
 
 
 def perspective_path(out: Path, name: str) -> Path:
@@ -170,10 +180,42 @@ def perspective_path(out: Path, name: str) -> Path:
     return out.with_name(f"{out.stem}.{safe}{out.suffix}")
 
 
-def _write(path: Path, records: Sequence[HandRecord]) -> int:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as fp:
-        return write_records(records, fp)
+def _outputs(args: argparse.Namespace, table: Table) -> dict[str | None, Path]:
+    """The files to write: ``{None: out}`` for ``--perspective all``, else one per player
+    (or only ``--hero``'s), by name."""
+    out = Path(args.out)
+    if args.perspective == "all":
+        return {None: out}
+    names = [args.hero] if args.hero else list(table.names)
+    return {name: perspective_path(out, name) for name in names}
+
+
+def _write_sessions(sessions: Iterator[list[HandRecord]], outputs: dict[str | None, Path],
+                    ) -> dict[Path, int]:
+    """Each session's hands appended to every output as it ends (a hero's file gets the
+    hands as that hero's room logs them). Files are written as ``NAME.part`` and renamed
+    when all is written, so an interrupted run leaves no file that looks complete."""
+    parts = {path: path.with_name(path.name + ".part") for path in outputs.values()}
+    counts = dict.fromkeys(outputs.values(), 0)
+    files = []
+    try:
+        for part in parts.values():
+            part.parent.mkdir(parents=True, exist_ok=True)
+            files.append(open(part, "w", encoding="utf-8", newline=""))
+        for records in sessions:
+            for (hero, path), fp in zip(outputs.items(), files, strict=True):
+                seen = records if hero is None else [hero_view(r, hero) for r in records]
+                counts[path] += write_records(seen, fp)
+        for fp in files:
+            fp.close()
+        for path, part in parts.items():
+            part.replace(path)
+    finally:
+        for fp in files:
+            fp.close()
+        for part in parts.values():
+            part.unlink(missing_ok=True)
+    return counts
 
 
 def _progress_bar() -> Callable[[int, int], None] | None:
@@ -198,25 +240,17 @@ def _progress_bar() -> Callable[[int, int], None] | None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        records = simulate(args, _progress_bar())
+        table = table_for(args)
     except UsageError as exc:
         print(f"ofc simulate: {exc}", file=sys.stderr)
         return 2
-    out = Path(args.out)
-    written: list[tuple[Path, int]] = []
     try:
-        if args.perspective == "all":
-            written.append((out, _write(out, records)))
-        else:
-            names = [args.hero] if args.hero else [p.name for p in records[0].players]
-            for name in names:
-                path = perspective_path(out, name)
-                written.append((path, _write(path, [hero_view(r, name) for r in records])))
+        written = _write_sessions(simulate(args, table, _progress_bar()), _outputs(args, table))
     except OSError as exc:
-        print(f"ofc simulate: cannot write {exc.filename or out}: {exc.strerror}",
+        print(f"ofc simulate: cannot write {exc.filename or args.out}: {exc.strerror}",
               file=sys.stderr)
         return 1
-    for path, count in written:
+    for path, count in written.items():
         print(f"{path}: {count} hands", file=sys.stderr)
     return 0
 

@@ -161,3 +161,50 @@ def test_bad_rule_overrides_are_explained(tmp_path, capsys):
     assert main(["simulate", "--variant", "turbo", "--rules", "scoring=3-5",
                  "--out", str(tmp_path / "x.jsonl")]) == 2
     assert "--rules: rules.scoring: unknown value '3-5'" in capsys.readouterr().err
+
+
+def test_sessions_are_played_and_written_one_at_a_time(tmp_path, monkeypatch):
+    """Only one session's records are held: the next session is played after the last one
+    was handed out (and written)."""
+    import argparse
+
+    from ingest import cmd_simulate
+
+    played: list[str] = []
+    real = cmd_simulate.play_session
+
+    def play(table, spec, rng, progress=None):
+        played.append(spec.session_id)
+        return real(table, spec, rng, progress)
+
+    monkeypatch.setattr(cmd_simulate, "play_session", play)
+    parser = argparse.ArgumentParser()
+    cmd_simulate.add_arguments(parser)
+    args = parser.parse_args(["--variant", "turbo", "--hands", "3", "--sessions", "3",
+                              "--session-prefix", "s", "--out", str(tmp_path / "x.jsonl")])
+    sessions = cmd_simulate.simulate(args, cmd_simulate.table_for(args))
+    assert played == []
+    first = next(sessions)
+    assert played == ["s-1"] and {r.session_id for r in first} == {"s-1"}
+    assert [len(s) for s in sessions] == [3, 3] and played == ["s-1", "s-2", "s-3"]
+
+
+def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
+    """Files are written as .part and renamed at the end: a run stopped after its first
+    session (Ctrl-C: ``ofc`` says "interrupted", exit 130) leaves neither a short file nor
+    the .part."""
+    from ingest import cmd_simulate
+
+    real = cmd_simulate.play_session
+    calls = []
+
+    def play(table, spec, rng, progress=None):
+        calls.append(spec.session_id)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(table, spec, rng, progress)
+
+    monkeypatch.setattr(cmd_simulate, "play_session", play)
+    assert main(["simulate", "--variant", "pineapple", "--hands", "4", "--sessions", "3",
+                 "--perspective", "hero", "--out", str(tmp_path / "x.jsonl")]) == 130
+    assert len(calls) == 2 and list(tmp_path.iterdir()) == []

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ofc_core.board import ROWS
+from ofc_core.board import ROW_NAMES
 from ofc_core.hand import HandRecord
 from ofc_core.scoring import HandResult, PlayerResult, score_hand
 
@@ -53,8 +53,8 @@ def _player_json(record: HandRecord, p: PlayerResult) -> dict[str, Any]:
         "surrendered": p.surrendered,
         "fouled": p.fouled,
         "hand_names": None if p.hand_names is None else dict(zip(
-            (r.value for r in ROWS), p.hand_names, strict=True)),
-        "royalties": dict(zip((r.value for r in ROWS), p.royalties, strict=True)),
+            ROW_NAMES, p.hand_names, strict=True)),
+        "royalties": dict(zip(ROW_NAMES, p.royalties, strict=True)),
         "fantasyland_next": p.fantasyland_next,
         "points": _num(p.points),
         "raw_points": _num(p.raw_points),

@@ -20,26 +20,20 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-from ofc_core.board import ROWS, Board
-from ofc_core.cards import DECK, Card, parse_cards
+from ofc_core.board import ROW_NAMES, Board
+from ofc_core.cards import Card, format_cards, parse_cards
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.rules import resolve
 from ofc_core.scoring import HandResult, PairResult, PlayerResult
 
 MAX_SEATS = 4
-ROW_NAMES = tuple(r.value for r in ROWS)
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
 """Every table keyed by ``hand_key``, ``hands`` first."""
 
-_CARD_TEXT: dict[Card, str] = {c: str(c) for c in DECK}
-
-
 def cards_text(cards: Sequence[Card] | None) -> str | None:
     """``'Qh Qd 2c'``; ``None`` stays ``None`` (hidden cards)."""
-    if cards is None:
-        return None
-    return " ".join([_CARD_TEXT[c] for c in cards])
+    return None if cards is None else format_cards(cards)
 
 
 @lru_cache(maxsize=4096)

@@ -11,8 +11,9 @@ what to do.
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
 ['events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'pairs', 'placements',
  'rejected']
->>> con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
-'2'
+>>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+>>> version[0] == SCHEMA_VERSION
+True
 """
 
 from __future__ import annotations

@@ -34,6 +34,9 @@ class Row(StrEnum):
 
 
 ROWS: tuple[Row, Row, Row] = (Row.TOP, Row.MIDDLE, Row.BOTTOM)
+ROW_NAMES: tuple[str, str, str] = ("top", "middle", "bottom")
+"""The rows' names, which are also the row fields of :class:`Board` and of a street record
+(plain strings, for code that reads rows by name in a loop)."""
 BOARD_SIZE = 13
 
 _COMPACT_CARD = re.compile(r"(10|[2-9TJQKAtjqka])([cdhsCDHS♣♦♥♠])")

@@ -109,3 +109,13 @@ def test_card_index_round_trip_covers_the_deck() -> None:
 def test_rows_must_have_three_or_five_cards() -> None:
     with pytest.raises(ValueError):
         evaluate(parse_cards("Ah Kh Qh Jh"))
+
+
+def test_row_names_are_the_rows_values_and_their_fields():
+    from ofc_core.board import ROW_NAMES, ROWS, Board
+    from ofc_core.hand import StreetPlay
+
+    assert ROW_NAMES == tuple(row.value for row in ROWS)
+    board = Board.parse("Qh Qd 2c", "Ks Kd 9s 5h 3c", "Jh Jd Jc 4s 4d")
+    assert [getattr(board, name) for name in ROW_NAMES] == [board.row(r) for r in ROWS]
+    assert all(hasattr(StreetPlay(), name) for name in ROW_NAMES)

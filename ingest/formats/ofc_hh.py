@@ -29,7 +29,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, TextIO
 
-from ofc_core.board import ROWS, Board
+from ofc_core.board import ROW_NAMES, ROWS, Board
 from ofc_core.cards import Card, format_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
 
@@ -43,7 +43,7 @@ HAND_KEYS = ("format", "source", "hand_id", "session_id", "match_id", "played_at
 PLAYER_KEYS = ("name", "seat", "fantasyland", "surrendered", "reported_points", "board",
                "streets")
 STREET_KEYS = ("dealt", "top", "middle", "bottom", "discard")
-BOARD_KEYS = tuple(row.value for row in ROWS)
+BOARD_KEYS = ROW_NAMES
 EVENT_KEYS = ("type", "by", "accepted")
 """Named event keys; any other key of an event is kept in ``Event.data``."""
 
@@ -281,20 +281,15 @@ def record_from_dict(obj: Any) -> HandRecord:
 # Writing
 
 
-_ROW_KEYS = tuple(row.value for row in ROWS)
-"""``('top', 'middle', 'bottom')``: the row keys, which are also the row fields of
-:class:`Board` and :class:`StreetPlay` (read once: the writer runs for every street)."""
-
-
 def _board_to_dict(board: Board) -> dict[str, str]:
-    return {key: format_cards(getattr(board, key)) for key in _ROW_KEYS}
+    return {key: format_cards(getattr(board, key)) for key in ROW_NAMES}
 
 
 def _street_to_dict(street: StreetPlay) -> dict[str, str]:
     out: dict[str, str] = {}
     if street.dealt is not None:
         out["dealt"] = format_cards(street.dealt)
-    for key in _ROW_KEYS:
+    for key in ROW_NAMES:
         cards = getattr(street, key)
         if cards:
             out[key] = format_cards(cards)

@@ -37,10 +37,11 @@ class Suit(StrEnum):
     @property
     def offset(self) -> int:
         """Position of the suit in the card index (0 for clubs .. 3 for spades)."""
-        return _SUIT_ORDER.index(self)
+        return _SUIT_OFFSET[self]
 
 
 _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+_SUIT_OFFSET = {suit: offset for offset, suit in enumerate(_SUIT_ORDER)}
 _SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_ALIASES = {
     "c": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
@@ -134,13 +135,17 @@ class Card:
     @classmethod
     def parse(cls, token: str) -> Card:
         """Parse one card: rank (2-9, T or 10, J, Q, K, A; any case) then suit (c d h s or a
-        suit symbol)."""
+        suit symbol). The card is the deck's own value (parsing makes no new objects):
+
+        >>> Card.parse("ah") is Card.parse("A♥") is DECK[50]
+        True
+        """
         text = token.strip()
         if len(text) >= 2:
             suit = _SUIT_ALIASES.get(text[-1].lower())
             if suit is not None:
                 try:
-                    return cls(Rank.parse(text[:-1]), suit)
+                    return _DECK[(Rank.parse(text[:-1]) - 2) * 4 + _SUIT_OFFSET[suit]]
                 except ValueError:
                     pass
         raise ValueError(

@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, combinations, permutations, product
+from operator import itemgetter
 
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
 from ofc_core.board import ROWS
@@ -628,50 +629,78 @@ _STRAIGHTS = tuple(frozenset(range(high, high - 5, -1)) for high in range(ACE, 3
 """Rank sets of the straights, ace-high first."""
 _STRAIGHT_BITS = tuple((ranks, sum(1 << r for r in ranks)) for ranks in _STRAIGHTS)
 """Each straight's ranks with their bit mask (bit ``r`` for rank ``r``)."""
+_first = itemgetter(0)
+
+
+def _lowest_besides(low: list[int], ranks: set[int], count: int) -> list[int] | None:
+    """The ``count`` first cards of ``low`` (ascending) whose rank is not in ``ranks``, or
+    ``None`` when there are fewer."""
+    out = []
+    for c in low:
+        if c >> 2 not in ranks:
+            out.append(c)
+            if len(out) == count:
+                return out
+    return None
 
 
 def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
-    """A handful of strong 5-card rows from ``pool``: made hands by rank groups, flushes,
-    straights, and the best high cards."""
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[int, list[int]] = {}
-    high = sorted(pool, reverse=True)
+    """A handful of strong 5-card rows from ``pool`` (each sorted, without repeats, in this
+    order): for each of the four largest rank groups (larger first, then higher) the group
+    (up to quads) filled with the lowest cards of other ranks, trips with the smallest other
+    group as a full house, a pair with the next group and the lowest other card as two pair;
+    then the highest and the lowest five of each suit holding five (the suit of the higher
+    card first); each straight, ace-high first, of the highest card of each rank; the five
+    highest cards. Five cards are their only candidate.
+
+    >>> from ofc_core.cards import DECK, parse_cards
+    >>> pool = [c.index for c in parse_cards("Ah Ad Ac 7h 7c 5h 4h 3h 2h 9s")]
+    >>> for row in _five_candidates(pool):
+    ...     print(" ".join(str(DECK[c]) for c in reversed(row)))
+    Ah Ad Ac 3h 2h
+    Ah Ad Ac 7h 7c
+    7h 7c 4h 3h 2h
+    Ah 7h 5h 4h 3h
+    7h 5h 4h 3h 2h
+    Ah 5h 4h 3h 2h
+    Ah Ad Ac 9s 7h
+    """
+    if len(pool) <= 5:
+        return [tuple(sorted(pool))] if len(pool) == 5 else []
+    low = sorted(pool)
+    high = low[::-1]
+    by_rank: dict[int, list[int]] = {}  # ranks from the highest, each card list highest first
+    suits: list[list[int]] = [[], [], [], []]
     for c in high:
         by_rank.setdefault(c >> 2, []).append(c)
-        by_suit.setdefault(c & 3, []).append(c)
-    groups = sorted(by_rank.values(), key=lambda g: (len(g), g[0]), reverse=True)
-    singles_low = high[::-1]  # the cards are distinct: this is sorted(pool)
-    out: list[tuple[int, ...]] = []
-
-    def fill(core: list[int]) -> None:
-        used = {x >> 2 for x in core}
-        rest = [c for c in singles_low if c >> 2 not in used]
-        if len(core) + len(rest) >= 5:
-            out.append(tuple(core + rest[:5 - len(core)]))
-
-    multi = [g for g in groups if len(g) >= 2]
+        suits[c & 3].append(c)
+    out: list[list[int]] = []
+    multi = sorted((g for g in by_rank.values() if len(g) >= 2), key=len, reverse=True)
     for i, g in enumerate(multi[:4]):
-        fill(g[:4])
+        rest = _lowest_besides(low, {g[0] >> 2}, 5 - len(g[:4]))
+        if rest is not None:
+            out.append(g[:4] + rest)
         if len(g) >= 3:
-            pairs = [h for h in reversed(multi) if h is not g]
-            if pairs:
-                out.append(tuple(g[:3] + pairs[0][:2]))
-        if i + 1 < len(multi) and len(g) == 2:
-            fill(g + multi[i + 1][:2])
-    for cards in by_suit.values():
-        if len(cards) >= 5:
-            out.append(tuple(cards[:5]))
-            out.append(tuple(cards[-5:]))
+            other = multi[-1] if multi[-1] is not g else multi[-2] if len(multi) > 1 else None
+            if other is not None:
+                out.append(g[:3] + other[:2])
+        elif i + 1 < len(multi):  # a pair, and the next group a pair
+            other = multi[i + 1]
+            rest = _lowest_besides(low, {g[0] >> 2, other[0] >> 2}, 1)
+            if rest is not None:
+                out.append(g + other + rest)
+    for cards in sorted((s for s in suits if len(s) >= 5), key=_first, reverse=True):
+        out.append(cards[:5])
+        out.append(cards[-5:])
     if len(by_rank) >= 5:  # a straight needs five ranks
         present = 0
         for rank in by_rank:
             present |= 1 << rank
         for ranks, bits in _STRAIGHT_BITS:
             if present & bits == bits:
-                out.append(tuple([by_rank[r][0] for r in ranks]))
-    if len(pool) >= 5:
-        out.append(tuple(high[:5]))
-    return list(dict.fromkeys(tuple(sorted(c)) for c in out if len(set(c)) == 5))
+                out.append([by_rank[r][0] for r in ranks])
+    out.append(high[:5])
+    return list(dict.fromkeys(map(tuple, map(sorted, out))))
 
 
 def _top_candidates(pool: list[int]) -> list[tuple[int, ...]]:

@@ -34,7 +34,7 @@ the score (:func:`offers_by_score`, :func:`accepts_by_score`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, combinations, permutations, product
@@ -557,15 +557,24 @@ def _middle_royalty_most(table: RoyaltyTable) -> list[int]:
     return known[1]
 
 
+def _worth(royalties: tuple[int, int, int], strengths: tuple[Strength, Strength, Strength],
+           bonus: float) -> float:
+    """Royalties plus ``bonus`` (the worth of Fantasyland next hand, 0 when not earned), plus
+    a small pull toward strong rows (0.05 a row per hand category), so ties favour hands that
+    win more rows."""
+    top, middle, bottom = strengths
+    return sum(royalties) + bonus + ((top >> 20) + (middle >> 20) + (bottom >> 20)) * 0.05
+
+
 def _board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
                  fl_bonus: float, in_fl: bool) -> float:
-    """Royalties plus the worth of Fantasyland next hand; fouls are ruled out by the caller."""
+    """Royalties plus the worth of Fantasyland next hand (:func:`_worth`); fouls are ruled out
+    by the caller."""
     table = ruleset.royalties
     top, middle, bottom = strengths
     royalties = (_royalty(table, 0, top), _royalty(table, 1, middle), _royalty(table, 2, bottom))
-    fl_next = ruleset.fantasyland_cards(False, in_fl, strengths[0], strengths, royalties)
-    # A small pull toward strong rows, so ties favour hands that win more rows.
-    return sum(royalties) + (fl_bonus if fl_next else 0) + sum(s >> 20 for s in strengths) * 0.05
+    fl_next = ruleset.fantasyland_cards(False, in_fl, top, strengths, royalties)
+    return _worth(royalties, strengths, fl_bonus if fl_next else 0)
 
 
 def _finishes(view: View) -> Iterable[Placement]:
@@ -629,7 +638,18 @@ _STRAIGHTS = tuple(frozenset(range(high, high - 5, -1)) for high in range(ACE, 3
 """Rank sets of the straights, ace-high first."""
 _STRAIGHT_BITS = tuple((ranks, sum(1 << r for r in ranks)) for ranks in _STRAIGHTS)
 """Each straight's ranks with their bit mask (bit ``r`` for rank ``r``)."""
-_first = itemgetter(0)
+_first, _second = itemgetter(0), itemgetter(1)
+_STRAIGHTS_IN: dict[int, tuple[frozenset[int], ...]] = {}
+
+
+def _straights_in(present: int) -> tuple[frozenset[int], ...]:
+    """The rank sets of the straights (ace-high first) whose ranks are all in ``present`` (bit
+    ``r`` for rank ``r``), remembered by mask."""
+    known = _STRAIGHTS_IN.get(present)
+    if known is None:
+        known = _STRAIGHTS_IN[present] = tuple(
+            ranks for ranks, bits in _STRAIGHT_BITS if present & bits == bits)
+    return known
 
 
 def _lowest_besides(low: list[int], ranks: set[int], count: int) -> list[int] | None:
@@ -644,7 +664,7 @@ def _lowest_besides(low: list[int], ranks: set[int], count: int) -> list[int] | 
     return None
 
 
-def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
+def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
     """A handful of strong 5-card rows from ``pool`` (each sorted, without repeats, in this
     order): for each of the four largest rank groups (larger first, then higher) the group
     (up to quads) filled with the lowest cards of other ranks, trips with the smallest other
@@ -693,12 +713,8 @@ def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
         out.append(cards[:5])
         out.append(cards[-5:])
     if len(by_rank) >= 5:  # a straight needs five ranks
-        present = 0
-        for rank in by_rank:
-            present |= 1 << rank
-        for ranks, bits in _STRAIGHT_BITS:
-            if present & bits == bits:
-                out.append([by_rank[r][0] for r in ranks])
+        for ranks in _straights_in(sum(1 << rank for rank in by_rank)):
+            out.append([by_rank[r][0] for r in ranks])
     out.append(high[:5])
     return list(dict.fromkeys(map(tuple, map(sorted, out))))
 
@@ -740,41 +756,71 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
     ['3d']
     """
     best, best_value = None, -1e9
-    cache: dict[tuple[int, ...], Strength] = {}
-
-    def ranked(rows: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], Strength]]:
-        for r in rows:
-            if r not in cache:
-                cache[r] = _strength(r)
-        return sorted(((r, cache[r]) for r in rows), key=lambda rs: rs[1], reverse=True)
-
     table = ruleset.royalties
     middle_most = _middle_royalty_most(table)
+    middles_of: dict[tuple[int, ...], list[tuple[tuple[int, ...], Strength]]] = {}
     pool = list(cards)
     for top in _top_candidates(pool):
-        st = _strength(top)
+        st = row_strength(top)
         top_royalty = _royalty(table, 0, st)
         rest = [c for c in pool if c not in top]
-        for bottom, sb in ranked(_five_candidates(rest))[:width]:
+        for bottom, sb in _by_strength(_five_candidates(rest))[:width]:
+            if sb < st:
+                continue  # no middle fits between them
+            bottom_royalty = _royalty(table, 2, sb)
             # The most any middle (at most the bottom) could make of this top and bottom: when
             # that cannot beat the best so far, its middles are not looked for. Staying is
             # judged with the middle as strong as the bottom and earning the most it could (the
             # stay rule only asks rows to reach minimums).
-            royalties = (top_royalty, middle_most[sb >> ROYALTY_INDEX_SHIFT],
-                         _royalty(table, 2, sb))
-            stays = ruleset.fantasyland_cards(False, True, st, (st, sb, sb), royalties)
-            most = sum(royalties) + (10.0 if stays else 0) + \
-                ((st >> 20) + 2 * (sb >> 20)) * 0.05
-            if most <= best_value:
+            most = (top_royalty, middle_most[sb >> ROYALTY_INDEX_SHIFT], bottom_royalty)
+            if _worth(most, (st, sb, sb), 0) <= best_value and \
+                    _fl_value(ruleset, (st, sb, sb), most, best_value) is None:
                 continue
-            left = [c for c in rest if c not in bottom]
-            middles = [(m, s) for m, s in ranked(_five_candidates(left)) if st <= s <= sb]
-            for middle, sm in middles[:width]:
-                value = _board_value(ruleset, (st, sm, sb), 10.0, True)
-                if value > best_value:
+            left = tuple(c for c in rest if c not in bottom)
+            middles = middles_of.get(left)  # the same cards may be left by another top
+            if middles is None:
+                middles = middles_of[left] = _by_strength(_five_candidates(left))
+            for middle, sm in [(m, s) for m, s in middles if st <= s <= sb][:width]:
+                royalties = (top_royalty, _royalty(table, 1, sm), bottom_royalty)
+                value = _fl_value(ruleset, (st, sm, sb), royalties, best_value)
+                if value is not None:
                     discard = tuple(c for c in left if c not in middle)
                     best, best_value = Placement(top, middle, bottom, discard), value
     return best if best is not None else _fallback_fl(cards)
+
+
+def _by_strength(rows: Iterable[tuple[int, ...]]) -> list[tuple[tuple[int, ...], Strength]]:
+    """Each row with its strength (:func:`ofc_core.engine.row_strength`), strongest first;
+    rows of equal strength keep their order."""
+    ranked = [(row, row_strength(row)) for row in rows]
+    ranked.sort(key=_second, reverse=True)
+    return ranked
+
+
+def _fl_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
+              royalties: tuple[int, int, int], floor: float) -> float | None:
+    """What a Fantasyland board is worth (:func:`_worth`, staying in Fantasyland worth 10),
+    or ``None`` when that is not above ``floor``. The stay rule is asked only when its answer
+    decides.
+
+    >>> from ofc_core.rules import PRESETS
+    >>> from ofc_core.evaluate import strength
+    >>> rows = (strength("Qh Qd 2c"), strength("9s 9d 5h 4c 3d"), strength("As Ks Js 8s 2s"))
+    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), -1e9)  # 11 + 0.05 * (1 + 1 + 5)
+    11.35
+    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), 11.35) is None
+    True
+    >>> trips = (strength("2h 2d 2c"),) + rows[1:]  # trips on top stay: 10 more
+    >>> _fl_value(PRESETS["pineapple"], trips, (10, 0, 4), -1e9)
+    24.45
+    """
+    staying = _worth(royalties, strengths, 10.0)
+    if staying <= floor:
+        return None
+    if ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties):
+        return staying
+    value = _worth(royalties, strengths, 0)
+    return value if value > floor else None
 
 
 def _fallback_fl(cards: tuple[int, ...]) -> Placement:

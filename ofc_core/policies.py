@@ -43,7 +43,7 @@ from operator import itemgetter
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
 from ofc_core.board import ROWS
 from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
-from ofc_core.evaluate import Strength
+from ofc_core.evaluate import Category, Strength, encode
 from ofc_core.rules import RoyaltyTable, Ruleset
 
 QUEEN, KING, ACE = 10, 11, 12
@@ -636,19 +636,19 @@ def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
 _STRAIGHTS = tuple(frozenset(range(high, high - 5, -1)) for high in range(ACE, 3, -1)) + (
     frozenset((3, 2, 1, 0, ACE)),)  # the wheel last: 5-4-3-2-A
 """Rank sets of the straights, ace-high first."""
-_STRAIGHT_BITS = tuple((ranks, sum(1 << r for r in ranks)) for ranks in _STRAIGHTS)
-"""Each straight's ranks with their bit mask (bit ``r`` for rank ``r``)."""
+_STRAIGHT_BITS = tuple((ranks, sum(8 << 4 * r for r in ranks)) for ranks in _STRAIGHTS)
+"""Each straight's ranks with their mask of ranks held (:func:`_ranks_held`)."""
 _first, _second = itemgetter(0), itemgetter(1)
 _STRAIGHTS_IN: dict[int, tuple[frozenset[int], ...]] = {}
 
 
-def _straights_in(present: int) -> tuple[frozenset[int], ...]:
-    """The rank sets of the straights (ace-high first) whose ranks are all in ``present`` (bit
-    ``r`` for rank ``r``), remembered by mask."""
-    known = _STRAIGHTS_IN.get(present)
+def _straights_in(held: int) -> tuple[frozenset[int], ...]:
+    """The rank sets of the straights (ace-high first) whose ranks are all held (``held`` as
+    :func:`_ranks_held` gives it), remembered by mask."""
+    known = _STRAIGHTS_IN.get(held)
     if known is None:
-        known = _STRAIGHTS_IN[present] = tuple(
-            ranks for ranks, bits in _STRAIGHT_BITS if present & bits == bits)
+        known = _STRAIGHTS_IN[held] = tuple(
+            ranks for ranks, bits in _STRAIGHT_BITS if held & bits == bits)
     return known
 
 
@@ -713,10 +713,56 @@ def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
         out.append(cards[:5])
         out.append(cards[-5:])
     if len(by_rank) >= 5:  # a straight needs five ranks
-        for ranks in _straights_in(sum(1 << rank for rank in by_rank)):
+        for ranks in _straights_in(_ranks_held(sum(map(_RANK_TALLY.__getitem__, pool)), 1)):
             out.append([by_rank[r][0] for r in ranks])
     out.append(high[:5])
     return list(dict.fromkeys(map(tuple, map(sorted, out))))
+
+
+_RANK_TALLY = tuple(1 << 4 * (c >> 2) for c in range(52))
+"""Each card as a 1 in the 4-bit field of its rank: summed over cards, field ``r`` counts the
+cards of rank ``r`` (at most 4, so fields never overflow)."""
+_RANK_FIELDS = sum(1 << 4 * r for r in range(13))
+_SUIT_TALLY = tuple(1 << 8 * (c & 3) for c in range(52))
+"""Each card as a 1 in the 8-bit field of its suit (the same for suits)."""
+_SUIT_FIELDS = sum(1 << 8 * s for s in range(4))
+_NO_CEILING = 1 << 30
+"""Above every strength."""
+_CEILINGS = tuple(tuple(encode(category, [rank + 2 + 1]) for rank in range(13))
+                  for category in (Category.HIGH_CARD, Category.PAIR, Category.TWO_PAIR))
+"""Above every hand of high card, one pair or two pair led by a rank (index 0-12; its Rank is
+2 more)."""
+
+
+def _ranks_held(tally: int, times: int) -> int:
+    """The top bit of the field (in a summed :data:`_RANK_TALLY`) of each rank held at least
+    ``times`` times (1 to 4)."""
+    return (tally + (8 - times) * _RANK_FIELDS) & 8 * _RANK_FIELDS
+
+
+def _ceiling(cards: Sequence[int]) -> Strength:
+    """A strength that no five of ``cards`` reach, from rank and suit counts alone: above the
+    best high card, pair or two pair their ranks allow. With trips, or five ranks or five of a
+    suit that may make a straight or a flush, there is no bound.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> from ofc_core.evaluate import strength
+    >>> cards = [c.index for c in parse_cards("9s 9d 7h 5c 3d 2s")]
+    >>> strength("9h 9c Ah 7c 5d") < _ceiling(cards) <= strength("Th Tc 2h")
+    True
+    >>> _ceiling([c.index for c in parse_cards("9s 9d 7h 6c 5d 8s")]) == _NO_CEILING
+    True
+    """
+    tally = sum(map(_RANK_TALLY.__getitem__, cards))
+    if _ranks_held(tally, 3):
+        return _NO_CEILING
+    held = _ranks_held(tally, 1)
+    if held.bit_count() >= 5 and (_straights_in(held) or (sum(
+            map(_SUIT_TALLY.__getitem__, cards)) + 123 * _SUIT_FIELDS) & 128 * _SUIT_FIELDS):
+        return _NO_CEILING  # a straight may be there, or five of a suit
+    paired = _ranks_held(tally, 2)
+    lead = (paired or held).bit_length() // 4 - 1  # the highest pair's rank, or highest rank
+    return _CEILINGS[min(paired.bit_count(), 2)][lead]
 
 
 def _top_candidates(pool: list[int]) -> list[tuple[int, ...]]:
@@ -779,6 +825,8 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
             left = tuple(c for c in rest if c not in bottom)
             middles = middles_of.get(left)  # the same cards may be left by another top
             if middles is None:
+                if _ceiling(left) <= st:
+                    continue  # no five of them make a middle above the top
                 middles = middles_of[left] = _by_strength(_five_candidates(left))
             for middle, sm in [(m, s) for m, s in middles if st <= s <= sb][:width]:
                 royalties = (top_royalty, _royalty(table, 1, sm), bottom_royalty)

@@ -34,6 +34,7 @@ the score (:func:`offers_by_score`, :func:`accepts_by_score`).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -41,7 +42,6 @@ from itertools import accumulate, combinations, permutations, product
 from operator import itemgetter
 
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
-from ofc_core.board import ROWS
 from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
 from ofc_core.evaluate import Category, Strength, encode
 from ofc_core.rules import RoyaltyTable, Ruleset
@@ -531,17 +531,24 @@ def _strength(cards: Iterable[int]) -> Strength:
     return row_strength(tuple(cards))
 
 
-_ROYALTIES: dict[tuple[int, int, Strength], tuple[RoyaltyTable, int]] = {}
+_ROW_ROYALTIES: dict[int, tuple[RoyaltyTable, tuple[list[int], ...]]] = {}
+
+
+def _row_royalties(table: RoyaltyTable) -> tuple[list[int], ...]:
+    """``table.points`` of the top, the middle and the bottom, each by ``strength >>
+    ROYALTY_INDEX_SHIFT`` (a royalty depends only on that index:
+    :func:`ofc_core.batch.royalty_array`), remembered per table (a royalty table is an
+    immutable value)."""
+    known = _ROW_ROYALTIES.get(id(table))
+    if known is None or known[0] is not table:
+        rows = tuple([int(r) for r in row] for row in royalty_array(table))
+        known = _ROW_ROYALTIES[id(table)] = (table, rows)
+    return known[1]
 
 
 def _royalty(table: RoyaltyTable, row: int, strength: Strength) -> int:
-    """``table.points`` for row ``row`` (0 top, 1 middle, 2 bottom), remembered per table (a
-    royalty table is an immutable value)."""
-    key = (id(table), row, strength)
-    known = _ROYALTIES.get(key)
-    if known is None or known[0] is not table:
-        known = _ROYALTIES[key] = (table, table.points(ROWS[row], strength))
-    return known[1]
+    """``table.points`` for row ``row`` (0 top, 1 middle, 2 bottom)."""
+    return _row_royalties(table)[row][strength >> ROYALTY_INDEX_SHIFT]
 
 
 _MIDDLE_MOST: dict[int, tuple[RoyaltyTable, list[int]]] = {}
@@ -549,10 +556,10 @@ _MIDDLE_MOST: dict[int, tuple[RoyaltyTable, list[int]]] = {}
 
 def _middle_royalty_most(table: RoyaltyTable) -> list[int]:
     """The most royalty a middle of strength at most ``s`` earns, by ``s >> ROYALTY_INDEX_SHIFT``
-    (a royalty depends only on that index: :func:`ofc_core.batch.royalty_array`)."""
+    (:func:`_row_royalties`)."""
     known = _MIDDLE_MOST.get(id(table))
     if known is None or known[0] is not table:
-        most = list(accumulate((int(r) for r in royalty_array(table)[1]), max))
+        most = list(accumulate(_row_royalties(table)[1], max))
         known = _MIDDLE_MOST[id(table)] = (table, most)
     return known[1]
 
@@ -633,45 +640,52 @@ def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
     return best
 
 
-_STRAIGHTS = tuple(frozenset(range(high, high - 5, -1)) for high in range(ACE, 3, -1)) + (
-    frozenset((3, 2, 1, 0, ACE)),)  # the wheel last: 5-4-3-2-A
-"""Rank sets of the straights, ace-high first."""
-_STRAIGHT_BITS = tuple((ranks, sum(8 << 4 * r for r in ranks)) for ranks in _STRAIGHTS)
-"""Each straight's ranks with their mask of ranks held (:func:`_ranks_held`)."""
-_first, _second = itemgetter(0), itemgetter(1)
-_STRAIGHTS_IN: dict[int, tuple[frozenset[int], ...]] = {}
+_STRAIGHTS = tuple(tuple(range(high - 4, high + 1)) for high in range(ACE, 3, -1)) + (
+    (0, 1, 2, 3, ACE),)  # the wheel last: 5-4-3-2-A
+"""The ranks of the straights, ace-high first, each lowest rank first (so one card of each
+rank, taken in this order, is in index order)."""
+_RANK_TALLY = tuple(1 << 4 * (c >> 2) for c in range(52))
+"""Each card as a 1 in the 4-bit field of its rank: summed over cards, field ``r`` counts the
+cards of rank ``r`` (at most 4, so fields never overflow)."""
+_RANK_FIELDS = sum(1 << 4 * r for r in range(13))
+_SUIT_TALLY = tuple(1 << 8 * (c & 3) for c in range(52))
+"""Each card as a 1 in the 8-bit field of its suit (at most 17 cards: no overflow below)."""
+_SUIT_FIELDS = sum(1 << 8 * s for s in range(4))
+_STRAIGHT_HELD = tuple((ranks, sum(8 << 4 * r for r in ranks)) for ranks in _STRAIGHTS)
+"""Each straight's ranks with its mask of ranks held (:func:`_ranks_held`)."""
+_STRAIGHTS_IN: dict[int, tuple[tuple[int, ...], ...]] = {}
+_last, _second = itemgetter(-1), itemgetter(1)
 
 
-def _straights_in(held: int) -> tuple[frozenset[int], ...]:
-    """The rank sets of the straights (ace-high first) whose ranks are all held (``held`` as
+def _ranks_held(tally: int, times: int) -> int:
+    """The top bit of the field (in a summed :data:`_RANK_TALLY`) of each rank held at least
+    ``times`` times (1 to 4)."""
+    return (tally + (8 - times) * _RANK_FIELDS) & 8 * _RANK_FIELDS
+
+
+def _straights_in(held: int) -> tuple[tuple[int, ...], ...]:
+    """The ranks of the straights (ace-high first) whose ranks are all held (``held`` as
     :func:`_ranks_held` gives it), remembered by mask."""
     known = _STRAIGHTS_IN.get(held)
     if known is None:
         known = _STRAIGHTS_IN[held] = tuple(
-            ranks for ranks, bits in _STRAIGHT_BITS if held & bits == bits)
+            ranks for ranks, bits in _STRAIGHT_HELD if held & bits == bits)
     return known
 
 
-def _lowest_besides(low: list[int], ranks: set[int], count: int) -> list[int] | None:
-    """The ``count`` first cards of ``low`` (ascending) whose rank is not in ``ranks``, or
-    ``None`` when there are fewer."""
-    out = []
-    for c in low:
-        if c >> 2 not in ranks:
-            out.append(c)
-            if len(out) == count:
-                return out
-    return None
+def _five_of_a_suit(cards: Sequence[int]) -> bool:
+    """Whether at least five of ``cards`` share a suit (a suit's field in the summed
+    :data:`_SUIT_TALLY` reaches 128 from 123 exactly then)."""
+    tally = sum(map(_SUIT_TALLY.__getitem__, cards))
+    return bool((tally + 123 * _SUIT_FIELDS) & 128 * _SUIT_FIELDS)
 
 
 def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
     """A handful of strong 5-card rows from ``pool`` (each sorted, without repeats, in this
-    order): for each of the four largest rank groups (larger first, then higher) the group
-    (up to quads) filled with the lowest cards of other ranks, trips with the smallest other
-    group as a full house, a pair with the next group and the lowest other card as two pair;
-    then the highest and the lowest five of each suit holding five (the suit of the higher
-    card first); each straight, ace-high first, of the highest card of each rank; the five
-    highest cards. Five cards are their only candidate.
+    order): the rows made on rank groups (:func:`_group_rows`); the highest and the lowest five
+    of each suit holding five (the suit of the higher card first); each straight, ace-high
+    first, of the highest card of each rank; the five highest cards. Five cards are their only
+    candidate.
 
     >>> from ofc_core.cards import DECK, parse_cards
     >>> pool = [c.index for c in parse_cards("Ah Ad Ac 7h 7c 5h 4h 3h 2h 9s")]
@@ -688,56 +702,55 @@ def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
     if len(pool) <= 5:
         return [tuple(sorted(pool))] if len(pool) == 5 else []
     low = sorted(pool)
-    high = low[::-1]
     by_rank: dict[int, list[int]] = {}  # ranks from the highest, each card list highest first
-    suits: list[list[int]] = [[], [], [], []]
-    for c in high:
-        by_rank.setdefault(c >> 2, []).append(c)
-        suits[c & 3].append(c)
-    out: list[list[int]] = []
-    multi = sorted((g for g in by_rank.values() if len(g) >= 2), key=len, reverse=True)
-    for i, g in enumerate(multi[:4]):
-        rest = _lowest_besides(low, {g[0] >> 2}, 5 - len(g[:4]))
-        if rest is not None:
-            out.append(g[:4] + rest)
-        if len(g) >= 3:
-            other = multi[-1] if multi[-1] is not g else multi[-2] if len(multi) > 1 else None
-            if other is not None:
-                out.append(g[:3] + other[:2])
-        elif i + 1 < len(multi):  # a pair, and the next group a pair
-            other = multi[i + 1]
-            rest = _lowest_besides(low, {g[0] >> 2, other[0] >> 2}, 1)
-            if rest is not None:
-                out.append(g + other + rest)
-    for cards in sorted((s for s in suits if len(s) >= 5), key=_first, reverse=True):
-        out.append(cards[:5])
-        out.append(cards[-5:])
+    for c in reversed(low):
+        if c >> 2 in by_rank:
+            by_rank[c >> 2].append(c)
+        else:
+            by_rank[c >> 2] = [c]
+    out = _group_rows(low, by_rank) if len(by_rank) < len(low) else []
+    if _five_of_a_suit(low):
+        suits = [[c for c in low if c & 3 == suit] for suit in range(4)]
+        for cards in sorted((s for s in suits if len(s) >= 5), key=_last, reverse=True):
+            out += tuple(cards[-5:]), tuple(cards[:5])
     if len(by_rank) >= 5:  # a straight needs five ranks
-        for ranks in _straights_in(_ranks_held(sum(map(_RANK_TALLY.__getitem__, pool)), 1)):
-            out.append([by_rank[r][0] for r in ranks])
-    out.append(high[:5])
-    return list(dict.fromkeys(map(tuple, map(sorted, out))))
+        for ranks in _straights_in(_ranks_held(sum(map(_RANK_TALLY.__getitem__, low)), 1)):
+            out.append(tuple([by_rank[r][0] for r in ranks]))
+    out.append(tuple(low[-5:]))
+    return list(dict.fromkeys(out))
 
 
-_RANK_TALLY = tuple(1 << 4 * (c >> 2) for c in range(52))
-"""Each card as a 1 in the 4-bit field of its rank: summed over cards, field ``r`` counts the
-cards of rank ``r`` (at most 4, so fields never overflow)."""
-_RANK_FIELDS = sum(1 << 4 * r for r in range(13))
-_SUIT_TALLY = tuple(1 << 8 * (c & 3) for c in range(52))
-"""Each card as a 1 in the 8-bit field of its suit (the same for suits)."""
-_SUIT_FIELDS = sum(1 << 8 * s for s in range(4))
+def _group_rows(low: list[int], by_rank: dict[int, list[int]]) -> list[tuple[int, ...]]:
+    """The rows of :func:`_five_candidates` made on rank groups (``low``: at least six cards,
+    ascending; ``by_rank``: their cards by rank, as there), each sorted: for each of the four
+    largest groups (larger first, then higher) the group with the lowest cards of other ranks;
+    after trips, the trips with the smallest other group (a full house); after a pair, the pair,
+    the next pair and the lowest card of neither rank (two pair)."""
+    groups = [g for g in by_rank.values() if len(g) >= 2]
+    groups.sort(key=len, reverse=True)  # a stable sort: higher first among groups of a size
+    out = []
+    for i, group in enumerate(groups[:4]):
+        size = len(group)
+        at = bisect_left(low, group[-1])  # a rank's cards are next to each other in ``low``
+        others = low[:at] + low[at + size:]
+        out.append(tuple(sorted(group + others[:5 - size])))
+        if size >= 3:
+            smaller = [g for g in groups if g is not group]
+            if smaller:
+                out.append(tuple(sorted(group[:3] + smaller[-1][:2])))
+        elif i + 1 < len(groups):  # the next group is a pair too
+            pair = groups[i + 1]
+            kicker = others[2] if others[0] >> 2 == pair[0] >> 2 else others[0]
+            out.append(tuple(sorted(group + pair + [kicker])))
+    return out
+
+
 _NO_CEILING = 1 << 30
 """Above every strength."""
 _CEILINGS = tuple(tuple(encode(category, [rank + 2 + 1]) for rank in range(13))
                   for category in (Category.HIGH_CARD, Category.PAIR, Category.TWO_PAIR))
 """Above every hand of high card, one pair or two pair led by a rank (index 0-12; its Rank is
 2 more)."""
-
-
-def _ranks_held(tally: int, times: int) -> int:
-    """The top bit of the field (in a summed :data:`_RANK_TALLY`) of each rank held at least
-    ``times`` times (1 to 4)."""
-    return (tally + (8 - times) * _RANK_FIELDS) & 8 * _RANK_FIELDS
 
 
 def _ceiling(cards: Sequence[int]) -> Strength:
@@ -757,9 +770,8 @@ def _ceiling(cards: Sequence[int]) -> Strength:
     if _ranks_held(tally, 3):
         return _NO_CEILING
     held = _ranks_held(tally, 1)
-    if held.bit_count() >= 5 and (_straights_in(held) or (sum(
-            map(_SUIT_TALLY.__getitem__, cards)) + 123 * _SUIT_FIELDS) & 128 * _SUIT_FIELDS):
-        return _NO_CEILING  # a straight may be there, or five of a suit
+    if held.bit_count() >= 5 and (_straights_in(held) or _five_of_a_suit(cards)):
+        return _NO_CEILING
     paired = _ranks_held(tally, 2)
     lead = (paired or held).bit_length() // 4 - 1  # the highest pair's rank, or highest rank
     return _CEILINGS[min(paired.bit_count(), 2)][lead]
@@ -802,25 +814,24 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
     ['3d']
     """
     best, best_value = None, -1e9
-    table = ruleset.royalties
-    middle_most = _middle_royalty_most(table)
+    top_royalty, middle_royalty, bottom_royalty = _row_royalties(ruleset.royalties)
+    middle_most = _middle_royalty_most(ruleset.royalties)
     middles_of: dict[tuple[int, ...], list[tuple[tuple[int, ...], Strength]]] = {}
     pool = list(cards)
     for top in _top_candidates(pool):
         st = row_strength(top)
-        top_royalty = _royalty(table, 0, st)
+        tr = top_royalty[st >> ROYALTY_INDEX_SHIFT]
         rest = [c for c in pool if c not in top]
         for bottom, sb in _by_strength(_five_candidates(rest))[:width]:
             if sb < st:
                 continue  # no middle fits between them
-            bottom_royalty = _royalty(table, 2, sb)
+            index = sb >> ROYALTY_INDEX_SHIFT
+            br = bottom_royalty[index]
             # The most any middle (at most the bottom) could make of this top and bottom: when
             # that cannot beat the best so far, its middles are not looked for. Staying is
             # judged with the middle as strong as the bottom and earning the most it could (the
             # stay rule only asks rows to reach minimums).
-            most = (top_royalty, middle_most[sb >> ROYALTY_INDEX_SHIFT], bottom_royalty)
-            if _worth(most, (st, sb, sb), 0) <= best_value and \
-                    _fl_value(ruleset, (st, sb, sb), most, best_value) is None:
+            if not _beats(ruleset, (st, sb, sb), (tr, middle_most[index], br), best_value):
                 continue
             left = tuple(c for c in rest if c not in bottom)
             middles = middles_of.get(left)  # the same cards may be left by another top
@@ -829,7 +840,7 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
                     continue  # no five of them make a middle above the top
                 middles = middles_of[left] = _by_strength(_five_candidates(left))
             for middle, sm in [(m, s) for m, s in middles if st <= s <= sb][:width]:
-                royalties = (top_royalty, _royalty(table, 1, sm), bottom_royalty)
+                royalties = (tr, middle_royalty[sm >> ROYALTY_INDEX_SHIFT], br)
                 value = _fl_value(ruleset, (st, sm, sb), royalties, best_value)
                 if value is not None:
                     discard = tuple(c for c in left if c not in middle)
@@ -869,6 +880,14 @@ def _fl_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
         return staying
     value = _worth(royalties, strengths, 0)
     return value if value > floor else None
+
+
+def _beats(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
+           royalties: tuple[int, int, int], floor: float) -> bool:
+    """Whether a Fantasyland board is worth more than ``floor`` (:func:`_fl_value`), asking the
+    stay rule only when its answer decides."""
+    return _worth(royalties, strengths, 0) > floor or \
+        _fl_value(ruleset, strengths, royalties, floor) is not None
 
 
 def _fallback_fl(cards: tuple[int, ...]) -> Placement:

@@ -551,16 +551,16 @@ def _royalty(table: RoyaltyTable, row: int, strength: Strength) -> int:
     return _row_royalties(table)[row][strength >> ROYALTY_INDEX_SHIFT]
 
 
-_MIDDLE_MOST: dict[int, tuple[RoyaltyTable, list[int]]] = {}
+_MOST_ROYALTIES: dict[int, tuple[RoyaltyTable, tuple[list[int], ...]]] = {}
 
 
-def _middle_royalty_most(table: RoyaltyTable) -> list[int]:
-    """The most royalty a middle of strength at most ``s`` earns, by ``s >> ROYALTY_INDEX_SHIFT``
-    (:func:`_row_royalties`)."""
-    known = _MIDDLE_MOST.get(id(table))
+def _most_royalties(table: RoyaltyTable) -> tuple[list[int], ...]:
+    """The most royalty a top, a middle and a bottom of strength at most ``s`` earn, each by
+    ``s >> ROYALTY_INDEX_SHIFT`` (:func:`_row_royalties`)."""
+    known = _MOST_ROYALTIES.get(id(table))
     if known is None or known[0] is not table:
-        most = list(accumulate(_row_royalties(table)[1], max))
-        known = _MIDDLE_MOST[id(table)] = (table, most)
+        most = tuple(list(accumulate(row, max)) for row in _row_royalties(table))
+        known = _MOST_ROYALTIES[id(table)] = (table, most)
     return known[1]
 
 
@@ -815,24 +815,25 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
     """
     best, best_value = None, -1e9
     top_royalty, middle_royalty, bottom_royalty = _row_royalties(ruleset.royalties)
-    middle_most = _middle_royalty_most(ruleset.royalties)
+    _, middle_most, bottom_most = _most_royalties(ruleset.royalties)
     middles_of: dict[tuple[int, ...], list[tuple[tuple[int, ...], Strength]]] = {}
     pool = list(cards)
     for top in _top_candidates(pool):
         st = row_strength(top)
         tr = top_royalty[st >> ROYALTY_INDEX_SHIFT]
         rest = [c for c in pool if c not in top]
-        for bottom, sb in _by_strength(_five_candidates(rest))[:width]:
-            if sb < st:
-                continue  # no middle fits between them
+        bottoms = _by_strength(_five_candidates(rest))[:width]
+        # The most any middle (at most the bottom) could make of this top and a bottom, the
+        # rows earning the most they could at their strength: bottoms come strongest first, so
+        # once that cannot beat the best so far, no weaker bottom can (nor can one below the
+        # top). Staying is judged once, with the middle and the bottom as strong as the
+        # strongest bottom (the stay rule only asks rows to reach minimums).
+        may_stay = bool(bottoms) and _may_stay(ruleset, st, tr, bottoms[0][1])
+        for bottom, sb in bottoms:
             index = sb >> ROYALTY_INDEX_SHIFT
-            br = bottom_royalty[index]
-            # The most any middle (at most the bottom) could make of this top and bottom: when
-            # that cannot beat the best so far, its middles are not looked for. Staying is
-            # judged with the middle as strong as the bottom and earning the most it could (the
-            # stay rule only asks rows to reach minimums).
-            if not _beats(ruleset, (st, sb, sb), (tr, middle_most[index], br), best_value):
-                continue
+            most = (tr, middle_most[index], bottom_most[index])
+            if sb < st or _worth(most, (st, sb, sb), 10.0 if may_stay else 0) <= best_value:
+                break
             left = tuple(c for c in rest if c not in bottom)
             middles = middles_of.get(left)  # the same cards may be left by another top
             if middles is None:
@@ -840,8 +841,8 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
                     continue  # no five of them make a middle above the top
                 middles = middles_of[left] = _by_strength(_five_candidates(left))
             for middle, sm in [(m, s) for m, s in middles if st <= s <= sb][:width]:
-                royalties = (tr, middle_royalty[sm >> ROYALTY_INDEX_SHIFT], br)
-                value = _fl_value(ruleset, (st, sm, sb), royalties, best_value)
+                royalties = (tr, middle_royalty[sm >> ROYALTY_INDEX_SHIFT], bottom_royalty[index])
+                value = _fl_value(ruleset, (st, sm, sb), royalties, best_value, may_stay)
                 if value is not None:
                     discard = tuple(c for c in left if c not in middle)
                     best, best_value = Placement(top, middle, bottom, discard), value
@@ -857,37 +858,50 @@ def _by_strength(rows: Iterable[tuple[int, ...]]) -> list[tuple[tuple[int, ...],
 
 
 def _fl_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
-              royalties: tuple[int, int, int], floor: float) -> float | None:
+              royalties: tuple[int, int, int], floor: float, may_stay: bool) -> float | None:
     """What a Fantasyland board is worth (:func:`_worth`, staying in Fantasyland worth 10),
     or ``None`` when that is not above ``floor``. The stay rule is asked only when its answer
-    decides.
+    decides, and not at all when the board cannot stay (``may_stay`` false).
 
     >>> from ofc_core.rules import PRESETS
     >>> from ofc_core.evaluate import strength
     >>> rows = (strength("Qh Qd 2c"), strength("9s 9d 5h 4c 3d"), strength("As Ks Js 8s 2s"))
-    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), -1e9)  # 11 + 0.05 * (1 + 1 + 5)
+    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), -1e9, True)  # 11 + 0.05 * (1 + 1 + 5)
     11.35
-    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), 11.35) is None
+    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), 11.35, True) is None
     True
     >>> trips = (strength("2h 2d 2c"),) + rows[1:]  # trips on top stay: 10 more
-    >>> _fl_value(PRESETS["pineapple"], trips, (10, 0, 4), -1e9)
+    >>> _fl_value(PRESETS["pineapple"], trips, (10, 0, 4), -1e9, True)
     24.45
     """
-    staying = _worth(royalties, strengths, 10.0)
-    if staying <= floor:
-        return None
-    if ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties):
-        return staying
+    if may_stay:
+        staying = _worth(royalties, strengths, 10.0)
+        if staying <= floor:
+            return None
+        if ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties):
+            return staying
     value = _worth(royalties, strengths, 0)
     return value if value > floor else None
 
 
-def _beats(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
-           royalties: tuple[int, int, int], floor: float) -> bool:
-    """Whether a Fantasyland board is worth more than ``floor`` (:func:`_fl_value`), asking the
-    stay rule only when its answer decides."""
-    return _worth(royalties, strengths, 0) > floor or \
-        _fl_value(ruleset, strengths, royalties, floor) is not None
+def _may_stay(ruleset: Ruleset, top: Strength, top_royalty: int, bottom: Strength) -> bool:
+    """Whether a Fantasyland board with this top (and its royalty) and a bottom (and a middle)
+    of strength at most ``bottom`` could stay in Fantasyland: the stay rule asked with the
+    middle and the bottom as strong as ``bottom``, each earning the most it could at that
+    strength (the stay rule only asks rows to reach minimums).
+
+    >>> from ofc_core.rules import PRESETS
+    >>> from ofc_core.evaluate import strength
+    >>> pineapple, flush = PRESETS["pineapple"], strength("As Ks Js 8s 2s")
+    >>> _may_stay(pineapple, strength("Qh Qd 2c"), 7, flush)
+    False
+    >>> _may_stay(pineapple, strength("2h 2d 2c"), 10, flush)  # trips on top
+    True
+    """
+    _, middle_most, bottom_most = _most_royalties(ruleset.royalties)
+    index = bottom >> ROYALTY_INDEX_SHIFT
+    return bool(ruleset.fantasyland_cards(False, True, top, (top, bottom, bottom),
+                                          (top_royalty, middle_most[index], bottom_most[index])))
 
 
 def _fallback_fl(cards: tuple[int, ...]) -> Placement:

@@ -816,7 +816,6 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
     best, best_value = None, -1e9
     top_royalty, middle_royalty, bottom_royalty = _row_royalties(ruleset.royalties)
     _, middle_most, bottom_most = _most_royalties(ruleset.royalties)
-    middles_of: dict[tuple[int, ...], list[tuple[tuple[int, ...], Strength]]] = {}
     pool = list(cards)
     for top in _top_candidates(pool):
         st = row_strength(top)
@@ -834,12 +833,10 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
             most = (tr, middle_most[index], bottom_most[index])
             if sb < st or _worth(most, (st, sb, sb), 10.0 if may_stay else 0) <= best_value:
                 break
-            left = tuple(c for c in rest if c not in bottom)
-            middles = middles_of.get(left)  # the same cards may be left by another top
-            if middles is None:
-                if _ceiling(left) <= st:
-                    continue  # no five of them make a middle above the top
-                middles = middles_of[left] = _by_strength(_five_candidates(left))
+            left = [c for c in rest if c not in bottom]
+            if _ceiling(left) <= st:
+                continue  # no five of them make a middle above the top
+            middles = _by_strength(_five_candidates(left))
             for middle, sm in [(m, s) for m, s in middles if st <= s <= sb][:width]:
                 royalties = (tr, middle_royalty[sm >> ROYALTY_INDEX_SHIFT], bottom_royalty[index])
                 value = _fl_value(ruleset, (st, sm, sb), royalties, best_value, may_stay)

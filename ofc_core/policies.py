@@ -702,12 +702,7 @@ def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
     if len(pool) <= 5:
         return [tuple(sorted(pool))] if len(pool) == 5 else []
     low = sorted(pool)
-    by_rank: dict[int, list[int]] = {}  # ranks from the highest, each card list highest first
-    for c in reversed(low):
-        if c >> 2 in by_rank:
-            by_rank[c >> 2].append(c)
-        else:
-            by_rank[c >> 2] = [c]
+    by_rank = _by_rank(low)
     out = _group_rows(low, by_rank) if len(by_rank) < len(low) else []
     if _five_of_a_suit(low):
         suits = [[c for c in low if c & 3 == suit] for suit in range(4)]
@@ -718,6 +713,18 @@ def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
             out.append(tuple([by_rank[r][0] for r in ranks]))
     out.append(tuple(low[-5:]))
     return list(dict.fromkeys(out))
+
+
+def _by_rank(low: list[int]) -> dict[int, list[int]]:
+    """The cards of ``low`` (ascending) by rank: ranks from the highest, each one's cards
+    highest first."""
+    by_rank: dict[int, list[int]] = {}
+    for c in reversed(low):
+        if c >> 2 in by_rank:
+            by_rank[c >> 2].append(c)
+        else:
+            by_rank[c >> 2] = [c]
+    return by_rank
 
 
 def _group_rows(low: list[int], by_rank: dict[int, list[int]]) -> list[tuple[int, ...]]:
@@ -781,19 +788,18 @@ def _top_candidates(pool: list[int]) -> list[tuple[int, ...]]:
     """Trips, the best pairs with the lowest kicker, the three lowest cards, and the lowest
     three of different ranks (an unpaired top)."""
     low = sorted(pool)
-    by_rank: dict[int, list[int]] = {}
-    for c in reversed(low):
-        by_rank.setdefault(c >> 2, []).append(c)
+    by_rank = _by_rank(low)
     out = [tuple(g[:3]) for g in by_rank.values() if len(g) >= 3]
     for g in [g for g in by_rank.values() if len(g) >= 2][:3]:
-        kicker = next((c for c in low if c >> 2 != g[0] >> 2), None)
+        # The lowest card of another rank (a rank's cards are next to each other in ``low``).
+        kicker = low[0] if low[0] >> 2 != g[0] >> 2 else low[len(g)] if len(g) < len(low) else None
         if kicker is not None:
             out.append((g[0], g[1], kicker))
     out.append(tuple(low[:3]))
     singles = [g[-1] for g in reversed(by_rank.values())]
     if len(singles) >= 3:
         out.append(tuple(singles[:3]))
-    return list(dict.fromkeys(tuple(sorted(t)) for t in out))
+    return list(dict.fromkeys(map(tuple, map(sorted, out))))
 
 
 def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4) -> Placement:

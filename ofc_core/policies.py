@@ -648,9 +648,12 @@ _RANK_TALLY = tuple(1 << 4 * (c >> 2) for c in range(52))
 """Each card as a 1 in the 4-bit field of its rank: summed over cards, field ``r`` counts the
 cards of rank ``r`` (at most 4, so fields never overflow)."""
 _RANK_FIELDS = sum(1 << 4 * r for r in range(13))
+_RANK_HELD_BIAS = tuple((8 - times) * _RANK_FIELDS for times in range(5))
+_RANK_FIELD_TOPS = 8 * _RANK_FIELDS
 _SUIT_TALLY = tuple(1 << 8 * (c & 3) for c in range(52))
 """Each card as a 1 in the 8-bit field of its suit (at most 17 cards: no overflow below)."""
 _SUIT_FIELDS = sum(1 << 8 * s for s in range(4))
+_SUIT_FIVE_BIAS, _SUIT_FIELD_TOPS = 123 * _SUIT_FIELDS, 128 * _SUIT_FIELDS
 _STRAIGHT_HELD = tuple((ranks, sum(8 << 4 * r for r in ranks)) for ranks in _STRAIGHTS)
 """Each straight's ranks with its mask of ranks held (:func:`_ranks_held`)."""
 _STRAIGHTS_IN: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -660,7 +663,7 @@ _last, _second = itemgetter(-1), itemgetter(1)
 def _ranks_held(tally: int, times: int) -> int:
     """The top bit of the field (in a summed :data:`_RANK_TALLY`) of each rank held at least
     ``times`` times (1 to 4)."""
-    return (tally + (8 - times) * _RANK_FIELDS) & 8 * _RANK_FIELDS
+    return (tally + _RANK_HELD_BIAS[times]) & _RANK_FIELD_TOPS
 
 
 def _straights_in(held: int) -> tuple[tuple[int, ...], ...]:
@@ -677,7 +680,7 @@ def _five_of_a_suit(cards: Sequence[int]) -> bool:
     """Whether at least five of ``cards`` share a suit (a suit's field in the summed
     :data:`_SUIT_TALLY` reaches 128 from 123 exactly then)."""
     tally = sum(map(_SUIT_TALLY.__getitem__, cards))
-    return bool((tally + 123 * _SUIT_FIELDS) & 128 * _SUIT_FIELDS)
+    return bool((tally + _SUIT_FIVE_BIAS) & _SUIT_FIELD_TOPS)
 
 
 def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
@@ -740,7 +743,10 @@ def _group_rows(low: list[int], by_rank: dict[int, list[int]]) -> list[tuple[int
         size = len(group)
         at = bisect_left(low, group[-1])  # a rank's cards are next to each other in ``low``
         others = low[:at] + low[at + size:]
-        out.append(tuple(sorted(group + others[:5 - size])))
+        if at >= 5 - size:  # the lowest cards of other ranks are all below the group
+            out.append(tuple(low[:5 - size] + group[::-1]))
+        else:
+            out.append(tuple(sorted(group + others[:5 - size])))
         if size >= 3:
             smaller = [g for g in groups if g is not group]
             if smaller:
@@ -754,6 +760,9 @@ def _group_rows(low: list[int], by_rank: dict[int, list[int]]) -> list[tuple[int
 
 _NO_CEILING = 1 << 30
 """Above every strength."""
+_PAIRED = encode(Category.PAIR, [])
+"""Below every pair and above every high card (an unpaired top is hardly ever above all that
+the cards left can make: not worth a :func:`_ceiling`)."""
 _CEILINGS = tuple(tuple(encode(category, [rank + 2 + 1]) for rank in range(13))
                   for category in (Category.HIGH_CARD, Category.PAIR, Category.TWO_PAIR))
 """Above every hand of high card, one pair or two pair led by a rank (index 0-12; its Rank is
@@ -840,7 +849,7 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
             if sb < st or _worth(most, (st, sb, sb), 10.0 if may_stay else 0) <= best_value:
                 break
             left = [c for c in rest if c not in bottom]
-            if _ceiling(left) <= st:
+            if st >= _PAIRED and _ceiling(left) <= st:
                 continue  # no five of them make a middle above the top
             middles = _by_strength(_five_candidates(left))
             for middle, sm in [(m, s) for m, s in middles if st <= s <= sb][:width]:

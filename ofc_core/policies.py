@@ -34,15 +34,16 @@ the score (:func:`offers_by_score`, :func:`accepts_by_score`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, combinations, permutations, product
+from operator import itemgetter
 
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
-from ofc_core.board import ROWS
 from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
-from ofc_core.evaluate import Strength
+from ofc_core.evaluate import Category, Strength, encode
 from ofc_core.rules import RoyaltyTable, Ruleset
 
 QUEEN, KING, ACE = 10, 11, 12
@@ -530,41 +531,57 @@ def _strength(cards: Iterable[int]) -> Strength:
     return row_strength(tuple(cards))
 
 
-_ROYALTIES: dict[tuple[int, int, Strength], tuple[RoyaltyTable, int]] = {}
+_ROW_ROYALTIES: dict[int, tuple[RoyaltyTable, tuple[list[int], ...]]] = {}
+
+
+def _row_royalties(table: RoyaltyTable) -> tuple[list[int], ...]:
+    """``table.points`` of the top, the middle and the bottom, each by ``strength >>
+    ROYALTY_INDEX_SHIFT`` (a royalty depends only on that index:
+    :func:`ofc_core.batch.royalty_array`), remembered per table (a royalty table is an
+    immutable value)."""
+    known = _ROW_ROYALTIES.get(id(table))
+    if known is None or known[0] is not table:
+        rows = tuple([int(r) for r in row] for row in royalty_array(table))
+        known = _ROW_ROYALTIES[id(table)] = (table, rows)
+    return known[1]
 
 
 def _royalty(table: RoyaltyTable, row: int, strength: Strength) -> int:
-    """``table.points`` for row ``row`` (0 top, 1 middle, 2 bottom), remembered per table (a
-    royalty table is an immutable value)."""
-    key = (id(table), row, strength)
-    known = _ROYALTIES.get(key)
+    """``table.points`` for row ``row`` (0 top, 1 middle, 2 bottom)."""
+    return _row_royalties(table)[row][strength >> ROYALTY_INDEX_SHIFT]
+
+
+_MOST_ROYALTIES: dict[int, tuple[RoyaltyTable, tuple[list[int], ...]]] = {}
+
+
+def _most_royalties(table: RoyaltyTable) -> tuple[list[int], ...]:
+    """The most royalty a top, a middle and a bottom of strength at most ``s`` earn, each by
+    ``s >> ROYALTY_INDEX_SHIFT`` (:func:`_row_royalties`)."""
+    known = _MOST_ROYALTIES.get(id(table))
     if known is None or known[0] is not table:
-        known = _ROYALTIES[key] = (table, table.points(ROWS[row], strength))
+        most = tuple(list(accumulate(row, max)) for row in _row_royalties(table))
+        known = _MOST_ROYALTIES[id(table)] = (table, most)
     return known[1]
 
 
-_MIDDLE_MOST: dict[int, tuple[RoyaltyTable, list[int]]] = {}
-
-
-def _middle_royalty_most(table: RoyaltyTable) -> list[int]:
-    """The most royalty a middle of strength at most ``s`` earns, by ``s >> ROYALTY_INDEX_SHIFT``
-    (a royalty depends only on that index: :func:`ofc_core.batch.royalty_array`)."""
-    known = _MIDDLE_MOST.get(id(table))
-    if known is None or known[0] is not table:
-        most = list(accumulate((int(r) for r in royalty_array(table)[1]), max))
-        known = _MIDDLE_MOST[id(table)] = (table, most)
-    return known[1]
+def _worth(royalties: tuple[int, int, int], strengths: tuple[Strength, Strength, Strength],
+           bonus: float) -> float:
+    """Royalties plus ``bonus`` (the worth of Fantasyland next hand, 0 when not earned), plus
+    a small pull toward strong rows (0.05 a row per hand category), so ties favour hands that
+    win more rows."""
+    top, middle, bottom = strengths
+    return sum(royalties) + bonus + ((top >> 20) + (middle >> 20) + (bottom >> 20)) * 0.05
 
 
 def _board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
                  fl_bonus: float, in_fl: bool) -> float:
-    """Royalties plus the worth of Fantasyland next hand; fouls are ruled out by the caller."""
+    """Royalties plus the worth of Fantasyland next hand (:func:`_worth`); fouls are ruled out
+    by the caller."""
     table = ruleset.royalties
     top, middle, bottom = strengths
     royalties = (_royalty(table, 0, top), _royalty(table, 1, middle), _royalty(table, 2, bottom))
-    fl_next = ruleset.fantasyland_cards(False, in_fl, strengths[0], strengths, royalties)
-    # A small pull toward strong rows, so ties favour hands that win more rows.
-    return sum(royalties) + (fl_bonus if fl_next else 0) + sum(s >> 20 for s in strengths) * 0.05
+    fl_next = ruleset.fantasyland_cards(False, in_fl, top, strengths, royalties)
+    return _worth(royalties, strengths, fl_bonus if fl_next else 0)
 
 
 def _finishes(view: View) -> Iterable[Placement]:
@@ -623,74 +640,175 @@ def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
     return best
 
 
-_STRAIGHTS = tuple(frozenset(range(high, high - 5, -1)) for high in range(ACE, 3, -1)) + (
-    frozenset((3, 2, 1, 0, ACE)),)  # the wheel last: 5-4-3-2-A
-"""Rank sets of the straights, ace-high first."""
-_STRAIGHT_BITS = tuple((ranks, sum(1 << r for r in ranks)) for ranks in _STRAIGHTS)
-"""Each straight's ranks with their bit mask (bit ``r`` for rank ``r``)."""
+_STRAIGHTS = tuple(tuple(range(high - 4, high + 1)) for high in range(ACE, 3, -1)) + (
+    (0, 1, 2, 3, ACE),)  # the wheel last: 5-4-3-2-A
+"""The ranks of the straights, ace-high first, each lowest rank first (so one card of each
+rank, taken in this order, is in index order)."""
+_RANK_TALLY = tuple(1 << 4 * (c >> 2) for c in range(52))
+"""Each card as a 1 in the 4-bit field of its rank: summed over cards, field ``r`` counts the
+cards of rank ``r`` (at most 4, so fields never overflow)."""
+_RANK_FIELDS = sum(1 << 4 * r for r in range(13))
+_RANK_HELD_BIAS = tuple((8 - times) * _RANK_FIELDS for times in range(5))
+_RANK_FIELD_TOPS = 8 * _RANK_FIELDS
+_SUIT_TALLY = tuple(1 << 8 * (c & 3) for c in range(52))
+"""Each card as a 1 in the 8-bit field of its suit (at most 17 cards: no overflow below)."""
+_SUIT_FIELDS = sum(1 << 8 * s for s in range(4))
+_SUIT_FIVE_BIAS, _SUIT_FIELD_TOPS = 123 * _SUIT_FIELDS, 128 * _SUIT_FIELDS
+_STRAIGHT_HELD = tuple((ranks, sum(8 << 4 * r for r in ranks)) for ranks in _STRAIGHTS)
+"""Each straight's ranks with its mask of ranks held (:func:`_ranks_held`)."""
+_STRAIGHTS_IN: dict[int, tuple[tuple[int, ...], ...]] = {}
+_last, _second = itemgetter(-1), itemgetter(1)
 
 
-def _five_candidates(pool: list[int]) -> list[tuple[int, ...]]:
-    """A handful of strong 5-card rows from ``pool``: made hands by rank groups, flushes,
-    straights, and the best high cards."""
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[int, list[int]] = {}
-    high = sorted(pool, reverse=True)
-    for c in high:
-        by_rank.setdefault(c >> 2, []).append(c)
-        by_suit.setdefault(c & 3, []).append(c)
-    groups = sorted(by_rank.values(), key=lambda g: (len(g), g[0]), reverse=True)
-    singles_low = high[::-1]  # the cards are distinct: this is sorted(pool)
-    out: list[tuple[int, ...]] = []
+def _ranks_held(tally: int, times: int) -> int:
+    """The top bit of the field (in a summed :data:`_RANK_TALLY`) of each rank held at least
+    ``times`` times (1 to 4)."""
+    return (tally + _RANK_HELD_BIAS[times]) & _RANK_FIELD_TOPS
 
-    def fill(core: list[int]) -> None:
-        used = {x >> 2 for x in core}
-        rest = [c for c in singles_low if c >> 2 not in used]
-        if len(core) + len(rest) >= 5:
-            out.append(tuple(core + rest[:5 - len(core)]))
 
-    multi = [g for g in groups if len(g) >= 2]
-    for i, g in enumerate(multi[:4]):
-        fill(g[:4])
-        if len(g) >= 3:
-            pairs = [h for h in reversed(multi) if h is not g]
-            if pairs:
-                out.append(tuple(g[:3] + pairs[0][:2]))
-        if i + 1 < len(multi) and len(g) == 2:
-            fill(g + multi[i + 1][:2])
-    for cards in by_suit.values():
-        if len(cards) >= 5:
-            out.append(tuple(cards[:5]))
-            out.append(tuple(cards[-5:]))
+def _straights_in(held: int) -> tuple[tuple[int, ...], ...]:
+    """The ranks of the straights (ace-high first) whose ranks are all held (``held`` as
+    :func:`_ranks_held` gives it), remembered by mask."""
+    known = _STRAIGHTS_IN.get(held)
+    if known is None:
+        known = _STRAIGHTS_IN[held] = tuple(
+            ranks for ranks, bits in _STRAIGHT_HELD if held & bits == bits)
+    return known
+
+
+def _five_of_a_suit(cards: Sequence[int]) -> bool:
+    """Whether at least five of ``cards`` share a suit (a suit's field in the summed
+    :data:`_SUIT_TALLY` reaches 128 from 123 exactly then)."""
+    tally = sum(map(_SUIT_TALLY.__getitem__, cards))
+    return bool((tally + _SUIT_FIVE_BIAS) & _SUIT_FIELD_TOPS)
+
+
+def _five_candidates(pool: Sequence[int]) -> list[tuple[int, ...]]:
+    """A handful of strong 5-card rows from ``pool`` (each sorted, without repeats, in this
+    order): the rows made on rank groups (:func:`_group_rows`); the highest and the lowest five
+    of each suit holding five (the suit of the higher card first); each straight, ace-high
+    first, of the highest card of each rank; the five highest cards. Five cards are their only
+    candidate.
+
+    >>> from ofc_core.cards import DECK, parse_cards
+    >>> pool = [c.index for c in parse_cards("Ah Ad Ac 7h 7c 5h 4h 3h 2h 9s")]
+    >>> for row in _five_candidates(pool):
+    ...     print(" ".join(str(DECK[c]) for c in reversed(row)))
+    Ah Ad Ac 3h 2h
+    Ah Ad Ac 7h 7c
+    7h 7c 4h 3h 2h
+    Ah 7h 5h 4h 3h
+    7h 5h 4h 3h 2h
+    Ah 5h 4h 3h 2h
+    Ah Ad Ac 9s 7h
+    """
+    if len(pool) <= 5:
+        return [tuple(sorted(pool))] if len(pool) == 5 else []
+    low = sorted(pool)
+    by_rank = _by_rank(low)
+    out = _group_rows(low, by_rank) if len(by_rank) < len(low) else []
+    if _five_of_a_suit(low):
+        suits = [[c for c in low if c & 3 == suit] for suit in range(4)]
+        for cards in sorted((s for s in suits if len(s) >= 5), key=_last, reverse=True):
+            out += tuple(cards[-5:]), tuple(cards[:5])
     if len(by_rank) >= 5:  # a straight needs five ranks
-        present = 0
-        for rank in by_rank:
-            present |= 1 << rank
-        for ranks, bits in _STRAIGHT_BITS:
-            if present & bits == bits:
-                out.append(tuple([by_rank[r][0] for r in ranks]))
-    if len(pool) >= 5:
-        out.append(tuple(high[:5]))
-    return list(dict.fromkeys(tuple(sorted(c)) for c in out if len(set(c)) == 5))
+        for ranks in _straights_in(_ranks_held(sum(map(_RANK_TALLY.__getitem__, low)), 1)):
+            out.append(tuple([by_rank[r][0] for r in ranks]))
+    out.append(tuple(low[-5:]))
+    return list(dict.fromkeys(out))
+
+
+def _by_rank(low: list[int]) -> dict[int, list[int]]:
+    """The cards of ``low`` (ascending) by rank: ranks from the highest, each one's cards
+    highest first."""
+    by_rank: dict[int, list[int]] = {}
+    for c in reversed(low):
+        if c >> 2 in by_rank:
+            by_rank[c >> 2].append(c)
+        else:
+            by_rank[c >> 2] = [c]
+    return by_rank
+
+
+def _group_rows(low: list[int], by_rank: dict[int, list[int]]) -> list[tuple[int, ...]]:
+    """The rows of :func:`_five_candidates` made on rank groups (``low``: at least six cards,
+    ascending; ``by_rank``: their cards by rank, as there), each sorted: for each of the four
+    largest groups (larger first, then higher) the group with the lowest cards of other ranks;
+    after trips, the trips with the smallest other group (a full house); after a pair, the pair,
+    the next pair and the lowest card of neither rank (two pair)."""
+    groups = [g for g in by_rank.values() if len(g) >= 2]
+    groups.sort(key=len, reverse=True)  # a stable sort: higher first among groups of a size
+    out = []
+    for i, group in enumerate(groups[:4]):
+        size = len(group)
+        at = bisect_left(low, group[-1])  # a rank's cards are next to each other in ``low``
+        others = low[:at] + low[at + size:]
+        if at >= 5 - size:  # the lowest cards of other ranks are all below the group
+            out.append(tuple(low[:5 - size] + group[::-1]))
+        else:
+            out.append(tuple(sorted(group + others[:5 - size])))
+        if size >= 3:
+            smaller = [g for g in groups if g is not group]
+            if smaller:
+                out.append(tuple(sorted(group[:3] + smaller[-1][:2])))
+        elif i + 1 < len(groups):  # the next group is a pair too
+            pair = groups[i + 1]
+            kicker = others[2] if others[0] >> 2 == pair[0] >> 2 else others[0]
+            out.append(tuple(sorted(group + pair + [kicker])))
+    return out
+
+
+_NO_CEILING = 1 << 30
+"""Above every strength."""
+_PAIRED = encode(Category.PAIR, [])
+"""Below every pair and above every high card (an unpaired top is hardly ever above all that
+the cards left can make: not worth a :func:`_ceiling`)."""
+_CEILINGS = tuple(tuple(encode(category, [rank + 2 + 1]) for rank in range(13))
+                  for category in (Category.HIGH_CARD, Category.PAIR, Category.TWO_PAIR))
+"""Above every hand of high card, one pair or two pair led by a rank (index 0-12; its Rank is
+2 more)."""
+
+
+def _ceiling(cards: Sequence[int]) -> Strength:
+    """A strength that no five of ``cards`` reach, from rank and suit counts alone: above the
+    best high card, pair or two pair their ranks allow. With trips, or five ranks or five of a
+    suit that may make a straight or a flush, there is no bound.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> from ofc_core.evaluate import strength
+    >>> cards = [c.index for c in parse_cards("9s 9d 7h 5c 3d 2s")]
+    >>> strength("9h 9c Ah 7c 5d") < _ceiling(cards) <= strength("Th Tc 2h")
+    True
+    >>> _ceiling([c.index for c in parse_cards("9s 9d 7h 6c 5d 8s")]) == _NO_CEILING
+    True
+    """
+    tally = sum(map(_RANK_TALLY.__getitem__, cards))
+    if _ranks_held(tally, 3):
+        return _NO_CEILING
+    held = _ranks_held(tally, 1)
+    if held.bit_count() >= 5 and (_straights_in(held) or _five_of_a_suit(cards)):
+        return _NO_CEILING
+    paired = _ranks_held(tally, 2)
+    lead = (paired or held).bit_length() // 4 - 1  # the highest pair's rank, or highest rank
+    return _CEILINGS[min(paired.bit_count(), 2)][lead]
 
 
 def _top_candidates(pool: list[int]) -> list[tuple[int, ...]]:
     """Trips, the best pairs with the lowest kicker, the three lowest cards, and the lowest
     three of different ranks (an unpaired top)."""
     low = sorted(pool)
-    by_rank: dict[int, list[int]] = {}
-    for c in reversed(low):
-        by_rank.setdefault(c >> 2, []).append(c)
+    by_rank = _by_rank(low)
     out = [tuple(g[:3]) for g in by_rank.values() if len(g) >= 3]
     for g in [g for g in by_rank.values() if len(g) >= 2][:3]:
-        kicker = next((c for c in low if c >> 2 != g[0] >> 2), None)
+        # The lowest card of another rank (a rank's cards are next to each other in ``low``).
+        kicker = low[0] if low[0] >> 2 != g[0] >> 2 else low[len(g)] if len(g) < len(low) else None
         if kicker is not None:
             out.append((g[0], g[1], kicker))
     out.append(tuple(low[:3]))
     singles = [g[-1] for g in reversed(by_rank.values())]
     if len(singles) >= 3:
         out.append(tuple(singles[:3]))
-    return list(dict.fromkeys(tuple(sorted(t)) for t in out))
+    return list(dict.fromkeys(map(tuple, map(sorted, out))))
 
 
 def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4) -> Placement:
@@ -711,41 +829,91 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
     ['3d']
     """
     best, best_value = None, -1e9
-    cache: dict[tuple[int, ...], Strength] = {}
-
-    def ranked(rows: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], Strength]]:
-        for r in rows:
-            if r not in cache:
-                cache[r] = _strength(r)
-        return sorted(((r, cache[r]) for r in rows), key=lambda rs: rs[1], reverse=True)
-
-    table = ruleset.royalties
-    middle_most = _middle_royalty_most(table)
+    top_royalty, middle_royalty, bottom_royalty = _row_royalties(ruleset.royalties)
+    _, middle_most, bottom_most = _most_royalties(ruleset.royalties)
     pool = list(cards)
     for top in _top_candidates(pool):
-        st = _strength(top)
-        top_royalty = _royalty(table, 0, st)
+        st = row_strength(top)
+        tr = top_royalty[st >> ROYALTY_INDEX_SHIFT]
         rest = [c for c in pool if c not in top]
-        for bottom, sb in ranked(_five_candidates(rest))[:width]:
-            # The most any middle (at most the bottom) could make of this top and bottom: when
-            # that cannot beat the best so far, its middles are not looked for. Staying is
-            # judged with the middle as strong as the bottom and earning the most it could (the
-            # stay rule only asks rows to reach minimums).
-            royalties = (top_royalty, middle_most[sb >> ROYALTY_INDEX_SHIFT],
-                         _royalty(table, 2, sb))
-            stays = ruleset.fantasyland_cards(False, True, st, (st, sb, sb), royalties)
-            most = sum(royalties) + (10.0 if stays else 0) + \
-                ((st >> 20) + 2 * (sb >> 20)) * 0.05
-            if most <= best_value:
-                continue
+        bottoms = _by_strength(_five_candidates(rest))[:width]
+        # The most any middle (at most the bottom) could make of this top and a bottom, the
+        # rows earning the most they could at their strength: bottoms come strongest first, so
+        # once that cannot beat the best so far, no weaker bottom can (nor can one below the
+        # top). Staying is judged once, with the middle and the bottom as strong as the
+        # strongest bottom (the stay rule only asks rows to reach minimums).
+        may_stay = bool(bottoms) and _may_stay(ruleset, st, tr, bottoms[0][1])
+        for bottom, sb in bottoms:
+            index = sb >> ROYALTY_INDEX_SHIFT
+            most = (tr, middle_most[index], bottom_most[index])
+            if sb < st or _worth(most, (st, sb, sb), 10.0 if may_stay else 0) <= best_value:
+                break
             left = [c for c in rest if c not in bottom]
-            middles = [(m, s) for m, s in ranked(_five_candidates(left)) if st <= s <= sb]
-            for middle, sm in middles[:width]:
-                value = _board_value(ruleset, (st, sm, sb), 10.0, True)
-                if value > best_value:
+            if st >= _PAIRED and _ceiling(left) <= st:
+                continue  # no five of them make a middle above the top
+            middles = _by_strength(_five_candidates(left))
+            for middle, sm in [(m, s) for m, s in middles if st <= s <= sb][:width]:
+                royalties = (tr, middle_royalty[sm >> ROYALTY_INDEX_SHIFT], bottom_royalty[index])
+                value = _fl_value(ruleset, (st, sm, sb), royalties, best_value, may_stay)
+                if value is not None:
                     discard = tuple(c for c in left if c not in middle)
                     best, best_value = Placement(top, middle, bottom, discard), value
     return best if best is not None else _fallback_fl(cards)
+
+
+def _by_strength(rows: Iterable[tuple[int, ...]]) -> list[tuple[tuple[int, ...], Strength]]:
+    """Each row with its strength (:func:`ofc_core.engine.row_strength`), strongest first;
+    rows of equal strength keep their order."""
+    ranked = [(row, row_strength(row)) for row in rows]
+    ranked.sort(key=_second, reverse=True)
+    return ranked
+
+
+def _fl_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength],
+              royalties: tuple[int, int, int], floor: float, may_stay: bool) -> float | None:
+    """What a Fantasyland board is worth (:func:`_worth`, staying in Fantasyland worth 10),
+    or ``None`` when that is not above ``floor``. The stay rule is asked only when its answer
+    decides, and not at all when the board cannot stay (``may_stay`` false).
+
+    >>> from ofc_core.rules import PRESETS
+    >>> from ofc_core.evaluate import strength
+    >>> rows = (strength("Qh Qd 2c"), strength("9s 9d 5h 4c 3d"), strength("As Ks Js 8s 2s"))
+    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), -1e9, True)  # 11 + 0.05 * (1 + 1 + 5)
+    11.35
+    >>> _fl_value(PRESETS["pineapple"], rows, (7, 0, 4), 11.35, True) is None
+    True
+    >>> trips = (strength("2h 2d 2c"),) + rows[1:]  # trips on top stay: 10 more
+    >>> _fl_value(PRESETS["pineapple"], trips, (10, 0, 4), -1e9, True)
+    24.45
+    """
+    if may_stay:
+        staying = _worth(royalties, strengths, 10.0)
+        if staying <= floor:
+            return None
+        if ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties):
+            return staying
+    value = _worth(royalties, strengths, 0)
+    return value if value > floor else None
+
+
+def _may_stay(ruleset: Ruleset, top: Strength, top_royalty: int, bottom: Strength) -> bool:
+    """Whether a Fantasyland board with this top (and its royalty) and a bottom (and a middle)
+    of strength at most ``bottom`` could stay in Fantasyland: the stay rule asked with the
+    middle and the bottom as strong as ``bottom``, each earning the most it could at that
+    strength (the stay rule only asks rows to reach minimums).
+
+    >>> from ofc_core.rules import PRESETS
+    >>> from ofc_core.evaluate import strength
+    >>> pineapple, flush = PRESETS["pineapple"], strength("As Ks Js 8s 2s")
+    >>> _may_stay(pineapple, strength("Qh Qd 2c"), 7, flush)
+    False
+    >>> _may_stay(pineapple, strength("2h 2d 2c"), 10, flush)  # trips on top
+    True
+    """
+    _, middle_most, bottom_most = _most_royalties(ruleset.royalties)
+    index = bottom >> ROYALTY_INDEX_SHIFT
+    return bool(ruleset.fantasyland_cards(False, True, top, (top, bottom, bottom),
+                                          (top_royalty, middle_most[index], bottom_most[index])))
 
 
 def _fallback_fl(cards: tuple[int, ...]) -> Placement:

@@ -26,9 +26,9 @@ def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr)
     started = time.monotonic()
     try:
-        con = store.connect(args.db)
-        try:
-            result = rescore(con, progress=bar)
+        con, upgrade = store.open_store(args.db, progress=bar)
+        try:  # an upgrade has just rescored every hand: once is enough
+            result = upgrade if upgrade is not None else rescore(con, progress=bar)
         finally:
             con.close()
     except store.StoreError as exc:

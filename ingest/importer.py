@@ -43,6 +43,7 @@ from .hand_tables import (
     HAND_TABLES,
     HandRow,
     build_tables,
+    canonical_lines,
     delete_hands,
     hand_tables,
     insert_tables,
@@ -854,7 +855,11 @@ def rescore(con: duckdb.DuckDBPyConnection, *, progress: Progress | None = None,
 
 
 def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[HandIssue]:
-    loaded = load_records(con, keys)
+    """Rescore the hands ``keys`` in one transaction: in bulk (:func:`_rescore_in_bulk`)
+    where the bulk reader takes them, the others (match events, or not valid any more) as
+    records, which says what is wrong with a hand that fails (it is kept as it was)."""
+    bulk, rest = _rescore_in_bulk(con, keys)
+    loaded = load_records(con, rest)
     good: list[tuple[HandRecord, HandRow]] = []
     failed: list[HandIssue] = []
     for record, row in loaded.values():
@@ -867,13 +872,16 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
             good.append((record, row))
     records = [r for r, _ in good]
     rows = [row for _, row in good]
-    tables = hand_tables(records, rows, score_records(records))
     derived = ("hands", "hand_players", "hand_rows", "pairs")
+    parts = [t for t in (bulk, hand_tables(records, rows, score_records(records)) if good
+                         else None) if t is not None]
+    done = [int(k) for t in parts for k in t["hands"]["hand_key"].to_numpy()]
     try:
         con.execute("BEGIN TRANSACTION")
         try:
-            delete_hands(con, [row.hand_key for row in rows], derived)
-            insert_tables(con, {name: tables[name] for name in derived})
+            delete_hands(con, done, derived)
+            for tables in parts:
+                insert_tables(con, {name: tables[name] for name in derived})
             con.execute("COMMIT")
         except BaseException:
             _rollback(con)
@@ -881,3 +889,26 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
     except duckdb.Error as exc:
         raise store.StoreError(f"rescoring: {store.describe_error(exc)}") from None
     return failed
+
+
+def _rescore_in_bulk(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
+                     ) -> tuple[dict[str, pa.Table] | None, list[int]]:
+    """The tables of the hands ``keys`` that the bulk reader takes, read from their canonical
+    lines (:func:`~ingest.hand_tables.canonical_lines`), checked and scored on arrays, with
+    their stored key, import, line and raw text; and the keys it leaves."""
+    lines = canonical_lines(con, keys)
+    if lines.num_rows == 0:
+        return None, sorted(keys)
+    texts = lines["text"].to_pylist()
+    with fast_ofc_hh.no_gc():
+        fast, _ = fast_ofc_hh.parse_lines(list(enumerate(texts, start=1))).finish()
+    if not len(fast.columns):
+        return None, sorted(keys)
+    taken = np.asarray(fast.inputs, np.int64)
+    pick = pa.array(taken)
+    hand_keys = lines["hand_key"].take(pick).to_numpy()
+    columns = replace(fast.columns, raw=lines["raw"].take(pick).to_pylist(),
+                      line=lines["line"].take(pick).to_pylist())
+    tables = build_tables(columns, hand_keys, lines["import_id"].take(pick).to_numpy(),
+                          fast.scores())
+    return tables, sorted(set(keys) - {int(k) for k in hand_keys})

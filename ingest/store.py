@@ -24,8 +24,12 @@ import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
+
+if TYPE_CHECKING:  # the importer builds on the store: no import at run time
+    from ingest.importer import RescoreResult
 
 SCHEMA_VERSION = "3"
 DB_ENV = "OFC_DB"
@@ -109,7 +113,17 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
 
     When another process holds the file, waits up to ``wait_seconds`` (telling ``notify``
     once), then raises :class:`StoreBusy`. Other database problems raise :class:`StoreError`.
+    An older store is upgraded in place (:func:`migrate`).
     """
+    return open_store(path, read_only=read_only, wait_seconds=wait_seconds, notify=notify)[0]
+
+
+def open_store(path: str | Path | None = None, *, read_only: bool = False,
+               wait_seconds: float = 30.0, notify: Callable[[str], None] = _say,
+               progress: Callable[[int, int, str], None] | None = None,
+               ) -> tuple[duckdb.DuckDBPyConnection, RescoreResult | None]:
+    """:func:`connect`, also giving the ``RescoreResult`` of the upgrade it made (``None`` when
+    the store was current); ``progress`` follows that rescoring."""
     target = Path(path) if path is not None else default_db_path()
     memory = str(target) == ":memory:"
     if not memory and not read_only:
@@ -136,15 +150,18 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
             delay = min(delay * 2, 1.0)
     try:
-        _ensure_schema(con, target, read_only, notify)
+        upgrade = _ensure_schema(con, target, read_only, notify, progress)
     except BaseException:
         con.close()
         raise
-    return con
+    return con, upgrade
 
 
 def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
-                   notify: Callable[[str], None] = _say) -> None:
+                   notify: Callable[[str], None] = _say,
+                   progress: Callable[[int, int, str], None] | None = None,
+                   ) -> RescoreResult | None:
+    """Create or upgrade the schema; the upgrade's ``RescoreResult``, if one was made."""
     try:
         have = {t for (t,) in con.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
@@ -162,13 +179,12 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
                 raise StoreError(f"{_display(path)} has schema version {version}, this OFC "
                                  f"Analytics needs {SCHEMA_VERSION}: run `ofc rescore --db "
                                  f"{_display(path)}` once to upgrade it in place.")
-            migrate(con, path, version, notify)
-            return
+            return migrate(con, path, version, notify, progress)
         if read_only:
             if version is None and "hands" not in have:
                 raise StoreError(f"{_display(path)} is not an OFC Analytics database yet: "
                                  "import some logs first (ofc import PATH).")
-            return
+            return None
         if version is None:
             con.execute("BEGIN TRANSACTION")
             con.execute(schema_sql())
@@ -176,6 +192,7 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
             con.execute("COMMIT")
     except duckdb.Error as exc:
         raise StoreError(describe_error(exc, path)) from None
+    return None
 
 
 def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
@@ -203,7 +220,8 @@ def missing_columns(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]
 
 
 def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
-            notify: Callable[[str], None] = _say) -> None:
+            notify: Callable[[str], None] = _say,
+            progress: Callable[[int, int, str], None] | None = None) -> RescoreResult:
     """Upgrade an older store in place, losing nothing a log said.
 
     Tables and columns the schema gained are added, then every stored hand is rescored from its
@@ -224,7 +242,7 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
         raise
     from ingest.importer import rescore  # the importer builds on the store: import late
 
-    result = rescore(con)
+    result = rescore(con, progress=progress)
     # The version moves only once every hand is rescored: an interrupted upgrade resumes.
     con.execute("BEGIN TRANSACTION")
     con.execute("DELETE FROM meta WHERE key = 'schema_version'")
@@ -232,3 +250,4 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
     con.execute("COMMIT")
     failed = f"; {len(result.failed)} could not be rescored" if result.failed else ""
     notify(f"Upgraded {_display(path)}: {result.hands:,} hands rescored{failed}.")
+    return result

@@ -76,3 +76,68 @@ def test_read_only_open_of_an_older_store_says_how_to_upgrade(tmp_path: Path) ->
     make_v2_store(path)
     with pytest.raises(store.StoreError, match="ofc rescore"):
         store.connect(path, read_only=True)
+
+
+def _every_table(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:
+    tables = {t: table_rows(con, t) for t in ("hands", "hand_players", "hand_rows", "pairs",
+                                              "placements", "events")}
+    for t in ("hands", "hand_players"):  # the instants table_rows leaves out
+        tables[f"{t}.played_at"] = con.execute(
+            f"SELECT hand_key, epoch_ms(played_at) FROM {t} ORDER BY ALL").fetchall()
+    return tables
+
+
+def test_rescoring_in_bulk_stores_what_rescoring_records_stores(tmp_path: Path, monkeypatch,
+                                                                 demo_db_path: Path) -> None:
+    """``ofc rescore`` reads most stored hands back as canonical ofc-hh/1 lines through the
+    bulk reader; the rows it stores are exactly those of the record path (every format, every
+    variant, hidden cards, Fantasyland, surrender, rule overrides, merged perspectives)."""
+    import shutil
+
+    from ingest import importer
+    from ingest.hand_tables import canonical_lines
+
+    samples = sorted((ROOT / "data" / "samples").rglob("*.*"))
+    for name in ("bulk", "records"):
+        shutil.copy(demo_db_path, tmp_path / f"{name}.duckdb")
+        import_paths(samples, tmp_path / f"{name}.duckdb")
+    con = store.connect(tmp_path / "bulk.duckdb")
+    keys = [k for (k,) in con.execute("SELECT hand_key FROM hands").fetchall()]
+    in_bulk = importer._rescore_in_bulk(con, keys)[0]
+    assert in_bulk is not None
+    taken = in_bulk["hands"].num_rows
+    assert taken > 0.9 * len(keys) and canonical_lines(con, keys).num_rows >= taken
+    importer.rescore(con, chunk_hands=400)
+    bulk = _every_table(con)
+    con.close()
+
+    monkeypatch.setattr(importer, "_rescore_in_bulk", lambda con, keys: (None, sorted(keys)))
+    con = store.connect(tmp_path / "records.duckdb")
+    importer.rescore(con, chunk_hands=400)
+    records = _every_table(con)
+    con.close()
+    for table, rows in records.items():
+        assert bulk[table] == rows, table
+
+
+def test_ofc_rescore_upgrades_an_older_store_rescoring_once(tmp_path: Path, monkeypatch,
+                                                            capsys) -> None:
+    from ingest import cmd_rescore, importer
+    from ingest.cli import main
+
+    path = tmp_path / "old.duckdb"
+    make_v2_store(path)
+    calls = []
+    real = importer.rescore
+
+    def counted(con, **kwargs):
+        calls.append(kwargs)
+        return real(con, **kwargs)
+
+    monkeypatch.setattr(importer, "rescore", counted)
+    monkeypatch.setattr(cmd_rescore, "rescore", counted)
+    assert main(["rescore", "--db", str(path)]) == 0
+    out, err = capsys.readouterr()
+    hands = duckdb.connect(str(path)).execute("SELECT count(*) FROM hands").fetchone()[0]
+    assert len(calls) == 1 and calls[0]["progress"] is not None
+    assert "Upgrading" in err and f"rescored {hands:,} hands" in out

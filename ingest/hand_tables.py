@@ -3,8 +3,9 @@
 :func:`hand_tables` turns scored :class:`~ofc_core.hand.HandRecord` values into one Arrow table
 per store table (bulk-inserted with ``INSERT INTO ... BY NAME SELECT * FROM arrow``);
 :func:`load_records` rebuilds the records from the stored rows (for ``ofc rescore``, for
-completing a hand seen in a second log, and for ``ofc score --db``). The scores come from
-``ofc_core.batch.score_records``; nothing here scores.
+completing a hand seen in a second log, and for ``ofc score --db``), and
+:func:`canonical_lines` writes stored hands as canonical ofc-hh/1 lines for the bulk reader
+(``ofc rescore`` in bulk). The scores come from ``ofc_core.batch``; nothing here scores.
 """
 
 from __future__ import annotations
@@ -473,8 +474,9 @@ def canonical_lines(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> pa.T
     cards as stored), built by DuckDB: what the bulk reader (:mod:`ingest.fast_ofc_hh`) reads,
     so that ``ofc rescore`` checks and scores them on arrays. Columns ``hand_key``,
     ``import_id``, ``line`` and ``raw`` (as stored) and ``text`` (the line). Hands with match
-    events are left out (the bulk reader leaves events to :func:`load_records`); the same
-    content as :func:`load_records` gives, a test compares the two."""
+    events are left out (the bulk reader leaves events to :func:`load_records`). The content
+    is what :func:`load_records` rebuilds: a test rescores the same stores both ways and
+    compares every table."""
     con.register("_ofc_load_keys", pa.table({"hand_key": pa.array(list(keys), pa.int64())}))
     try:
         return con.execute(_CANONICAL_LINES).to_arrow_table()

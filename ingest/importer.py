@@ -235,7 +235,7 @@ def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDB
             ticker.file_done(size)
             reports.append(report)
 
-    with _import_settings(con), \
+    with _import_settings(con), con.cursor() as ledger, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
         try:
             for name, read in files:
@@ -246,7 +246,10 @@ def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDB
                     reports.append(FileReport(name, None, unreadable=str(exc),
                                               errors=(HandIssue(0, None, str(exc)),)))
                     continue
-                prepared = _prepare(name, data)
+                digest = hashlib.sha256(data).hexdigest()
+                known = _already_stored(ledger, digest)  # while the last file commits
+                prepared = _Prepared(name, data, digest, known[0], "", None, known=known[1]) \
+                    if known is not None else _prepare(name, data, digest)
                 settle()
                 _IMPORT_LOCK.acquire()
                 try:
@@ -361,6 +364,9 @@ class _Prepared:
     unreadable: str | None
     first: tuple[list[str], list[tuple[int, str]], fast_ofc_hh.ParsedLines, _Ready] | None = \
         None
+    known: int | None = None
+    """Hands of an earlier import of the same bytes that stored all of them, all still stored
+    (:func:`_already_stored`): nothing is decoded or parsed."""
 
 
 @dataclass(frozen=True)
@@ -397,8 +403,7 @@ def _numbered(tables: dict[str, pa.Table], first: int, import_id: int) -> dict[s
     return out
 
 
-def _prepare(name: str, data: bytes) -> _Prepared:
-    digest = hashlib.sha256(data).hexdigest()
+def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
     fmt: Format | None = None
     unreadable = None
     text = ""
@@ -423,12 +428,35 @@ def _prepare(name: str, data: bytes) -> _Prepared:
     return prepared
 
 
+def _already_stored(con: duckdb.DuckDBPyConnection, digest: str,
+                    ) -> tuple[Format, int] | None:
+    """The format and hand count of an earlier import of the same bytes (sha256) that stored
+    every hand it read (none duplicate, merged, rejected or partial) and whose hands are all
+    still stored, if its format is still known: importing those bytes again can only find
+    each hand stored already, so they need not be read (the usual case when a whole folder of
+    logs is imported again for its new files)."""
+    row = con.execute("""
+        SELECT i.format, i.hands FROM imports i
+        WHERE i.sha256 = ? AND i.hands > 0 AND i.stored = i.hands AND i.partial = 0
+          AND (SELECT count(*) FROM hands h WHERE h.import_id = i.import_id) = i.hands
+        ORDER BY i.import_id LIMIT 1""", [digest]).fetchone()
+    fmt = next((f for f in registry() if row is not None and f.name == row[0]), None)
+    return None if row is None or fmt is None else (fmt, int(row[1]))
+
+
 def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ticker,
                 committer: ThreadPoolExecutor) -> Future[FileReport]:
     try:
         return _import_transaction(con, prepared, prepared.unreadable, ticker, committer)
+    except _Gone:
+        return _import_one(con, _prepare(prepared.name, prepared.data, prepared.digest), ticker,
+                           committer)
     except _ReaderFailed as exc:
         return _import_transaction(con, prepared, str(exc), ticker, committer)
+
+
+class _Gone(Exception):
+    """A file found stored in full before its transaction no longer is (rolled back)."""
 
 
 class _ReaderFailed(Exception):
@@ -467,6 +495,11 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
             if unreadable is not None:
                 counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
                                              "partial": False, "raw": None})
+            elif prepared.known is not None:
+                if _already_stored(con, prepared.digest) is None:
+                    raise _Gone  # its hands went since the check: read the file after all
+                counts.hands = counts.duplicate = prepared.known
+                ticker.update(name, 1.0, len(prepared.data), counts.hands)
             elif fmt is not None:
                 _store_hands(con, prepared, import_id, counts, ticker)
             _insert_rejected(con, import_id, name, counts.rejected_rows)

@@ -19,7 +19,7 @@ from ingest import store
 from ingest.formats import detect, registry
 from ingest.formats.encoding import decode_bytes
 from ingest.formats.ofc_hh import dumps_record, parse_text
-from ingest.hand_tables import load_records, stored_results
+from ingest.hand_tables import HAND_TABLES, delete_hands, load_records, stored_results
 from ingest.importer import ImportReport, import_files, import_paths, merge_records, rescore
 from ofc_core.board import ROWS
 from ofc_core.evaluate import category_of, hand_name
@@ -276,6 +276,57 @@ def test_reimport_adds_nothing_and_reports_duplicates(con) -> None:
     assert second.duplicate == first.stored
     assert one(con, "SELECT count(*) FROM (SELECT source, hand_id FROM hands GROUP BY ALL "
                     "HAVING count(*) > 1)") == 0
+
+
+def test_a_file_stored_in_full_before_is_not_read_again(con, monkeypatch) -> None:
+    """Importing a folder again for its new files: a file whose bytes were imported before,
+    every hand stored and still there, counts its hands as duplicates without being decoded
+    or parsed; a file that had a bad hand, or whose hands went, is read again."""
+    from ingest import importer
+
+    good = (GOLDEN / "session.jsonl").read_bytes()
+    bad = (SAMPLES / "bad-hands.jsonl").read_bytes()
+    first = import_files([("a.jsonl", good), ("bad.jsonl", bad)], con)
+    read: list[str] = []
+    real = importer._prepare
+
+    def prepare(name, data, digest):
+        read.append(name)
+        return real(name, data, digest)
+
+    monkeypatch.setattr(importer, "_prepare", prepare)
+    again = import_files([("copy-of-a.jsonl", good), ("bad.jsonl", bad)], con)
+    a, b = again.files
+    assert read == ["bad.jsonl"]
+    assert (a.format, a.hands, a.stored, a.duplicate, a.merged, a.rejected) == \
+        ("ofc-hh/1", first.files[0].stored, 0, first.files[0].stored, 0, 0)
+    assert [e.message for e in b.errors] == [e.message for e in first.files[1].errors]
+    assert rows(con, "SELECT path, format, hands, stored, duplicate FROM imports "
+                     "WHERE path = 'copy-of-a.jsonl'") == [("copy-of-a.jsonl", "ofc-hh/1",
+                                                           a.hands, 0, a.hands)]
+    gone = one(con, "SELECT min(hand_key) FROM hands WHERE import_id = ?",
+               [first.files[0].import_id])
+    delete_hands(con, [gone], HAND_TABLES)
+    third = import_files([("a.jsonl", good)], con)
+    assert read[-1] == "a.jsonl" and (third.stored, third.duplicate) == (1, a.hands - 1)
+
+
+def test_a_file_whose_hands_go_between_check_and_import_is_read(con, monkeypatch) -> None:
+    from ingest import importer
+
+    good = (GOLDEN / "session.jsonl").read_bytes()
+    first = import_files([("a.jsonl", good)], con)
+    delete_hands(con, [k for (k,) in rows(con, "SELECT hand_key FROM hands")], HAND_TABLES)
+    real = importer._already_stored
+    answers = iter([(registry()[0], first.stored)])  # the check outside the transaction
+
+    def already_stored(c, digest):
+        return next(answers, None) or real(c, digest)
+
+    monkeypatch.setattr(importer, "_already_stored", already_stored)
+    again = import_files([("a.jsonl", good)], con)
+    assert (again.stored, again.duplicate) == (first.stored, 0)
+    assert one(con, "SELECT count(*) FROM hands") == first.stored
 
 
 def test_a_hand_twice_in_one_file_is_stored_once(con) -> None:

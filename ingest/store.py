@@ -150,6 +150,9 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False,
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
             delay = min(delay * 2, 1.0)
     try:
+        # DuckDB's own progress bar (long checkpoints) would cut through ours on a terminal.
+        con.execute("SET enable_progress_bar = false")
+        con.execute("SET enable_progress_bar_print = false")
         upgrade = _ensure_schema(con, target, read_only, notify, progress)
     except BaseException:
         con.close()

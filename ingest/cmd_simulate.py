@@ -247,8 +247,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         written = _write_sessions(simulate(args, table, _progress_bar()), _outputs(args, table))
     except OSError as exc:
-        print(f"ofc simulate: cannot write {exc.filename or args.out}: {exc.strerror}",
-              file=sys.stderr)
+        where = str(exc.filename or args.out).removesuffix(".part")  # the file being written
+        print(f"ofc simulate: cannot write {where}: {exc.strerror}", file=sys.stderr)
         return 1
     for path, count in written.items():
         print(f"{path}: {count} hands", file=sys.stderr)

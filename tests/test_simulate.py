@@ -208,3 +208,13 @@ def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
     assert main(["simulate", "--variant", "pineapple", "--hands", "4", "--sessions", "3",
                  "--perspective", "hero", "--out", str(tmp_path / "x.jsonl")]) == 130
     assert len(calls) == 2 and list(tmp_path.iterdir()) == []
+
+
+def test_an_unwritable_output_is_explained(tmp_path, capsys):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where a folder should be", encoding="utf-8")
+    out = blocker / "hands.jsonl"
+    assert main(["simulate", "--variant", "turbo", "--hands", "2", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"ofc simulate: cannot write {blocker}" in err and ".part" not in err
+    assert "Traceback" not in err

@@ -324,6 +324,102 @@ def parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
         return _parse_lines(lines)
 
 
+_STORED_HANDS = """
+SELECT h.hand_key, h.import_id, h.source, h.hand_id, h.session_id, h.match_id,
+       strftime(timezone('UTC', h.played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at,
+       h.variant, CAST(json_extract(h.ruleset, '$.overrides') AS VARCHAR) AS rules, h.button,
+       h.hero, h.stake, h.currency, h.raw, h.line
+FROM hands h
+WHERE h.hand_key IN (SELECT hand_key FROM _ofc_store_keys)
+  AND h.hand_key NOT IN (SELECT hand_key FROM events)
+ORDER BY h.hand_key"""
+_STORED_PLAYERS = """
+SELECT hand_key, seat, player, fantasyland, surrendered, reported_points
+FROM hand_players WHERE hand_key IN (SELECT hand_key FROM _ofc_store_keys)
+ORDER BY hand_key, seat"""
+_STORED_STREETS = """
+SELECT hand_key, seat, street, dealt, top, middle, bottom, discard
+FROM placements WHERE hand_key IN (SELECT hand_key FROM _ofc_store_keys)
+ORDER BY hand_key, seat, street"""
+_STORED_BOARDS = """
+SELECT hand_key, seat,
+       coalesce(any_value(cards) FILTER (row_name = 'top'), '') AS top,
+       coalesce(any_value(cards) FILTER (row_name = 'middle'), '') AS middle,
+       coalesce(any_value(cards) FILTER (row_name = 'bottom'), '') AS bottom
+FROM hand_rows WHERE hand_key IN (SELECT hand_key FROM _ofc_store_keys)
+GROUP BY hand_key, seat ORDER BY hand_key, seat"""
+
+
+@dataclass(frozen=True)
+class StoredHands:
+    """Stored hands read back into the bulk reader's columns (:func:`read_store`)."""
+
+    parsed: ParsedLines
+    hand_keys: np.ndarray
+    import_ids: np.ndarray
+
+
+def read_store(con: Any, keys: Sequence[int]) -> StoredHands:
+    """The stored hands ``keys`` (those without match events, which stay with the record
+    path) in the columns :func:`parse_lines` makes of log lines, from the store's tables
+    (placements street by street, boards from ``hand_rows`` for players known by their final
+    board only, flags and reported points, the log's rule overrides, the raw text and line
+    kept): ``ofc rescore`` checks and scores them as an import does (:meth:`ParsedLines.finish`).
+    The tables hold only what an import checked, so the line-level checks of
+    :func:`parse_lines` (types, keys, names) have nothing to find."""
+    con.register("_ofc_store_keys", pa.table({"hand_key": pa.array(list(keys), pa.int64())}))
+    try:
+        hands = con.execute(_STORED_HANDS).to_arrow_table()
+        players = con.execute(_STORED_PLAYERS).to_arrow_table()
+        streets = con.execute(_STORED_STREETS).to_arrow_table()
+        boards = con.execute(_STORED_BOARDS).to_arrow_table()
+    finally:
+        con.unregister("_ofc_store_keys")
+    hand_keys = hands["hand_key"].to_numpy()
+    players = players.filter(pc.is_in(players["hand_key"], value_set=hands["hand_key"]))
+    player_hand = np.searchsorted(hand_keys, players["hand_key"].to_numpy())
+    seat_key = players["hand_key"].to_numpy() * 16 + players["seat"].to_numpy()
+
+    def player_of(table: pa.Table) -> tuple[pa.Table, np.ndarray]:
+        key = table["hand_key"].to_numpy() * 16 + table["seat"].to_numpy()
+        table = table.filter(pa.array(np.isin(key, seat_key)))
+        return table, np.searchsorted(seat_key, table["hand_key"].to_numpy() * 16
+                                      + table["seat"].to_numpy())
+
+    streets, row_player = player_of(streets)
+    has_streets = np.zeros(len(seat_key), bool)
+    has_streets[row_player] = True
+    boards, board_player = player_of(boards)
+    boards = boards.filter(pa.array(~has_streets[board_player]))
+    board_player = board_player[~has_streets[board_player]]
+    names = players["player"].to_pylist()
+    counts = np.bincount(player_hand, minlength=len(hand_keys))
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    buttons = hands["button"].to_pylist()
+    first_to_act = [0 if b is None or b not in names[s:s + c] else
+                    (names[s:s + c].index(b) + 1) % c
+                    for b, s, c in zip(buttons, starts.tolist(), counts.tolist(), strict=True)]
+    rules = [json.dumps(json.loads(r), sort_keys=True) if r else "{}"
+             for r in hands["rules"].to_pylist()]
+    reported = players["reported_points"].to_numpy(zero_copy_only=False).astype(np.float64)
+    columns = {k: hands[k].to_pylist() for k in (
+        "source", "hand_id", "session_id", "match_id", "played_at", "variant", "button",
+        "hero", "stake", "currency", "raw", "line")}
+    builder = _Builder(
+        hands={**columns, "rules": rules, "first_to_act": first_to_act,
+               "player_count": counts.tolist(), "input": list(range(len(hand_keys)))},
+        player_hand=player_hand.tolist(), name=names,
+        fantasyland=players["fantasyland"].to_pylist(),
+        surrendered=players["surrendered"].to_pylist(), reported=reported.tolist(),
+        has_streets=has_streets.tolist(), row_player=row_player.tolist(),
+        row_street=streets["street"].to_pylist(),
+        row_fields=[streets[k].to_pylist() for k in FIELD_NAMES],
+        board_player=board_player.tolist(),
+        board_fields=[boards[k].to_pylist() for k in ("top", "middle", "bottom")])
+    return StoredHands(ParsedLines(builder, []), hand_keys,
+                       hands["import_id"].to_numpy().astype(np.int64))
+
+
 def _parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
     rows = _Rows([], [], [], [])
     deferred: list[int] = []

@@ -3,9 +3,9 @@
 :func:`hand_tables` turns scored :class:`~ofc_core.hand.HandRecord` values into one Arrow table
 per store table (bulk-inserted with ``INSERT INTO ... BY NAME SELECT * FROM arrow``);
 :func:`load_records` rebuilds the records from the stored rows (for ``ofc rescore``, for
-completing a hand seen in a second log, and for ``ofc score --db``), and
-:func:`canonical_lines` writes stored hands as canonical ofc-hh/1 lines for the bulk reader
-(``ofc rescore`` in bulk). The scores come from ``ofc_core.batch``; nothing here scores.
+completing a hand seen in a second log, and for ``ofc score --db``; ``ofc rescore`` reads most
+hands back in bulk with :func:`ingest.fast_ofc_hh.read_store`). The scores come from
+``ofc_core.batch``; nothing here scores.
 """
 
 from __future__ import annotations
@@ -432,56 +432,6 @@ def load_records(con: duckdb.DuckDBPyConnection,
     finally:
         con.unregister("_ofc_load_keys")
     return assemble_records(hands, players, rows, streets, events)
-
-
-_CANONICAL_LINES = """
-WITH k AS (
-    SELECT hand_key FROM _ofc_load_keys
-    WHERE hand_key NOT IN (SELECT hand_key FROM events)),
-streets AS (
-    SELECT hand_key, seat, list({'dealt': dealt, 'top': top, 'middle': middle,
-                                 'bottom': bottom, 'discard': discard} ORDER BY street) AS streets
-    FROM placements WHERE hand_key IN (SELECT hand_key FROM k) GROUP BY hand_key, seat),
-boards AS (
-    SELECT hand_key, seat, {
-        'top': coalesce(any_value(cards) FILTER (row_name = 'top'), ''),
-        'middle': coalesce(any_value(cards) FILTER (row_name = 'middle'), ''),
-        'bottom': coalesce(any_value(cards) FILTER (row_name = 'bottom'), '')} AS board
-    FROM hand_rows WHERE hand_key IN (SELECT hand_key FROM k) GROUP BY hand_key, seat),
-players AS (
-    SELECT p.hand_key, list({
-        'name': p.player, 'seat': p.seat, 'fantasyland': p.fantasyland,
-        'surrendered': p.surrendered, 'reported_points': p.reported_points,
-        'streets': s.streets, 'board': CASE WHEN s.streets IS NULL THEN b.board END}
-        ORDER BY p.seat) AS players
-    FROM hand_players p LEFT JOIN streets s USING (hand_key, seat)
-    LEFT JOIN boards b USING (hand_key, seat)
-    WHERE p.hand_key IN (SELECT hand_key FROM k) GROUP BY p.hand_key)
-SELECT h.hand_key, h.import_id, h.line, h.raw, CAST(to_json({
-    'format': 'ofc-hh/1', 'source': h.source, 'hand_id': h.hand_id,
-    'session_id': h.session_id, 'match_id': h.match_id,
-    'played_at': strftime(timezone('UTC', h.played_at), '%Y-%m-%dT%H:%M:%S+00:00'),
-    'stake': h.stake, 'currency': h.currency, 'hero': h.hero, 'variant': h.variant,
-    'rules': json_extract(h.ruleset, '$.overrides'), 'button': h.button,
-    'players': p.players}) AS VARCHAR) AS text
-FROM hands h JOIN players p USING (hand_key)
-ORDER BY h.hand_key
-"""
-
-
-def canonical_lines(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> pa.Table:
-    """The stored hands ``keys`` written as ``ofc-hh/1`` lines in canonical form (compact JSON,
-    cards as stored), built by DuckDB: what the bulk reader (:mod:`ingest.fast_ofc_hh`) reads,
-    so that ``ofc rescore`` checks and scores them on arrays. Columns ``hand_key``,
-    ``import_id``, ``line`` and ``raw`` (as stored) and ``text`` (the line). Hands with match
-    events are left out (the bulk reader leaves events to :func:`load_records`). The content
-    is what :func:`load_records` rebuilds: a test rescores the same stores both ways and
-    compares every table."""
-    con.register("_ofc_load_keys", pa.table({"hand_key": pa.array(list(keys), pa.int64())}))
-    try:
-        return con.execute(_CANONICAL_LINES).to_arrow_table()
-    finally:
-        con.unregister("_ofc_load_keys")
 
 
 def _optional_cards(text: str | None) -> tuple[Card, ...] | None:

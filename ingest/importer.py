@@ -43,7 +43,6 @@ from .hand_tables import (
     HAND_TABLES,
     HandRow,
     build_tables,
-    canonical_lines,
     delete_hands,
     hand_tables,
     insert_tables,
@@ -926,22 +925,15 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
 
 def _rescore_in_bulk(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
                      ) -> tuple[dict[str, pa.Table] | None, list[int]]:
-    """The tables of the hands ``keys`` that the bulk reader takes, read from their canonical
-    lines (:func:`~ingest.hand_tables.canonical_lines`), checked and scored on arrays, with
-    their stored key, import, line and raw text; and the keys it leaves."""
-    lines = canonical_lines(con, keys)
-    if lines.num_rows == 0:
-        return None, sorted(keys)
-    texts = lines["text"].to_pylist()
+    """The tables of the hands ``keys`` that the bulk reader takes, read back from the store
+    (:func:`~ingest.fast_ofc_hh.read_store`), checked and scored on arrays as an import does,
+    with their stored key, import, line and raw text; and the keys it leaves."""
+    stored = fast_ofc_hh.read_store(con, keys)
     with fast_ofc_hh.no_gc():
-        fast, _ = fast_ofc_hh.parse_lines(list(enumerate(texts, start=1))).finish()
+        fast, _ = stored.parsed.finish()
     if not len(fast.columns):
         return None, sorted(keys)
     taken = np.asarray(fast.inputs, np.int64)
-    pick = pa.array(taken)
-    hand_keys = lines["hand_key"].take(pick).to_numpy()
-    columns = replace(fast.columns, raw=lines["raw"].take(pick).to_pylist(),
-                      line=lines["line"].take(pick).to_pylist())
-    tables = build_tables(columns, hand_keys, lines["import_id"].take(pick).to_numpy(),
-                          fast.scores())
+    hand_keys = stored.hand_keys[taken]
+    tables = build_tables(fast.columns, hand_keys, stored.import_ids[taken], fast.scores())
     return tables, sorted(set(keys) - {int(k) for k in hand_keys})

@@ -19,7 +19,8 @@ what it can read exactly as the reference does, and sends every other line back 
 
 The importer reads the lines it is given back through the reference reader, which reports
 what is wrong. Accepted hands are scored by :func:`ofc_core.batch.score_batch`, grouped by
-ruleset and player count.
+ruleset and player count. :func:`read_store` fills the same columns from the store's tables,
+for ``ofc rescore``.
 """
 
 from __future__ import annotations

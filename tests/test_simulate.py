@@ -218,3 +218,36 @@ def test_an_unwritable_output_is_explained(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"ofc simulate: cannot write {blocker}" in err and ".part" not in err
     assert "Traceback" not in err
+
+
+def test_a_huge_session_gets_a_memory_note(tmp_path, capsys, monkeypatch):
+    from ingest import cmd_simulate
+
+    monkeypatch.setattr(cmd_simulate, "BIG_SESSION", 5)
+    _simulate(tmp_path, "--variant", "turbo", "--hands", "6")
+    err = capsys.readouterr().err
+    assert "a session is held in memory" in err and "--sessions" in err
+    _simulate(tmp_path, "--variant", "turbo", "--hands", "5", out="small.jsonl")
+    assert "held in memory" not in capsys.readouterr().err
+
+
+def test_a_terminated_run_leaves_no_file(tmp_path):
+    """``kill`` (SIGTERM) while a session is played: exit status 143, no file, no .part."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "big.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "ingest.cli", "simulate", "--variant",
+                             "pineapple", "--hands", "200", "--sessions", "400", "--out",
+                             str(out)], stderr=subprocess.PIPE, text=True)
+    part = tmp_path / "big.jsonl.part"
+    deadline = time.monotonic() + 60
+    while not part.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert part.exists(), "the run never started writing"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []

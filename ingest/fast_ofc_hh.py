@@ -39,6 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ofc_core.batch import RecordScores, score_batch
+from ofc_core.board import ROW_NAMES
 from ofc_core.cards import DECK
 from ofc_core.rules import Ruleset, resolve
 from ofc_core.validate_batch import (
@@ -325,30 +326,27 @@ def parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
         return _parse_lines(lines)
 
 
-_STORED_HANDS = """
-SELECT h.hand_key, h.import_id, h.source, h.hand_id, h.session_id, h.match_id,
-       strftime(timezone('UTC', h.played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at,
-       h.variant, CAST(json_extract(h.ruleset, '$.overrides') AS VARCHAR) AS rules, h.button,
-       h.hero, h.stake, h.currency, h.raw, h.line
-FROM hands h
-WHERE h.hand_key IN (SELECT hand_key FROM _ofc_store_keys)
-  AND h.hand_key NOT IN (SELECT hand_key FROM events)
-ORDER BY h.hand_key"""
-_STORED_PLAYERS = """
+_STORED = ("hand_key IN (SELECT hand_key FROM _ofc_store_keys) "
+           "AND hand_key NOT IN (SELECT hand_key FROM events)")
+"""The hands :func:`read_store` reads: those asked for, but those with match events."""
+_STORED_HANDS = f"""
+SELECT hand_key, import_id, source, hand_id, session_id, match_id,
+       strftime(timezone('UTC', played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at,
+       variant, CAST(json_extract(ruleset, '$.overrides') AS VARCHAR) AS rules, button,
+       hero, stake, currency, raw, line
+FROM hands WHERE {_STORED} ORDER BY hand_key"""
+_STORED_PLAYERS = f"""
 SELECT hand_key, seat, player, fantasyland, surrendered, reported_points
-FROM hand_players WHERE hand_key IN (SELECT hand_key FROM _ofc_store_keys)
-ORDER BY hand_key, seat"""
-_STORED_STREETS = """
+FROM hand_players WHERE {_STORED} ORDER BY hand_key, seat"""
+_STORED_STREETS = f"""
 SELECT hand_key, seat, street, dealt, top, middle, bottom, discard
-FROM placements WHERE hand_key IN (SELECT hand_key FROM _ofc_store_keys)
-ORDER BY hand_key, seat, street"""
-_STORED_BOARDS = """
+FROM placements WHERE {_STORED} ORDER BY hand_key, seat, street"""
+_STORED_BOARDS = f"""
 SELECT hand_key, seat,
        coalesce(any_value(cards) FILTER (row_name = 'top'), '') AS top,
        coalesce(any_value(cards) FILTER (row_name = 'middle'), '') AS middle,
        coalesce(any_value(cards) FILTER (row_name = 'bottom'), '') AS bottom
-FROM hand_rows WHERE hand_key IN (SELECT hand_key FROM _ofc_store_keys)
-GROUP BY hand_key, seat ORDER BY hand_key, seat"""
+FROM hand_rows WHERE {_STORED} GROUP BY hand_key, seat ORDER BY hand_key, seat"""
 
 
 @dataclass(frozen=True)
@@ -377,22 +375,18 @@ def read_store(con: Any, keys: Sequence[int]) -> StoredHands:
     finally:
         con.unregister("_ofc_store_keys")
     hand_keys = hands["hand_key"].to_numpy()
-    players = players.filter(pc.is_in(players["hand_key"], value_set=hands["hand_key"]))
     player_hand = np.searchsorted(hand_keys, players["hand_key"].to_numpy())
-    seat_key = players["hand_key"].to_numpy() * 16 + players["seat"].to_numpy()
 
-    def player_of(table: pa.Table) -> tuple[pa.Table, np.ndarray]:
-        key = table["hand_key"].to_numpy() * 16 + table["seat"].to_numpy()
-        table = table.filter(pa.array(np.isin(key, seat_key)))
-        return table, np.searchsorted(seat_key, table["hand_key"].to_numpy() * 16
-                                      + table["seat"].to_numpy())
+    def seat_key(table: pa.Table) -> np.ndarray:
+        return table["hand_key"].to_numpy() * (MAX_PLAYERS + 1) + table["seat"].to_numpy()
 
-    streets, row_player = player_of(streets)
-    has_streets = np.zeros(len(seat_key), bool)
+    player_keys = seat_key(players)  # sorted: players come by hand, then seat
+    row_player = np.searchsorted(player_keys, seat_key(streets))
+    has_streets = np.zeros(len(player_keys), bool)
     has_streets[row_player] = True
-    boards, board_player = player_of(boards)
-    boards = boards.filter(pa.array(~has_streets[board_player]))
-    board_player = board_player[~has_streets[board_player]]
+    board_player = np.searchsorted(player_keys, seat_key(boards))
+    board_only = ~has_streets[board_player]  # a final board only where no streets are stored
+    boards, board_player = boards.filter(pa.array(board_only)), board_player[board_only]
     names = players["player"].to_pylist()
     counts = np.bincount(player_hand, minlength=len(hand_keys))
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
@@ -416,7 +410,7 @@ def read_store(con: Any, keys: Sequence[int]) -> StoredHands:
         row_street=streets["street"].to_pylist(),
         row_fields=[streets[k].to_pylist() for k in FIELD_NAMES],
         board_player=board_player.tolist(),
-        board_fields=[boards[k].to_pylist() for k in ("top", "middle", "bottom")])
+        board_fields=[boards[k].to_pylist() for k in ROW_NAMES])
     return StoredHands(ParsedLines(builder, []), hand_keys,
                        hands["import_id"].to_numpy().astype(np.int64))
 

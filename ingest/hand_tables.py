@@ -32,6 +32,7 @@ MAX_SEATS = 4
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
 """Every table keyed by ``hand_key``, ``hands`` first."""
 
+
 def cards_text(cards: Sequence[Card] | None) -> str | None:
     """``'Qh Qd 2c'``; ``None`` stays ``None`` (hidden cards)."""
     return None if cards is None else format_cards(cards)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import duckdb
 
 if TYPE_CHECKING:  # the importer builds on the store: no import at run time
-    from ingest.importer import RescoreResult
+    from ingest.importer import Progress, RescoreResult
 
 SCHEMA_VERSION = "3"
 DB_ENV = "OFC_DB"
@@ -120,7 +120,7 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
 
 def open_store(path: str | Path | None = None, *, read_only: bool = False,
                wait_seconds: float = 30.0, notify: Callable[[str], None] = _say,
-               progress: Callable[[int, int, str], None] | None = None,
+               progress: Progress | None = None,
                ) -> tuple[duckdb.DuckDBPyConnection, RescoreResult | None]:
     """:func:`connect`, also giving the ``RescoreResult`` of the upgrade it made (``None`` when
     the store was current); ``progress`` follows that rescoring."""
@@ -162,7 +162,7 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False,
 
 def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
                    notify: Callable[[str], None] = _say,
-                   progress: Callable[[int, int, str], None] | None = None,
+                   progress: Progress | None = None,
                    ) -> RescoreResult | None:
     """Create or upgrade the schema; the upgrade's ``RescoreResult``, if one was made."""
     try:
@@ -224,7 +224,7 @@ def missing_columns(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]
 
 def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
             notify: Callable[[str], None] = _say,
-            progress: Callable[[int, int, str], None] | None = None) -> RescoreResult:
+            progress: Progress | None = None) -> RescoreResult:
     """Upgrade an older store in place, losing nothing a log said.
 
     Tables and columns the schema gained are added, then every stored hand is rescored from its

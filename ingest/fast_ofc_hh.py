@@ -25,11 +25,9 @@ for ``ofc rescore``.
 
 from __future__ import annotations
 
-import gc
 import json
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -41,6 +39,7 @@ import pyarrow.compute as pc
 from ofc_core.batch import RecordScores, score_batch
 from ofc_core.board import ROW_NAMES
 from ofc_core.cards import DECK
+from ofc_core.records import gc_paused
 from ofc_core.rules import Ruleset, resolve
 from ofc_core.validate_batch import (
     BOTTOM,
@@ -307,22 +306,9 @@ class ParsedLines:
         return _finish(b, self.deferred)
 
 
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector: building millions of small tuples and lists
-    otherwise triggers it over and over (the values built hold no cycles)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def parse_lines(lines: Sequence[tuple[int, str]]) -> ParsedLines:
     """Parse ``(line number, text)`` lines (blank lines left out by the caller)."""
-    with no_gc():
+    with gc_paused():
         return _parse_lines(lines)
 
 

@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
+from ofc_core.records import gc_paused
 
 from . import fast_ofc_hh, store
 from .formats import Format, ParsedHand, ParseIssue, detect, registry
@@ -379,7 +380,7 @@ class _Ready:
 
 
 def _ready(parsed: fast_ofc_hh.ParsedLines) -> _Ready:
-    with fast_ofc_hh.no_gc():
+    with gc_paused():
         fast, deferred = parsed.finish()
         fresh = len(fast.columns)
         tables = build_tables(fast.columns, np.arange(fresh, dtype=np.int64),
@@ -616,7 +617,7 @@ def _store_fast(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id: 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-store") as worker:
         pending: Future[None] | None = None
         for start in range(0, last, CHUNK_HANDS):
-            with fast_ofc_hh.no_gc():
+            with gc_paused():
                 if start == 0 and first is not None:
                     batch, parsed, ready = first
                 else:
@@ -929,7 +930,7 @@ def _rescore_in_bulk(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
     (:func:`~ingest.fast_ofc_hh.read_store`), checked and scored on arrays as an import does,
     with their stored key, import, line and raw text; and the keys it leaves."""
     stored = fast_ofc_hh.read_store(con, keys)
-    with fast_ofc_hh.no_gc():
+    with gc_paused():
         fast, _ = stored.parsed.finish()
     if not len(fast.columns):
         return None, sorted(keys)

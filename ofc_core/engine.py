@@ -40,10 +40,8 @@ hand by hand where the next hand depends on it (Fantasyland, Double), and
 
 from __future__ import annotations
 
-import gc
 import random
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple, Protocol
@@ -54,7 +52,7 @@ from ofc_core.batch import RANK_KEYS, row_tables, score_batch
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, Card
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
-from ofc_core.records import positional
+from ofc_core.records import gc_paused, positional
 from ofc_core.rules import ButtonInFl, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
 
@@ -501,25 +499,11 @@ Progress = Callable[[int], None]
 """Called with the number of hands played so far in the session (for a progress bar)."""
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a session is built (its many small
-    records hold no cycles; the collector would otherwise walk them again and again), and
-    restore it as it was."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def play_session(table: Table, spec: SessionSpec, rng: random.Random,
                  progress: Progress | None = None) -> list[HandRecord]:
     """Play ``spec.hands`` hands at one table (or, under a match target, Double matches until
     at least that many hands are played) and return them as records."""
-    with _gc_paused():
+    with gc_paused():
         if table.ruleset.match_target is not None:
             return play_matches(table, spec, rng, progress)
         return _play_hands(table, spec, rng, progress)

@@ -59,13 +59,12 @@ constructor (one call layer less in the hot loop)."""
 
 class _Rows:
     """Rank and suit counts of the three rows during one decision (private, mutable), with
-    what is still to come: ``to_come`` cards will be dealt after this street, out of
-    ``unseen`` cards the player has not seen."""
+    what is still to come: :attr:`to_come` cards will be dealt after this street, out of
+    :attr:`unseen` cards the player has not seen."""
 
-    __slots__ = ("counts", "suits", "size", "free", "pairs", "high_pair", "to_come", "unseen",
-                 "_dead", "_view")
+    __slots__ = ("counts", "suits", "size", "free", "pairs", "high_pair", "_dead", "_view")
 
-    def __init__(self, board: tuple[tuple[int, ...], ...], view: View | None = None) -> None:
+    def __init__(self, board: tuple[tuple[int, ...], ...], view: View) -> None:
         self.counts = [[0] * 13, [0] * 13, [0] * 13]
         self.suits = [[0] * 4, [0] * 4, [0] * 4]
         self.pairs = [0, 0, 0]
@@ -76,20 +75,27 @@ class _Rows:
         for row, cards in enumerate(board):
             for card in cards:
                 self.add(row, card)
-        top, middle, bottom = board
         self._view = view
         self._dead: list[int] | None = None
-        self.to_come = _to_come(view.ruleset, view.street) if view is not None else 0
-        self.unseen = 52 - len(top) - len(middle) - len(bottom) - (
-            len(view.dealt) if view is not None else 0)
 
     def see(self, view: View) -> _Rows:
         """The same rows, for the next decision (``view.board`` must hold exactly them)."""
         self._view, self._dead = view, None
-        self.to_come = _to_come(view[0], view[1])  # ruleset, street
-        size = self.size
-        self.unseen = 52 - size[0] - size[1] - size[2] - len(view[3])  # dealt
         return self
+
+    @property
+    def to_come(self) -> int:
+        """Cards the player is dealt after this street in a normal hand (read only when a
+        chance is estimated, so not kept)."""
+        view = self._view
+        return _to_come(view[0], view[1])  # ruleset, street
+
+    @property
+    def unseen(self) -> int:
+        """Cards the player has not seen when it decides: not on its board (as the view shows
+        it, before this street's cards are placed) and not dealt to it on this street."""
+        t, m, b = self._view[5]  # board
+        return 52 - len(t) - len(m) - len(b) - len(self._view[3])  # dealt
 
     def live(self, rank: int) -> int:
         """Cards of ``rank`` the player has not seen (not on its board, not dealt to it on this
@@ -98,23 +104,26 @@ class _Rows:
         if dead is None:
             dead = self._dead = [0] * 13
             view = self._view
-            if view is not None:
-                for card in view.dealt:
+            for card in view.dealt:
+                dead[card >> 2] += 1
+            for cards in view.board:
+                for card in cards:
                     dead[card >> 2] += 1
-                for cards in view.board:
+            for rows in view.opponents:
+                for cards in rows:
                     for card in cards:
                         dead[card >> 2] += 1
-                for rows in view.opponents:
-                    for cards in rows:
-                        for card in cards:
-                            dead[card >> 2] += 1
         return 4 - dead[rank]
 
     def hit(self, outs: int) -> float:
         """Chance that at least one of ``outs`` cards comes among the cards still to come."""
-        if outs <= 0 or self.to_come <= 0 or self.unseen <= 0:
+        to_come = self.to_come
+        if outs <= 0 or to_come <= 0:
             return 0.0
-        return 1.0 - (1.0 - min(1.0, outs / self.unseen)) ** self.to_come
+        unseen = self.unseen
+        if unseen <= 0:
+            return 0.0
+        return 1.0 - (1.0 - min(1.0, outs / unseen)) ** to_come
 
     def add(self, row: int, card: int) -> None:
         rank = card >> 2
@@ -262,8 +271,9 @@ def _uncovered_top_pair(rows: _Rows) -> int:
 
 
 def _best_row(rows: _Rows, card: int, style: Style, need: int | None = None,
-              ) -> tuple[float, int]:
-    """The row where ``card`` scores best, and its score. ``need`` is the rank of a top pair
+              ) -> tuple[float, int, int]:
+    """The best score of ``card``, the row where it scores it, and the card (so that the
+    cards of a street sort by score, then row, then card). ``need`` is the rank of a top pair
     the middle does not beat yet, -1 if none (:func:`_uncovered_top_pair`, computed here when
     the caller does not have it).
 
@@ -322,16 +332,13 @@ def _best_row(rows: _Rows, card: int, style: Style, need: int | None = None,
             value = _top_score(rows, rank, style)
         if value > best:
             best, best_row = value, 0
-    return best, best_row
+    return best, best_row, card
 
 
 def _ranked(rows: _Rows, cards: Iterable[int], style: Style) -> list[tuple[float, int, int]]:
     """(best score, its row, card) of each of ``cards`` on the same rows, best first."""
     need = _uncovered_top_pair(rows) if rows.pairs[0] else -1
-    ranked = []
-    for card in cards:
-        value, row = _best_row(rows, card, style, need)
-        ranked.append((value, row, card))
+    ranked = [_best_row(rows, card, style, need) for card in cards]
     ranked.sort(reverse=True)
     return ranked
 
@@ -359,7 +366,7 @@ def _place_kept(view: View, style: Style, kept: list[int], discard: tuple[int, .
     placed: tuple[list[int], list[int], list[int]] = ([], [], [])
     total = 0.0
     while kept:
-        value, row, card = max((*_best_row(rows, c, style), c) for c in kept)
+        value, row, card = max(_best_row(rows, c, style) for c in kept)
         kept = [c for c in kept if c != card]
         total += value
         rows.add(row, card)
@@ -471,6 +478,8 @@ def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
     """
     dealt = view.dealt
     if view.place == len(dealt):
+        if not _ranks_held(sum(map(_RANK_TALLY.__getitem__, dealt)), 2):
+            return _place_in_order(view, style, sorted(dealt, reverse=True), ())  # no pair
         ranks = [c >> 2 for c in dealt]
         order = [c for _, c in sorted([(ranks.count(c >> 2), c) for c in dealt], reverse=True)]
         if not view.board[0] and ranks.count(order[0] >> 2) == 2 and order[0] >> 2 >= QUEEN:
@@ -509,9 +518,9 @@ def _keep_two(rows: _Rows, dealt: tuple[int, ...], style: Style) -> Placement:
     the next best where it now scores best, the third discarded), without its general loop."""
     need = _uncovered_top_pair(rows) if rows.pairs[0] else -1
     a, b, c = dealt
-    first, second, third = sorted(((*_best_row(rows, a, style, need), a),
-                                   (*_best_row(rows, b, style, need), b),
-                                   (*_best_row(rows, c, style, need), c)), reverse=True)
+    first, second, third = sorted((_best_row(rows, a, style, need),
+                                   _best_row(rows, b, style, need),
+                                   _best_row(rows, c, style, need)), reverse=True)
     row, card = first[1], first[2]
     rows.add(row, card)
     placed: list[tuple[int, ...]] = [(), (), ()]
@@ -609,10 +618,10 @@ def _plain_order(rows: _Rows) -> tuple[bool, bool]:
     return (0 < middle and (top == 0 or (top == 1 and middle >= 2))), 0 < middle < bottom
 
 
-def _finish(view: View, style: Style, known: _Rows | None = None) -> Placement:
-    """The last street: the greedy move if it does not foul; otherwise the best-paying finish
-    that does not (or the greedy move when every finish fouls)."""
-    greedy, rows = _greedy_rows(view, style, known)
+def _finish(view: View, style: Style, greedy: Placement, rows: _Rows) -> Placement:
+    """The last street: the ``greedy`` move (:func:`_greedy_rows`, which left ``rows``) if it
+    does not foul; otherwise the best-paying finish that does not (or the greedy move when
+    every finish fouls)."""
     top_ok, bottom_ok = _plain_order(rows)
     if top_ok and bottom_ok:
         return greedy
@@ -950,26 +959,33 @@ class HeuristicPolicy:
     state its last move left, and reuses it when its next view shows exactly that board (a
     speed-up only: the moves are the same without it)."""
 
-    __slots__ = ("style", "_after", "_rows")
+    __slots__ = ("style", "_after", "_rows", "_plain")
 
     def __init__(self, style: Style) -> None:
         self.style = style
         self._after: tuple[tuple[int, ...], ...] | None = None
         self._rows: _Rows | None = None
+        self._plain = not (style.look_ahead or style.weigh_discards)
+        """A pineapple street goes straight to :func:`_keep_two` (what :func:`_greedy_rows`
+        does for such a style)."""
 
     @property
     def name(self) -> str:
         return self.style.name
 
     def place(self, view: View, rng: random.Random) -> Placement:
-        ruleset, street, last_street, dealt, _, board, _, fantasyland = view
+        ruleset, street, last_street, dealt, place, board, _, fantasyland = view
         if fantasyland:
             return set_fantasyland(dealt, ruleset)
         known = self._rows if self._after == board else None
         self._after = self._rows = None
+        if self._plain and known is not None and place == 2 and len(dealt) == 3:
+            rows = known.see(view)
+            placement = _keep_two(rows, dealt, self.style)
+        else:
+            placement, rows = _greedy_rows(view, self.style, known, rng)
         if street == last_street:
-            return _finish(view, self.style, known)
-        placement, rows = _greedy_rows(view, self.style, known, rng)
+            return _finish(view, self.style, placement, rows)
         t, m, b = board
         self._after = (t + placement[0], m + placement[1], b + placement[2])
         self._rows = rows

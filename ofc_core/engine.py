@@ -234,18 +234,12 @@ class PlayedHand:
 _DECK_ORDER = range(52)
 
 
-def _shuffled(rng: random.Random) -> list[int]:
+def _shuffled(rng: random.Random) -> Cards:
     """The 52 card indexes in a random order drawn from ``rng`` (a sort on random keys: the
-    same seed gives the same deck)."""
+    same seed gives the same deck). Cards are dealt from its end."""
     draw = rng.random
     keys = [draw() for _ in _DECK_ORDER]
-    return sorted(_DECK_ORDER, key=keys.__getitem__)
-
-
-def _deal(deck: list[int], count: int) -> Cards:
-    cards = tuple(deck[-count:])
-    del deck[-count:]
-    return cards
+    return tuple(sorted(_DECK_ORDER, key=keys.__getitem__))
 
 
 _CARD = DECK.__getitem__
@@ -354,33 +348,48 @@ def fantasyland_next(table: Table, button: int, fantasyland: Sequence[int],
     return tuple(p.fantasyland_next for p in result.players), result
 
 
+_CLOCKWISE: dict[tuple[int, int], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _clockwise(players: int, button: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The order of play, clockwise from the player left of the button, and each seat's
+    opponents, clockwise from its left (remembered: a table has few such tuples).
+
+    >>> _clockwise(3, 0)
+    ((1, 2, 0), ((1, 2), (2, 0), (0, 1)))
+    """
+    known = _CLOCKWISE.get((players, button))
+    if known is None:
+        order = tuple((button + 1 + k) % players for k in range(players))
+        opponents = tuple(tuple((seat + 1 + k) % players for k in range(players - 1))
+                          for seat in range(players))
+        known = _CLOCKWISE[players, button] = (order, opponents)
+    return known
+
+
 def play_hand(table: Table, button: int, fantasyland: Sequence[int],
               rng: random.Random, *, score: bool = False) -> PlayedHand:
     """Deal and play one hand. ``fantasyland[i]`` is the number of cards seat ``i`` gets in
     Fantasyland (0: a normal hand). With ``score`` the scorer's result is always kept."""
     ruleset, policies, n = table.ruleset, table.policies, len(table.names)
-    order = [(button + 1 + k) % n for k in range(n)]
-    deck = _shuffled(rng)
+    order, opponents = _clockwise(n, button)
+    deck, end = _shuffled(rng), 52  # dealt from the end: deck[end - count:end]
     empty: Rows = ((), (), ())
     rows: list[Rows] = [empty] * n
     streets: list[list[tuple[Cards, Placement]]] = [[] for _ in range(n)]
     new_view = tuple.__new__  # View's fields in order, without its keyword defaults
-
-    def act(seat: int, view: View) -> None:
-        placement = policies[seat].place(view, rng)
-        check_placement(view, placement)
-        t, m, b = rows[seat]
-        rows[seat] = (t + placement[0], m + placement[1], b + placement[2])
-        streets[seat].append((view[3], placement))
-
-    for i in order:
-        if fantasyland[i]:
-            act(i, View(ruleset, 0, 0, _deal(deck, fantasyland[i]), 13, empty, (), True))
-    normal = [i for i in order if not fantasyland[i]]
+    for i in order:  # Fantasyland hands are set first, all 13 cards at once
+        count = fantasyland[i]
+        if count:
+            view = View(ruleset, 0, 0, deck[end - count:end], 13, empty, (), True)
+            end -= count
+            placement = policies[i].place(view, rng)
+            check_placement(view, placement)
+            rows[i] = (placement[0], placement[1], placement[2])
+            streets[i].append((view[3], placement))
     # Opponents clockwise from each player's left; a Fantasyland board stays hidden.
-    seen = [(i, policies[i].place, streets[i].append,
-             [j for j in order[order.index(i) + 1:] + order[:order.index(i)]])
-            for i in normal]
+    seen = [(i, policies[i].place, streets[i].append, opponents[i])
+            for i in order if not fantasyland[i]]
     hidden = any(fantasyland)
     row_of = rows.__getitem__
     plan = ruleset.dealing.streets
@@ -390,8 +399,8 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
         for i, place, record, others_of in seen:
             others = tuple([rows[j] if not fantasyland[j] else empty for j in others_of]
                            ) if hidden else tuple(map(row_of, others_of))
-            cards = tuple(deck[-dealt:])
-            del deck[-dealt:]
+            cards = deck[end - dealt:end]
+            end -= dealt
             board = rows[i]
             view = new_view(View, (ruleset, k, last, cards, placed, board, others, False))
             placement = place(view, rng)
@@ -406,8 +415,8 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             rows[i] = (t + top, m + middle, b + bottom)
             record((cards, placement))
     fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
-    return PlayedHand(button, order[0], tuple(fantasyland), tuple(rows),
-                      tuple(tuple(s) for s in streets), fl_next, result)
+    return _PLAYED(button, order[0], tuple(fantasyland), tuple(rows), tuple(map(tuple, streets)),
+                   fl_next, result)
 
 
 def next_button(ruleset: Ruleset, button: int, players: int, anyone_in_fl: bool) -> int:
@@ -457,6 +466,7 @@ _STREET = positional(StreetPlay)
 _PLAYER = positional(PlayerRecord)
 _BOARD = positional(Board)
 _HAND = positional(HandRecord)
+_PLAYED = positional(PlayedHand)
 
 
 def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,

@@ -222,8 +222,8 @@ class PlayedHand:
     first_to_act: int
     fantasyland: tuple[int, ...]
     rows: tuple[Rows, ...]
-    streets: tuple[tuple[tuple[Cards, Placement], ...], ...]
-    """Per seat, the (dealt, placement) of each street."""
+    streets: tuple[tuple[StreetPlay, ...], ...]
+    """Per seat, each street as its record holds it (card values), made as it is played."""
     fantasyland_next: tuple[int, ...]
     result: HandResult | None = None
 
@@ -243,6 +243,7 @@ def _shuffled(rng: random.Random) -> Cards:
 
 
 _CARD = DECK.__getitem__
+_STREET = positional(StreetPlay)
 
 
 def _cards(indexes: Cards) -> tuple[Card, ...]:
@@ -376,8 +377,9 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
     deck, end = _shuffled(rng), 52  # dealt from the end: deck[end - count:end]
     empty: Rows = ((), (), ())
     rows: list[Rows] = [empty] * n
-    streets: list[list[tuple[Cards, Placement]]] = [[] for _ in range(n)]
+    streets: list[list[StreetPlay]] = [[] for _ in range(n)]
     new_view = tuple.__new__  # View's fields in order, without its keyword defaults
+    street_play, card_tuple = _STREET, _ROW_CARDS
     for i in order:  # Fantasyland hands are set first, all 13 cards at once
         count = fantasyland[i]
         if count:
@@ -386,7 +388,7 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             placement = policies[i].place(view, rng)
             check_placement(view, placement)
             rows[i] = (placement[0], placement[1], placement[2])
-            streets[i].append((view[3], placement))
+            streets[i].append(_street_play(view[3], placement))
     # Opponents clockwise from each player's left; a Fantasyland board stays hidden.
     seen = [(i, policies[i].place, streets[i].append, opponents[i])
             for i in order if not fantasyland[i]]
@@ -413,7 +415,10 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
                     sorted(top + middle + bottom + discard) != sorted(cards):
                 check_placement(view, placement)
             rows[i] = (t + top, m + middle, b + bottom)
-            record((cards, placement))
+            # the street's record, as _street_play makes it, inline (15 a hand)
+            record(street_play(card_tuple[top], card_tuple[middle], card_tuple[bottom],
+                               card_tuple[cards] if dealt <= 3 else _cards(cards),
+                               card_tuple[discard] if discard else None))
     fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
     return _PLAYED(button, order[0], tuple(fantasyland), tuple(rows), tuple(map(tuple, streets)),
                    fl_next, result)
@@ -462,23 +467,26 @@ class _Clock:
         return stamp
 
 
-_STREET = positional(StreetPlay)
 _PLAYER = positional(PlayerRecord)
 _BOARD = positional(Board)
 _HAND = positional(HandRecord)
 _PLAYED = positional(PlayedHand)
 
 
+def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
+    """The record of one street: the dealt, placed and discarded cards as card values (the
+    discard ``None`` when the street discards nothing)."""
+    top, middle, bottom, discard = placement
+    return _STREET(_ROW_CARDS[top], _ROW_CARDS[middle], _ROW_CARDS[bottom], _cards(dealt),
+                   _ROW_CARDS[discard] if discard else None)
+
+
 def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
             reported: Sequence[float], played_at: str, match_id: str | None = None,
             events: tuple[Event, ...] = ()) -> HandRecord:
-    card, rows, street = _CARD, _ROW_CARDS, _STREET  # 15 StreetPlay a hand, made inline
+    rows = _ROW_CARDS
     players = tuple([
-        _PLAYER(name, i, _BOARD(rows[top], _cards(middle), _cards(bottom)),
-                tuple([street(rows[t], rows[m], rows[b],
-                              rows[dealt] if len(dealt) <= 3 else tuple(map(card, dealt)),
-                              rows[d] if d else None)
-                       for dealt, (t, m, b, d) in streets]),
+        _PLAYER(name, i, _BOARD(rows[top], _cards(middle), _cards(bottom)), streets,
                 bool(fl), False, points)
         for i, (name, (top, middle, bottom), streets, fl, points) in enumerate(zip(
             table.names, played.rows, played.streets, played.fantasyland, reported,

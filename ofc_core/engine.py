@@ -408,13 +408,14 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             placement = place(view, rng)
             top, middle, bottom, discard = placement
             t, m, b = board
-            # check_placement's tests inline; it runs (and raises) only when one fails
-            if len(top) + len(middle) + len(bottom) != placed or \
-                    placed + len(discard) != len(cards) or len(t) + len(top) > 3 or \
-                    len(m) + len(middle) > 5 or len(b) + len(bottom) > 5 or \
+            t, m, b = t + top, m + middle, b + bottom
+            # check_placement's tests inline (the dealt cards are distinct, so equal sorted
+            # cards also mean the right number discarded); it runs only to raise its message
+            if len(t) > 3 or len(m) > 5 or len(b) > 5 or \
+                    len(top) + len(middle) + len(bottom) != placed or \
                     sorted(top + middle + bottom + discard) != sorted(cards):
                 check_placement(view, placement)
-            rows[i] = (t + top, m + middle, b + bottom)
+            rows[i] = (t, m, b)
             # the street's record, as _street_play makes it, inline (15 a hand)
             record(street_play(card_tuple[top], card_tuple[middle], card_tuple[bottom],
                                card_tuple[cards] if dealt <= 3 else _cards(cards),

@@ -254,9 +254,10 @@ def _cards(indexes: Cards) -> tuple[Card, ...]:
 
 class _CardTuples(dict):
     """Card values of card-index tuples: looked up for the tuples of up to two cards (what a
-    pineapple street places in a row or discards); a tuple of three (a pineapple street's
-    deal, a first street's top) is converted once and remembered (at most 132,600 of them),
-    longer ones are converted each time."""
+    pineapple street places in a row or discards); a tuple of three (a finished top, three
+    cards a first street puts in one row) is converted once and remembered (at most 132,600
+    of them), longer ones are converted each time. (A street's dealt cards are sliced from
+    the deck's card values instead.)"""
 
     def __missing__(self, indexes: Cards) -> tuple[Card, ...]:
         cards = tuple(map(_CARD, indexes))
@@ -376,6 +377,7 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
     ruleset, policies, n = table.ruleset, table.policies, len(table.names)
     order, opponents = _clockwise(n, button)
     deck, end = _shuffled(rng), 52  # dealt from the end: deck[end - count:end]
+    deck_cards = tuple(map(_CARD, deck))  # the same as card values, for the street records
     empty: Rows = ((), (), ())
     rows: list[Rows] = [empty] * n
     streets: list[list[StreetPlay]] = [[] for _ in range(n)]
@@ -385,11 +387,11 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
         count = fantasyland[i]
         if count:
             view = View(ruleset, 0, 0, deck[end - count:end], 13, empty, (), True)
-            end -= count
             placement = policies[i].place(view, rng)
             check_placement(view, placement)
             rows[i] = (placement[0], placement[1], placement[2])
-            streets[i].append(_street_play(view[3], placement))
+            streets[i].append(_street_play(deck_cards[end - count:end], placement))
+            end -= count
     # Opponents clockwise from each player's left; a Fantasyland board stays hidden.
     seen = [(i, policies[i].place, streets[i].append, opponents[i])
             for i in order if not fantasyland[i]]
@@ -403,7 +405,6 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             others = tuple([rows[j] if not fantasyland[j] else empty for j in others_of]
                            ) if hidden else tuple(map(row_of, others_of))
             cards = deck[end - dealt:end]
-            end -= dealt
             board = rows[i]
             view = new_view(View, (ruleset, k, last, cards, placed, board, others, False))
             placement = place(view, rng)
@@ -419,8 +420,9 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             rows[i] = (t, m, b)
             # the street's record, as _street_play makes it, inline (15 a hand)
             record(street_play(card_tuple[top], card_tuple[middle], card_tuple[bottom],
-                               card_tuple[cards] if dealt <= 3 else _cards(cards),
+                               deck_cards[end - dealt:end],
                                card_tuple[discard] if discard else None))
+            end -= dealt
     fl_next, result = fantasyland_next(table, button, fantasyland, rows, force_score=score)
     return _PLAYED(button, order[0], tuple(fantasyland), tuple(rows), tuple(map(tuple, streets)),
                    fl_next, result)
@@ -475,11 +477,11 @@ _HAND = positional(HandRecord)
 _PLAYED = positional(PlayedHand)
 
 
-def _street_play(dealt: Cards, placement: Placement) -> StreetPlay:
-    """The record of one street: the dealt, placed and discarded cards as card values (the
-    discard ``None`` when the street discards nothing)."""
+def _street_play(dealt: tuple[Card, ...], placement: Placement) -> StreetPlay:
+    """The record of one street: the ``dealt`` cards (card values), the placed and discarded
+    ones (the discard ``None`` when the street discards nothing)."""
     top, middle, bottom, discard = placement
-    return _STREET(_ROW_CARDS[top], _ROW_CARDS[middle], _ROW_CARDS[bottom], _cards(dealt),
+    return _STREET(_ROW_CARDS[top], _ROW_CARDS[middle], _ROW_CARDS[bottom], dealt,
                    _ROW_CARDS[discard] if discard else None)
 
 

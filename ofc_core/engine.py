@@ -341,10 +341,10 @@ def fantasyland_next(table: Table, button: int, fantasyland: Sequence[int],
     ruleset = table.ruleset
     if not force_score:
         for_entry = ruleset.fl_cards.for_entry
-        return tuple(
+        return tuple([
             _seat_fantasyland_next(ruleset, r, bool(fl))
             if fl or for_entry(row_strength(r[0])) else 0
-            for r, fl in zip(rows, fantasyland, strict=True)), None
+            for r, fl in zip(rows, fantasyland, strict=True)]), None
     seats = [Seat(name, Board(*(_cards(r) for r in seat_rows)), bool(fl))
              for name, seat_rows, fl in zip(table.names, rows, fantasyland, strict=True)]
     result = score_hand(seats, ruleset, (button + 1) % len(rows))

@@ -53,6 +53,8 @@ def gc_paused() -> Iterator[None]:
     (``gc.freeze`` then ``gc.unfreeze``, which moves them without looking at them): left in
     the youngest, the first collection after would walk every one of them once more (about
     8 us a simulated hand). They are still collected as usual if they ever form a cycle.
+    When the program has frozen objects of its own (``gc.freeze``), they are left alone and
+    so is this step.
 
     >>> import gc
     >>> with gc_paused():
@@ -66,7 +68,8 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if not gc.get_freeze_count():  # (never unfreeze what someone else froze)
+            gc.freeze()
+            gc.unfreeze()
         if enabled:
             gc.enable()

@@ -536,10 +536,6 @@ def _keep_two(rows: _Rows, dealt: tuple[int, ...], style: Style) -> Placement:
 # Finishing: the last street, and Fantasyland, judged with the row evaluator
 
 
-def _strength(cards: Iterable[int]) -> Strength:
-    return row_strength(tuple(cards))
-
-
 _ROW_ROYALTIES: dict[int, tuple[RoyaltyTable, tuple[list[int], ...]]] = {}
 
 
@@ -630,17 +626,10 @@ def _finish(view: View, style: Style, greedy: Placement, rows: _Rows) -> Placeme
     if (top_ok or row_strength(t + greedy[0]) <= middle) and (
             bottom_ok or middle <= row_strength(b + greedy[2])):
         return greedy
-    cache: dict[tuple[int, ...], Strength] = {}
-
-    def strength(row: int, placement: Placement) -> Strength:
-        key = view.board[row] + placement[row]
-        if key not in cache:
-            cache[key] = _strength(key)
-        return cache[key]
-
     best, best_value = greedy, -1e9
     for placement in _finishes(view):
-        top, middle, bottom = (strength(row, placement) for row in range(3))
+        top, middle, bottom = (row_strength(t + placement[0]), row_strength(m + placement[1]),
+                               row_strength(b + placement[2]))
         if middle < top or bottom < middle:
             continue
         value = _board_value(view.ruleset, (top, middle, bottom), style.fl_bonus, False)

@@ -14,6 +14,8 @@ See ``docs/simulator.md``.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import random
 import re
 import signal
@@ -71,8 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ISO 8601 time of the first hand, with offset (default "
                              f"{DEFAULT_START.isoformat()}); later sessions start a day apart")
     parser.add_argument("--session-prefix", default=None,
-                        help="session ids are PREFIX-1, PREFIX-2, ... "
-                             "(default sim-VARIANT-sSEED)")
+                        help="session ids are PREFIX-1, PREFIX-2, ... (default "
+                             "sim-VARIANT-sSEED-XXXXXX, the X a fingerprint of the other "
+                             "arguments that decide the hands)")
     parser.add_argument("--out", required=True, help="output file (ofc-hh/1 JSON Lines)")
 
 
@@ -156,9 +159,29 @@ def simulate(args: argparse.Namespace, table: Table,
     return _sessions(args, table, _start(args.start), progress)
 
 
+def default_prefix(args: argparse.Namespace, table: Table) -> str:
+    """``sim-VARIANT-sSEED-XXXXXX``: six hex digits fingerprint the other arguments that decide
+    the hands (rules, players and their names and policies, hands a session, start, stake,
+    currency, room error rate), so that two different simulations never share a hand id,
+    while the same command gives the same ids in every perspective and for any number of
+    sessions (its first sessions are the same hands).
+
+    >>> args = argparse.Namespace(variant="pineapple", seed=3, rules=None, hands=100,
+    ...     start="2026-01-05T20:00:00+01:00", stake=1.0, currency="EUR", room_error_rate=0.0)
+    >>> table = Table(PRESETS["pineapple"], ("Hero", "Anna"), (policy("careful"),) * 2)
+    >>> default_prefix(args, table)
+    'sim-pineapple-s3-7556cf'
+    """
+    decides = [sorted(table.ruleset.overrides.items()), list(table.names),
+               [p.name for p in table.policies], args.hands, args.start, args.stake,
+               args.currency, args.room_error_rate]
+    digest = hashlib.sha256(json.dumps(decides, ensure_ascii=False).encode()).hexdigest()
+    return f"sim-{args.variant}-s{args.seed}-{digest[:6]}"
+
+
 def _sessions(args: argparse.Namespace, table: Table, start: datetime,
               progress: Callable[[int, int], None] | None) -> Iterator[list[HandRecord]]:
-    prefix = args.session_prefix or f"sim-{args.variant}-s{args.seed}"
+    prefix = args.session_prefix or default_prefix(args, table)
     rng = random.Random(args.seed)
     total = args.hands * args.sessions
     done = 0

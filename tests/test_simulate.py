@@ -93,6 +93,24 @@ def test_hero_perspective_writes_one_file_per_player(tmp_path):
     assert not any("discard" in s or "dealt" in s for s in players["Anna"]["streets"])
 
 
+def test_different_simulations_never_share_hand_ids(tmp_path):
+    """The default session ids carry a fingerprint of what decides the hands: two runs that
+    differ only in their policies import side by side, while the same run seen from two
+    players merges into the same hands."""
+    from ingest.importer import import_paths
+
+    common = ["--variant", "pineapple", "--hands", "30", "--seed", "3"]
+    careful = _read(_simulate(tmp_path, *common, out="careful.jsonl"))
+    mixed = _read(_simulate(tmp_path, *common, "--policies", "careful,chaser,random",
+                            out="mixed.jsonl"))
+    _simulate(tmp_path, *common, "--perspective", "hero", out="seen.jsonl")
+    assert not {r.hand_id for r in careful} & {r.hand_id for r in mixed}
+    assert all(r.hand_id.startswith("sim-pineapple-s3-") for r in careful + mixed)
+    report = import_paths([tmp_path], tmp_path / "t.duckdb")
+    assert (report.stored, report.rejected) == (60, 0)
+    assert report.merged + report.duplicate == 90  # the three hero files: the careful run
+
+
 def test_hero_option_writes_only_that_players_file(tmp_path):
     _simulate(tmp_path, "--variant", "double", "--hands", "10", "--names", "Hero,Anna",
               "--perspective", "hero", "--hero", "Hero")

@@ -344,10 +344,11 @@ def _ranked(rows: _Rows, cards: Iterable[int], style: Style) -> list[tuple[float
 
 
 def _place_in_order(view: View, style: Style, order: list[int], top: tuple[int, ...],
-                    ) -> tuple[Placement, _Rows]:
+                    known: _Rows | None = None) -> tuple[Placement, _Rows]:
     """Every dealt card placed: ``top`` first on the top, then the ``order`` cards one at a
-    time where they score best."""
-    rows = _Rows(view.board, view)
+    time where they score best. ``known`` (the row state of ``view.board``, which it then
+    goes on from) spares recounting the board."""
+    rows = known.see(view) if known is not None else _Rows(view.board, view)
     placed: tuple[list[int], list[int], list[int]] = (list(top), [], [])
     for card in top:
         rows.add(0, card)
@@ -479,14 +480,14 @@ def _greedy_rows(view: View, style: Style, known: _Rows | None = None,
     dealt = view.dealt
     if view.place == len(dealt):
         if not _ranks_held(sum(map(_RANK_TALLY.__getitem__, dealt)), 2):
-            return _place_in_order(view, style, sorted(dealt, reverse=True), ())  # no pair
+            return _place_in_order(view, style, sorted(dealt, reverse=True), (), known)  # no pair
         ranks = [c >> 2 for c in dealt]
         order = [c for _, c in sorted([(ranks.count(c >> 2), c) for c in dealt], reverse=True)]
         if not view.board[0] and ranks.count(order[0] >> 2) == 2 and order[0] >> 2 >= QUEEN:
             tried = _place_in_order(view, style, order[2:], (order[0], order[1]))
             if _cover_chance(tried[1], order[0] >> 2) >= style.commit:
                 return tried
-        return _place_in_order(view, style, order, ())
+        return _place_in_order(view, style, order, (), known)
     if style.look_ahead and view.place < len(dealt):
         rows = known.see(view) if known is not None else _Rows(view.board, view)
         if 0 < rows.to_come and (_fl_top_at_risk(rows) or _may_pair_top(rows, dealt)):

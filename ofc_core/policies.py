@@ -519,9 +519,15 @@ def _keep_two(rows: _Rows, dealt: tuple[int, ...], style: Style) -> Placement:
     the next best where it now scores best, the third discarded), without its general loop."""
     need = _uncovered_top_pair(rows) if rows.pairs[0] else -1
     a, b, c = dealt
-    first, second, third = sorted((_best_row(rows, a, style, need),
-                                   _best_row(rows, b, style, need),
-                                   _best_row(rows, c, style, need)), reverse=True)
+    first = _best_row(rows, a, style, need)  # then ordered best first (a sort of three)
+    second = _best_row(rows, b, style, need)
+    if second > first:
+        first, second = second, first
+    third = _best_row(rows, c, style, need)
+    if third > second:
+        second, third = third, second
+        if second > first:
+            first, second = second, first
     row, card = first[1], first[2]
     rows.add(row, card)
     placed: list[tuple[int, ...]] = [(), (), ()]

@@ -488,32 +488,25 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
     future gives the file's report once committed, or raises :class:`store.StoreError`)."""
     name, fmt = prepared.name, prepared.fmt
     counts = _Counts()
-    try:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            import_id = _next_id(con, "imports", "import_id")
-            if unreadable is not None:
-                counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
-                                             "partial": False, "raw": None})
-            elif prepared.known is not None:
-                if _already_stored(con, prepared.digest) is None:
-                    raise _Gone  # its hands went since the check: read the file after all
-                counts.hands = counts.duplicate = prepared.known
-                ticker.update(name, 1.0, len(prepared.data), counts.hands)
-            elif fmt is not None:
-                _store_hands(con, prepared, import_id, counts, ticker)
-            _insert_rejected(con, import_id, name, counts.rejected_rows)
-            con.execute(
-                "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?)",
-                [import_id, name, prepared.digest, len(prepared.data),
-                 None if fmt is None else fmt.name, None if fmt is None else fmt.version,
-                 counts.hands, counts.stored, counts.duplicate, counts.partial,
-                 len(counts.errors)])
-        except BaseException:
-            _rollback(con)
-            raise
-    except duckdb.Error as exc:
-        raise store.StoreError(f"importing {name}: {store.describe_error(exc)}") from None
+    with _transaction(con, f"importing {name}"):
+        import_id = _next_id(con, "imports", "import_id")
+        if unreadable is not None:
+            counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
+                                         "partial": False, "raw": None})
+        elif prepared.known is not None:
+            if _already_stored(con, prepared.digest) is None:
+                raise _Gone  # its hands went since the check: read the file after all
+            counts.hands = counts.duplicate = prepared.known
+            ticker.update(name, 1.0, len(prepared.data), counts.hands)
+        elif fmt is not None:
+            _store_hands(con, prepared, import_id, counts, ticker)
+        _insert_rejected(con, import_id, name, counts.rejected_rows)
+        con.execute(
+            "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?)",
+            [import_id, name, prepared.digest, len(prepared.data),
+             None if fmt is None else fmt.name, None if fmt is None else fmt.version,
+             counts.hands, counts.stored, counts.duplicate, counts.partial,
+             len(counts.errors)])
     if unreadable is not None:
         report = FileReport(name, None, unreadable=unreadable,
                             errors=(HandIssue(0, None, unreadable),), import_id=import_id)
@@ -525,15 +518,27 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
 
 
 def _commit(con: duckdb.DuckDBPyConnection, name: str, report: FileReport) -> FileReport:
+    with _transaction(con, f"importing {name}", begin=False):
+        con.execute("COMMIT")
+    return report
+
+
+@contextmanager
+def _transaction(con: duckdb.DuckDBPyConnection, what: str, *, begin: bool = True,
+                 ) -> Iterator[None]:
+    """The block's statements in a transaction (begun here unless ``begin`` is false, when
+    the block goes on with one already open): anything raised rolls it back, and a database
+    error comes out as :class:`store.StoreError` saying ``what`` was being done."""
     try:
         try:
-            con.execute("COMMIT")
+            if begin:
+                con.execute("BEGIN TRANSACTION")
+            yield
         except BaseException:
             _rollback(con)
             raise
     except duckdb.Error as exc:
-        raise store.StoreError(f"importing {name}: {store.describe_error(exc)}") from None
-    return report
+        raise store.StoreError(f"{what}: {store.describe_error(exc)}") from None
 
 
 def _rollback(con: duckdb.DuckDBPyConnection) -> None:
@@ -909,18 +914,11 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
     parts = [t for t in (bulk, hand_tables(records, rows, score_records(records)) if good
                          else None) if t is not None]
     done = [int(k) for t in parts for k in t["hands"]["hand_key"].to_numpy()]
-    try:
-        con.execute("BEGIN TRANSACTION")
-        try:
-            delete_hands(con, done, derived)
-            for tables in parts:
-                insert_tables(con, {name: tables[name] for name in derived})
-            con.execute("COMMIT")
-        except BaseException:
-            _rollback(con)
-            raise
-    except duckdb.Error as exc:
-        raise store.StoreError(f"rescoring: {store.describe_error(exc)}") from None
+    with _transaction(con, "rescoring"):
+        delete_hands(con, done, derived)
+        for tables in parts:
+            insert_tables(con, {name: tables[name] for name in derived})
+        con.execute("COMMIT")
     return failed
 
 

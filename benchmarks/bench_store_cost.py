@@ -1,7 +1,8 @@
 """What storing a hand in DuckDB costs, table by table: the floor under the import benchmark.
 
 Generates ``--hands`` three-handed pineapple hands with full street detail (the generator of
-``bench_import.py``), reads them through the import's bulk path (``ingest.fast_ofc_hh``: parse,
+``bench_import.py``), reads them through the import's bulk path
+(``ingest.formats.ofc_hh_fast``: parse,
 check, score, Arrow tables) and then, on one DuckDB thread, inserts each table ``--repeat``
 times into a fresh database (one transaction each) and checkpoints it, timing CPU per hand:
 
@@ -43,7 +44,8 @@ from bench_import import ROOT, generate  # noqa: E402
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ingest import fast_ofc_hh, store  # noqa: E402
+from ingest import store  # noqa: E402
+from ingest.formats import ofc_hh_fast  # noqa: E402
 from ingest.hand_tables import build_tables, insert_tables  # noqa: E402
 
 TARGET = 50_000
@@ -53,7 +55,7 @@ TARGET = 50_000
 def stored_tables(text: str) -> dict[str, pa.Table]:
     """The importer's tables for every line of ``text`` (all must pass the bulk path)."""
     lines = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
-    fast, deferred = fast_ofc_hh.parse_lines(lines).finish()
+    fast, deferred = ofc_hh_fast.parse_lines(lines).finish()
     if deferred:
         raise SystemExit(f"{len(deferred)} generated lines left the bulk path")
     n = len(fast.columns)

@@ -4,7 +4,7 @@
 per store table (bulk-inserted with ``INSERT INTO ... BY NAME SELECT * FROM arrow``);
 :func:`load_records` rebuilds the records from the stored rows (for ``ofc rescore``, for
 completing a hand seen in a second log, and for ``ofc score --db``; ``ofc rescore`` reads most
-hands back in bulk with :func:`ingest.fast_ofc_hh.read_store`). The scores come from
+hands back in bulk with :func:`ingest.formats.ofc_hh_fast.read_store`). The scores come from
 ``ofc_core.batch``; nothing here scores.
 """
 

@@ -4,7 +4,7 @@ A file is read, decoded (:func:`ingest.formats.encoding.decode_bytes`), recognis
 registry, parsed, checked (:func:`ofc_core.hand.validate`, inside the parsers), scored in bulk
 (``ofc_core.batch.score_records``) and stored through Arrow, in ONE transaction per file
 together with its ledger row: a crash mid-import leaves all of the file's hands or none.
-Canonical ofc-hh/1 lines take the bulk path of :mod:`ingest.fast_ofc_hh` (columns, array
+Canonical ofc-hh/1 lines take the bulk path of :mod:`ingest.formats.ofc_hh_fast` (columns, array
 checks, ``ofc_core.batch.score_batch``); both paths store the same rows.
 
 A hand is identified by ``(source, hand_id)`` and stored once. Seeing it again adds nothing
@@ -37,8 +37,8 @@ from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
 from ofc_core.records import gc_paused
 
-from . import fast_ofc_hh, store
-from .formats import Format, ParsedHand, ParseIssue, detect, registry
+from . import store
+from .formats import Format, ParsedHand, ParseIssue, detect, ofc_hh_fast, registry
 from .formats.encoding import DecodeError, decode_bytes
 from .hand_tables import (
     HAND_TABLES,
@@ -54,7 +54,8 @@ Progress = Callable[[int, int, str], None]
 """``progress(done, total, label)``: bytes done of total bytes, and a one-line status."""
 
 FAST_PATH = True
-"""Read canonical ofc-hh/1 lines with :mod:`ingest.fast_ofc_hh` (tests compare both paths)."""
+"""Read canonical ofc-hh/1 lines with :mod:`ingest.formats.ofc_hh_fast` (tests compare both
+paths)."""
 
 CHUNK_HANDS = 20_000
 """Hands parsed, scored and inserted at a time (bounds memory on big files)."""
@@ -362,7 +363,7 @@ class _Prepared:
     fmt: Format | None
     text: str
     unreadable: str | None
-    first: tuple[list[str], list[tuple[int, str]], fast_ofc_hh.ParsedLines, _Ready] | None = \
+    first: tuple[list[str], list[tuple[int, str]], ofc_hh_fast.ParsedLines, _Ready] | None = \
         None
     known: int | None = None
     """Hands of an earlier import of the same bytes that stored all of them, all still stored
@@ -379,7 +380,7 @@ class _Ready:
     tables: dict[str, pa.Table] | None
 
 
-def _ready(parsed: fast_ofc_hh.ParsedLines) -> _Ready:
+def _ready(parsed: ofc_hh_fast.ParsedLines) -> _Ready:
     with gc_paused():
         fast, deferred = parsed.finish()
         fresh = len(fast.columns)
@@ -423,7 +424,7 @@ def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
     if unreadable is None and fmt is not None and _fast(fmt):
         lines = text.split("\n")
         batch = _batch(lines, 0)
-        parsed = fast_ofc_hh.parse_lines(batch)
+        parsed = ofc_hh_fast.parse_lines(batch)
         prepared.first = (lines, batch, parsed, _ready(parsed))
     return prepared
 
@@ -571,7 +572,7 @@ def _insert_rejected(con: duckdb.DuckDBPyConnection, import_id: int, name: str,
 
 
 def _fast(fmt: Format) -> bool:
-    return FAST_PATH and fmt.name == fast_ofc_hh.FORMAT_NAME
+    return FAST_PATH and fmt.name == ofc_hh_fast.FORMAT_NAME
 
 
 def _batch(lines: list[str], start: int) -> list[tuple[int, str]]:
@@ -605,7 +606,7 @@ def _store_hands(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id:
 
 def _store_fast(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id: int,
                 counts: _Counts, ticker: _Ticker) -> None:
-    """ofc-hh/1 in chunks of lines: canonical hands through :mod:`ingest.fast_ofc_hh`, every
+    """ofc-hh/1 in chunks of lines: canonical hands through :mod:`ingest.formats.ofc_hh_fast`, every
     other line through the format's own reader (which says what is wrong with it).
 
     DuckDB stores chunk ``k`` on a worker thread while this one parses chunk ``k + 1`` (the
@@ -627,7 +628,7 @@ def _store_fast(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id: 
                     batch, parsed, ready = first
                 else:
                     batch = _batch(lines, start)
-                    parsed = fast_ofc_hh.parse_lines(batch)
+                    parsed = ofc_hh_fast.parse_lines(batch)
                 _wait(pending)
                 again, tables = _fast_chunk_tables(con, parsed, import_id, counts, ready)
                 ready = None
@@ -665,7 +666,7 @@ def _store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
         _store_chunk(con, slow, import_id, counts)
 
 
-def _fast_chunk_tables(con: duckdb.DuckDBPyConnection, parsed: fast_ofc_hh.ParsedLines,
+def _fast_chunk_tables(con: duckdb.DuckDBPyConnection, parsed: ofc_hh_fast.ParsedLines,
                        import_id: int, counts: _Counts, ready: _Ready | None = None,
                        ) -> tuple[list[int], dict[str, pa.Table] | None]:
     """The tables of the new canonical hands of a chunk (counted as stored); hands stored
@@ -925,9 +926,9 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
 def _rescore_in_bulk(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
                      ) -> tuple[dict[str, pa.Table] | None, list[int]]:
     """The tables of the hands ``keys`` that the bulk reader takes, read back from the store
-    (:func:`~ingest.fast_ofc_hh.read_store`), checked and scored on arrays as an import does,
-    with their stored key, import, line and raw text; and the keys it leaves."""
-    stored = fast_ofc_hh.read_store(con, keys)
+    (:func:`~ingest.formats.ofc_hh_fast.read_store`), checked and scored on arrays as an import
+    does, with their stored key, import, line and raw text; and the keys it leaves."""
+    stored = ofc_hh_fast.read_store(con, keys)
     with gc_paused():
         fast, _ = stored.parsed.finish()
     if not len(fast.columns):

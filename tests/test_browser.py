@@ -73,7 +73,7 @@ def dashboard(tmp_path: Path, ofc_script: str):  # type: ignore[no-untyped-def]
 
 def simulated_log(tmp_path: Path) -> Path:
     """A fresh pineapple session of the demo's hero, newer than the demo hands."""
-    subprocess.run([sys.executable, "-m", "ingest.cli", "simulate", "--variant", "pineapple",
+    subprocess.run([sys.executable, "-m", "ofc_cli.cli", "simulate", "--variant", "pineapple",
                     "--players", "2", "--hands", str(UPLOAD_HANDS), "--seed", "4242",
                     "--names", "Hero,Bob", "--perspective", "hero", "--hero", "Hero",
                     "--start", "2027-01-05T20:00:00+01:00", "--session-prefix", "browser",

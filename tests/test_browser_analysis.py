@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.cmd_dashboard import streamlit_command
+from ofc_cli.cmd_dashboard import streamlit_command
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]

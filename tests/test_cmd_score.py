@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from ingest import cmd_score
-from ingest.cli import main
 from ingest.formats.ofc_hh import record_from_dict
+from ofc_cli import cmd_score
+from ofc_cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -357,7 +357,7 @@ def test_installed_ofc_script(ofc_script: str) -> None:
 
 
 def test_module_entry_point_runs() -> None:
-    done = subprocess.run([sys.executable, "-m", "ingest.cli", "score",
+    done = subprocess.run([sys.executable, "-m", "ofc_cli.cli", "score",
                            str(SAMPLES / "double-match.jsonl")], capture_output=True, text=True,
                           encoding="utf-8", cwd=ROOT, timeout=120, check=False)
     assert done.returncode == 0, done.stderr

@@ -264,7 +264,7 @@ def test_four_colour_deck_colours_clubs_and_diamonds() -> None:
 
 def test_ofc_dashboard_creates_the_database_with_the_demo_once(tmp_path: Path) -> None:
     from dashboard.demo import demo_files, demo_import_ids
-    from ingest.cmd_dashboard import prepare, streamlit_command
+    from ofc_cli.cmd_dashboard import prepare, streamlit_command
 
     db = tmp_path / "sub" / "new.duckdb"
     prepare(db)

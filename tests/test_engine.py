@@ -10,7 +10,8 @@ import pytest
 
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import Card
-from ofc_core.engine import (
+from ofc_core.hand import HandRecord, validate
+from ofc_core.play.engine import (
     CubeView,
     IllegalMove,
     Placement,
@@ -21,8 +22,7 @@ from ofc_core.engine import (
     hero_view,
     play_session,
 )
-from ofc_core.hand import HandRecord, validate
-from ofc_core.policies import POLICIES, policy, set_fantasyland
+from ofc_core.play.policies import POLICIES, policy, set_fantasyland
 from ofc_core.rules import PRESETS, ButtonInFl, resolve
 from ofc_core.scoring import score_hand
 
@@ -375,8 +375,8 @@ def test_rows_are_complete(sessions):
 
 
 def test_row_strength_equals_the_evaluator():
-    from ofc_core.engine import row_strength
     from ofc_core.evaluate import evaluate
+    from ofc_core.play.engine import row_strength
 
     rng = random.Random(12)
     rows = [tuple(rng.sample(range(52), rng.choice((3, 5)))) for _ in range(3000)]

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_import import hand_line
-from ingest import fast_ofc_hh, importer, store
+from ingest import importer, store
+from ingest.formats import ofc_hh_fast
 from ingest.importer import import_files
 from tests.test_import import PERSPECTIVE_A, PERSPECTIVE_B, table_dump
 
@@ -59,7 +60,7 @@ def import_both_ways(tmp_path: Path, files: list[tuple[str, bytes]], monkeypatch
 
 def test_generated_hands_are_read_by_the_fast_path() -> None:
     lines = canonical_lines(50)
-    fast, deferred = fast_ofc_hh.read_lines([(k + 1, line) for k, line in enumerate(lines)])
+    fast, deferred = ofc_hh_fast.read_lines([(k + 1, line) for k, line in enumerate(lines)])
     assert deferred == [] and len(fast.columns) == 50
 
 

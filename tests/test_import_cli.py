@@ -24,7 +24,7 @@ GOLDEN = ROOT / "tests" / "golden" / "import"
 
 def ofc(*args: str, env: dict[str, str] | None = None,
         timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ingest.cli", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "ofc_cli.cli", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, **(env or {})})
 
@@ -152,7 +152,7 @@ def test_a_killed_import_leaves_all_or_none_of_the_file(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     assert ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db)).returncode == 0
     big = generate(tmp_path / "big", 40_000, per_file=40_000, seed=3)[0]
-    proc = subprocess.Popen([sys.executable, "-m", "ingest.cli", "import", str(big), "--db",
+    proc = subprocess.Popen([sys.executable, "-m", "ofc_cli.cli", "import", str(big), "--db",
                              str(db)], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     # Kill it once DuckDB has started writing the file's hands (or after 20 s).
@@ -187,10 +187,10 @@ def test_a_killed_import_leaves_all_or_none_of_the_file(tmp_path: Path) -> None:
 def test_two_processes_importing_at_once(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     logs = generate(tmp_path / "logs", 6_000, per_file=2_000, seed=5)
-    first = subprocess.Popen([sys.executable, "-m", "ingest.cli", "import", str(logs[0]),
+    first = subprocess.Popen([sys.executable, "-m", "ofc_cli.cli", "import", str(logs[0]),
                               str(logs[1]), "--db", str(db), "--json"], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    second = subprocess.Popen([sys.executable, "-m", "ingest.cli", "import", str(logs[1]),
+    second = subprocess.Popen([sys.executable, "-m", "ofc_cli.cli", "import", str(logs[1]),
                                str(logs[2]), "--db", str(db), "--json"], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out1, err1 = first.communicate(timeout=300)
@@ -206,7 +206,7 @@ def test_two_processes_importing_at_once(tmp_path: Path) -> None:
 def test_progress_bar_draws_only_on_a_terminal() -> None:
     import io
 
-    from ingest.cmd_import import ProgressBar
+    from ofc_cli.cmd_import import ProgressBar
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

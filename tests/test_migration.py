@@ -90,7 +90,7 @@ def _every_table(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:
 def test_rescoring_in_bulk_stores_what_rescoring_records_stores(tmp_path: Path, monkeypatch,
                                                                  demo_db_path: Path) -> None:
     """``ofc rescore`` reads most stored hands back in the bulk reader's columns
-    (``fast_ofc_hh.read_store``); the rows it stores are exactly those of the record path
+    (``ofc_hh_fast.read_store``); the rows it stores are exactly those of the record path
     (every format, every variant, hidden cards, Fantasyland, surrender, rule overrides, merged
     perspectives)."""
     import shutil
@@ -123,8 +123,9 @@ def test_rescoring_in_bulk_stores_what_rescoring_records_stores(tmp_path: Path, 
 
 def test_ofc_rescore_upgrades_an_older_store_rescoring_once(tmp_path: Path, monkeypatch,
                                                             capsys) -> None:
-    from ingest import cmd_rescore, importer
-    from ingest.cli import main
+    from ingest import importer
+    from ofc_cli import cmd_rescore
+    from ofc_cli.cli import main
 
     path = tmp_path / "old.duckdb"
     make_v2_store(path)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.cli import main
 from ingest.formats import ParsedHand, ParseIssue
 from ingest.formats.ofc_hh import parse_text
+from ofc_cli.cli import main
 from ofc_core.hand import validate
 from ofc_core.rules import PRESETS
 from ofc_core.scoring import score_hand
@@ -186,7 +186,7 @@ def test_sessions_are_played_and_written_one_at_a_time(tmp_path, monkeypatch):
     was handed out (and written)."""
     import argparse
 
-    from ingest import cmd_simulate
+    from ofc_cli import cmd_simulate
 
     played: list[str] = []
     real = cmd_simulate.play_session
@@ -211,7 +211,7 @@ def test_an_interrupted_run_leaves_no_file(tmp_path, monkeypatch):
     """Files are written as .part and renamed at the end: a run stopped after its first
     session (Ctrl-C: ``ofc`` says "interrupted", exit 130) leaves neither a short file nor
     the .part."""
-    from ingest import cmd_simulate
+    from ofc_cli import cmd_simulate
 
     real = cmd_simulate.play_session
     calls = []
@@ -239,7 +239,7 @@ def test_an_unwritable_output_is_explained(tmp_path, capsys):
 
 
 def test_a_huge_session_gets_a_memory_note(tmp_path, capsys, monkeypatch):
-    from ingest import cmd_simulate
+    from ofc_cli import cmd_simulate
 
     monkeypatch.setattr(cmd_simulate, "BIG_SESSION", 5)
     _simulate(tmp_path, "--variant", "turbo", "--hands", "6")
@@ -257,7 +257,7 @@ def test_a_terminated_run_leaves_no_file(tmp_path):
     import time
 
     out = tmp_path / "big.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "ingest.cli", "simulate", "--variant",
+    proc = subprocess.Popen([sys.executable, "-m", "ofc_cli.cli", "simulate", "--variant",
                              "pineapple", "--hands", "200", "--sessions", "400", "--out",
                              str(out)], stderr=subprocess.PIPE, text=True)
     part = tmp_path / "big.jsonl.part"

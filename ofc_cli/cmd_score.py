@@ -21,12 +21,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from ingest.formats import ParsedHand, ParseIssue, detect, ofc_hh
+from ingest.formats.encoding import DecodeError, decode_bytes
 from ofc_core.board import ROW_NAMES
 from ofc_core.hand import HandRecord
 from ofc_core.scoring import HandResult, PlayerResult, score_hand
-
-from .formats import ParsedHand, ParseIssue, detect, ofc_hh
-from .formats.encoding import DecodeError, decode_bytes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -217,8 +216,8 @@ def score_file(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
 def score_db(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
     """Print the stored hands' results (read from the tables, not recomputed), in import
     order, in the shape of :func:`score_file`; 2 if the database cannot be used."""
-    from . import store
-    from .hand_tables import stored_results
+    from ingest import store
+    from ingest.hand_tables import stored_results
 
     try:
         con = store.connect(path, read_only=True)

@@ -1,4 +1,4 @@
-"""The ``ofc`` command. Each subcommand lives in its own module ``ingest.cmd_<name>`` with
+"""The ``ofc`` command. Each subcommand lives in its own module ``ofc_cli.cmd_<name>`` with
 ``add_arguments(parser)`` and ``run(args) -> int``; this file only dispatches."""
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ COMMANDS: dict[str, str] = {
 
 def _load(name: str):  # type: ignore[no-untyped-def]
     try:
-        return importlib.import_module(f"ingest.cmd_{name}")
+        return importlib.import_module(f"ofc_cli.cmd_{name}")
     except ModuleNotFoundError as exc:
-        if exc.name == f"ingest.cmd_{name}":
+        if exc.name == f"ofc_cli.cmd_{name}":
             return None
         raise
 

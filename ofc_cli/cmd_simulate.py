@@ -1,6 +1,7 @@
 """``ofc simulate``: deal and play sessions by the rules and write them as ``ofc-hh/1``.
 
-The hands are played by :mod:`ofc_core.engine` with the policies of :mod:`ofc_core.policies`
+The hands are played by :mod:`ofc_core.play.engine` with the policies of
+:mod:`ofc_core.play.policies`
 and written with :func:`ingest.formats.ofc_hh.write_records`. The same arguments and seed give
 the same file, byte for byte (the clock of the hands is simulated from ``--start``).
 
@@ -26,12 +27,11 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from ofc_core.engine import DEFAULT_START, SessionSpec, Table, hero_view, play_session
+from ingest.formats.ofc_hh import write_records
 from ofc_core.hand import HandRecord
-from ofc_core.policies import POLICIES, policy
+from ofc_core.play.engine import DEFAULT_START, SessionSpec, Table, hero_view, play_session
+from ofc_core.play.policies import POLICIES, policy
 from ofc_core.rules import PRESETS, Ruleset, resolve
-
-from .formats.ofc_hh import write_records
 
 DEFAULT_NAMES = ("Hero", "Anna", "Dmitri", "Zoë")
 

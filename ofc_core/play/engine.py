@@ -135,7 +135,7 @@ def check_placement(view: View, placement: Placement) -> None:
     >>> check_placement(v, Placement(top=(0,), discard=(1, 2)))
     Traceback (most recent call last):
     ...
-    ofc_core.engine.IllegalMove: street 2: placed 1 cards and discarded 2, must place 2
+    ofc_core.play.engine.IllegalMove: street 2: placed 1 cards and discarded 2, must place 2
     """
     top, middle, bottom, discard = placement
     _, street, _, dealt, place, board, _, _ = view

@@ -16,8 +16,8 @@ import sys
 import time
 from typing import TextIO
 
-from . import store
-from .importer import FileReport, ImportReport, import_paths
+from ingest import store
+from ingest.importer import FileReport, ImportReport, import_paths
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -36,6 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.hand_tables import FIELD_NAMES, HandColumns
 from ofc_core.batch import RecordScores, score_batch
 from ofc_core.board import ROW_NAMES
 from ofc_core.cards import DECK
@@ -51,8 +52,6 @@ from ofc_core.validate_batch import (
     players_ok,
     valid_hands,
 )
-
-from .hand_tables import FIELD_NAMES, HandColumns
 
 try:  # orjson is strict JSON (no NaN) and several times faster than json
     import orjson

@@ -1,9 +1,10 @@
 """Player policies for the play engine: how simulated players place their cards.
 
-Every policy follows :class:`ofc_core.engine.Policy`: given a :class:`~ofc_core.engine.View`
+Every policy follows :class:`ofc_core.play.engine.Policy`: given a
+:class:`~ofc_core.play.engine.View`
 (own board, dealt cards, opponents' visible boards, ruleset) it returns a legal
-:class:`~ofc_core.engine.Placement`. Policies are fast heuristics on rank and suit counts; row
-strengths (:func:`ofc_core.engine.row_strength`, the evaluator remembered) are used on the last
+:class:`~ofc_core.play.engine.Placement`. Policies are fast heuristics on rank and suit counts; row
+strengths (:func:`ofc_core.play.engine.row_strength`, the evaluator remembered) are used on the last
 street, when the counts leave the order of the rows open (to keep the board legal, choosing the
 best-paying finish if it must), by the chaser's look-ahead (:func:`_look_ahead`, a few sampled
 futures, only while a Fantasyland top is at stake) and by the Fantasyland setter. Randomness
@@ -22,7 +23,7 @@ All three set a Fantasyland hand with :func:`set_fantasyland`, and decide the Do
 the score (:func:`offers_by_score`, :func:`accepts_by_score`).
 
 >>> import random
->>> from ofc_core.engine import Table, SessionSpec, play_session
+>>> from ofc_core.play.engine import Table, SessionSpec, play_session
 >>> from ofc_core.rules import PRESETS
 >>> table = Table(PRESETS["pineapple"], ("ann", "bob", "cy"),
 ...               tuple(POLICIES[n]() for n in ("careful", "chaser", "random")))
@@ -42,8 +43,8 @@ from itertools import accumulate, combinations, permutations, product
 from operator import itemgetter
 
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
-from ofc_core.engine import CubeView, Placement, Policy, View, row_strength
 from ofc_core.evaluate import Category, Strength, encode
+from ofc_core.play.engine import CubeView, Placement, Policy, View, row_strength
 from ofc_core.rules import RoyaltyTable, Ruleset
 
 QUEEN, KING, ACE = 10, 11, 12
@@ -867,7 +868,7 @@ def set_fantasyland(cards: tuple[int, ...], ruleset: Ruleset, *, width: int = 4)
 
 
 def _by_strength(rows: Iterable[tuple[int, ...]]) -> list[tuple[tuple[int, ...], Strength]]:
-    """Each row with its strength (:func:`ofc_core.engine.row_strength`), strongest first;
+    """Each row with its strength (:func:`ofc_core.play.engine.row_strength`), strongest first;
     rows of equal strength keep their order."""
     ranked = [(row, row_strength(row)) for row in rows]
     ranked.sort(key=_second, reverse=True)

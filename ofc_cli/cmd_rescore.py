@@ -12,9 +12,9 @@ import argparse
 import sys
 import time
 
-from . import store
-from .cmd_import import ProgressBar, clean_text
-from .importer import rescore
+from ingest import store
+from ingest.importer import rescore
+from ofc_cli.cmd_import import ProgressBar, clean_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import duckdb
 
-from . import store
-from .hand_tables import HAND_TABLES
+from ingest import store
+from ingest.hand_tables import HAND_TABLES
 
 OTHER_TABLES = ("imports", "rejected", "meta")
 MONTH = "coalesce(strftime(timezone('UTC', h.played_at), '%Y-%m'), 'unknown')"

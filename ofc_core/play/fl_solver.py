@@ -221,17 +221,21 @@ def _rows(cards: np.ndarray, layout: _Layout, ruleset: Ruleset) -> _Rows:
                  stays(s5, middle, rule.middle), s3, top, stays(s3, top, rule.top))
 
 
-def _caps(strengths: np.ndarray, royalties: np.ndarray, stays: np.ndarray,
-          at_most: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The most royalty, and whether any row stays, among the rows no stronger than each of
-    ``at_most`` (``_NONE`` and false when there is none)."""
-    order = np.argsort(strengths, kind="stable")
-    most = np.maximum.accumulate(royalties[order])
-    any_stays = np.logical_or.accumulate(stays[order])
-    at = np.searchsorted(strengths[order], at_most, side="right") - 1
-    found = at >= 0
-    at = np.maximum(at, 0)
-    return np.where(found, most[at], _NONE), found & any_stays[at]
+class _Caps:
+    """The most royalty, and whether any row stays, among some rows no stronger than a given
+    strength (sorted once per hand, asked for many strengths)."""
+
+    def __init__(self, strengths: np.ndarray, royalties: np.ndarray, stays: np.ndarray) -> None:
+        order = np.argsort(strengths, kind="stable")
+        self.strengths = strengths[order]
+        self.most = np.append(_NONE, np.maximum.accumulate(royalties[order]))
+        self.stays = np.append(False, np.logical_or.accumulate(stays[order]))
+
+    def at(self, at_most: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per strength of ``at_most``: the most royalty (``_NONE`` when no row is that weak)
+        and whether any of those rows stays."""
+        at = np.searchsorted(self.strengths, at_most, side="right")
+        return self.most[at], self.stays[at]
 
 
 # --------------------------------------------------------------------------------------------
@@ -285,28 +289,30 @@ def _search(layout: _Layout, rows: _Rows, stay: float, full: int) -> _Best:
     """Branch and bound over bottoms, strongest bound first (see the module docstring)."""
     gain = max(stay, 0.0)
     s5 = rows.s5
-    middle_cap, middle_cap_stays = _caps(s5, rows.middle_royalty, rows.middle_stays, s5)
-    top_cap, top_cap_stays = _caps(rows.s3, rows.top_royalty, rows.top_stays, s5)
+    middle_cap, middle_cap_stays = _Caps(s5, rows.middle_royalty, rows.middle_stays).at(s5)
+    top_cap, top_cap_stays = _Caps(rows.s3, rows.top_royalty, rows.top_stays).at(s5)
+    top_caps = (top_cap, top_cap_stays)  # also the caps of the tops under each middle
     bound = (rows.bottom_royalty + middle_cap + top_cap
              + gain * (rows.bottom_stays | middle_cap_stays | top_cap_stays))
     bound = np.where(top_cap == _NONE, -np.inf, bound)
     order = np.lexsort((-s5, -bound))
     best = _Best()
     per_bottom = layout.middles.shape[1]
-    batch, start = 4, 0
+    batch, start = 8, 0
     while start < len(order):
         first = order[start]
         if not best.beaten_by(float(bound[first]), int(s5[first])):
             break
         bottoms = order[start:start + batch]
         start += len(bottoms)
-        _search_bottoms(layout, rows, stay, gain, full, bottoms, best)
-        batch = min(batch * 2, max(1, 4096 // per_bottom))
+        _search_bottoms(layout, rows, top_caps, stay, gain, full, bottoms, best)
+        batch = min(batch * 2, max(1, 8192 // per_bottom))
     return best
 
 
-def _search_bottoms(layout: _Layout, rows: _Rows, stay: float, gain: float, full: int,
-                    bottoms: np.ndarray, best: _Best) -> None:
+def _search_bottoms(layout: _Layout, rows: _Rows, top_caps: tuple[np.ndarray, np.ndarray],
+                    stay: float, gain: float, full: int, bottoms: np.ndarray,
+                    best: _Best) -> None:
     """The best set over some bottoms, each with every middle at most as strong that can
     still win, each completed with its best top; ``best`` is updated in place."""
     s5, s3 = rows.s5, rows.s3
@@ -315,11 +321,10 @@ def _search_bottoms(layout: _Layout, rows: _Rows, stay: float, gain: float, full
     sm = s5[middles]
     stays = rows.bottom_stays[bottoms][:, None] | rows.middle_stays[middles]
     royalty = rows.bottom_royalty[bottoms][:, None] + rows.middle_royalty[middles]
-    top_cap, top_cap_stays = _caps(s3, rows.top_royalty, rows.top_stays, sm.ravel())
-    bound = (royalty + top_cap.reshape(sm.shape)
-             + gain * (stays | top_cap_stays.reshape(sm.shape)))
+    top_cap, top_cap_stays = top_caps[0][middles], top_caps[1][middles]
+    bound = royalty + top_cap + gain * (stays | top_cap_stays)
     value, strength = best.key[0], best.key[1]
-    keep = (sm <= sb) & (top_cap.reshape(sm.shape) != _NONE) & (
+    keep = (sm <= sb) & (top_cap != _NONE) & (
         (bound > value) | ((bound == value) & (sb >= strength)))
     k, m = np.nonzero(keep)
     if not len(k):
@@ -335,7 +340,8 @@ def _search_bottoms(layout: _Layout, rows: _Rows, stay: float, gain: float, full
     if top_value == -np.inf or top_value < value:
         return
     p, t = np.nonzero(total == top_value)
-    keys = np.lexsort((st[p, t], sm[k[p], m[p]], sb[k[p], 0]))
+    # the strongest bottom, middle, top; among exact ties the first in the search order
+    keys = np.lexsort((-np.arange(len(p)), st[p, t], sm[k[p], m[p]], sb[k[p], 0]))
     winner = keys[-1]
     pw, tw = p[winner], t[winner]
     key = (float(top_value), int(sb[k[pw], 0]), int(sm[k[pw], m[pw]]), int(st[pw, tw]))

@@ -154,7 +154,7 @@ def _replicate(con: Any, target: int) -> None:
 
 def build(db: Path, target: int) -> None:
     from ingest import store
-    from ingest.importer import import_paths
+    from ingest.api import import_paths
 
     demo = sorted((ROOT / "data" / "demo").glob("*.jsonl"))
     report = import_paths(demo, db)

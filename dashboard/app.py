@@ -18,7 +18,7 @@ if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a 
 import streamlit as st  # noqa: E402
 
 from dashboard import cards, db, filters  # noqa: E402
-from ingest.store import StoreError  # noqa: E402
+from ingest.api import StoreError  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     # (source relative to this file, title, icon, url path); the first is the default page

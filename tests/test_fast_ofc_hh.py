@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_import import hand_line
-from ingest import importer, store
+from ingest import fast_path, store
+from ingest.api import import_files
 from ingest.formats import ofc_hh_fast
-from ingest.importer import import_files
 from tests.test_import import PERSPECTIVE_A, PERSPECTIVE_B, table_dump
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +46,7 @@ def import_both_ways(tmp_path: Path, files: list[tuple[str, bytes]], monkeypatch
     """Import ``files`` with the fast path and without; returns both reports and dumps."""
     out = []
     for fast in (True, False):
-        monkeypatch.setattr(importer, "FAST_PATH", fast)
+        monkeypatch.setattr(fast_path, "FAST_PATH", fast)
         con = store.connect(tmp_path / f"{fast}.duckdb")
         try:
             report = import_files(files, con)

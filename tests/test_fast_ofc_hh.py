@@ -64,6 +64,19 @@ def test_generated_hands_are_read_by_the_fast_path() -> None:
     assert deferred == [] and len(fast.columns) == 50
 
 
+def test_a_key_given_twice_is_found_by_a_real_parse_not_by_counting() -> None:
+    """Counting ``":`` only flags a line: a name holding ``":`` is still the fast path's, a
+    key given twice (which JSON parsers silently merge) goes to the reference reader, at any
+    level."""
+    line = canonical_lines(1, seed=4)[0]
+    quoted = line.replace('"name": "villain"', '"name": "vil\\": lain"')
+    twice = line.replace('"source": "fast"', '"source": "fast", "source": "other"')
+    deep = line.replace('"seat": 0', '"seat": 0, "seat": 0', 1)
+    assert len({line, quoted, twice, deep}) == 4
+    fast, deferred = ofc_hh_fast.read_lines(list(enumerate([line, quoted, twice, deep], 1)))
+    assert deferred == [2, 3] and len(fast.columns) == 2
+
+
 def test_samples_store_the_same_both_ways(tmp_path: Path, monkeypatch) -> None:
     files = [(p.name, p.read_bytes()) for p in sorted(SAMPLES.glob("*.jsonl"))]
     files.append(("session.jsonl", (GOLDEN / "session.jsonl").read_bytes()))

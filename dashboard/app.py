@@ -2,8 +2,7 @@
 
 It opens the database (creating it with the demo sample on a fresh machine), says so when demo
 data is shown, draws the shared sidebar filters and runs the chosen page. Pages live in
-``dashboard/views/`` and are listed in :data:`PAGES`; a page whose file is not there yet is
-left out of the menu.
+``dashboard/views/`` and are listed in :data:`PAGES`.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
 
 def pages() -> list[st.Page]:
     return [st.Page(source, title=title, icon=icon, url_path=url, default=(n == 0))
-            for n, (source, title, icon, url) in enumerate(PAGES) if (HERE / source).is_file()]
+            for n, (source, title, icon, url) in enumerate(PAGES)]
 
 
 def demo_banner(con) -> None:  # type: ignore[no-untyped-def]

@@ -41,7 +41,7 @@ import pyarrow.compute as pc
 from ingest.formats import ofc_hh
 from ingest.formats.ofc_hh import FORMAT_NAME
 from ingest.hand_tables import FIELD_NAMES, HandColumns
-from ofc_core.batch import RecordScores, score_batch
+from ofc_core.batch import MAX_SEATS, RecordScores, score_batch
 from ofc_core.board import ROW_NAMES
 from ofc_core.cards import DECK
 from ofc_core.records import gc_paused
@@ -79,7 +79,6 @@ _SPACED_COLON = re.compile(r'"\s+:')
 CARD_TEXTS = pa.array([str(c) for c in DECK] + [""])
 """Card index -> canonical text; index 52 is the empty token of an empty row."""
 EMPTY = 52
-MAX_PLAYERS = 4
 
 
 class _Defer(Exception):
@@ -215,7 +214,7 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
     else:
         raise _Defer
     players = get("players")
-    if type(players) is not list or not 1 <= len(players) <= MAX_PLAYERS:
+    if type(players) is not list or not 1 <= len(players) <= MAX_SEATS:
         raise _Defer
     hand = len(b.hands)
     first_player = len(b.players)
@@ -377,7 +376,7 @@ def read_store(con: Any, keys: Sequence[int]) -> StoredHands:
     player_hand = np.searchsorted(hand_keys, players["hand_key"].to_numpy())
 
     def seat_key(table: pa.Table) -> np.ndarray:
-        return table["hand_key"].to_numpy() * (MAX_PLAYERS + 1) + table["seat"].to_numpy()
+        return table["hand_key"].to_numpy() * (MAX_SEATS + 1) + table["seat"].to_numpy()
 
     player_keys = seat_key(players)  # sorted: players come by hand, then seat
     row_player = np.searchsorted(player_keys, seat_key(streets))
@@ -621,15 +620,15 @@ def score_columns(t: CardTable, boards: np.ndarray, first_to_act: np.ndarray) ->
     n = t.hand_count
     count = np.bincount(t.player_hand, minlength=n)
     start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
-    group = t.hand_ruleset * (MAX_PLAYERS + 1) + count
+    group = t.hand_ruleset * (MAX_SEATS + 1) + count
     out: dict[str, np.ndarray] = {}
     for key in np.unique(group):
         members = np.nonzero(group == key)[0]
-        players = int(key % (MAX_PLAYERS + 1))
+        players = int(key % (MAX_SEATS + 1))
         rows = (start[members][:, None] + np.arange(players)[None, :]).ravel()
         scores = score_batch(
             boards[rows].reshape(len(members), players, 13),
-            t.rulesets[int(key // (MAX_PLAYERS + 1))],
+            t.rulesets[int(key // (MAX_SEATS + 1))],
             fantasyland=t.fantasyland[rows].reshape(len(members), players),
             surrendered=t.surrendered[rows].reshape(len(members), players),
             first_to_act=first_to_act[members])

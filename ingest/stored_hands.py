@@ -29,7 +29,8 @@ def _cards_from_text(text: str) -> tuple[Card, ...]:
 
 
 def _fetch(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
-    return con.execute(sql).to_arrow_table().to_pylist()
+    rows: list[dict[str, Any]] = con.execute(sql).to_arrow_table().to_pylist()
+    return rows
 
 
 def load_records(con: duckdb.DuckDBPyConnection,

@@ -3,6 +3,8 @@ say, and each test here fails on the code before the fix."""
 
 from __future__ import annotations
 
+import io
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from ingest import store
 from ingest.formats import ofc_hh_fast
 from ingest.formats.ofc_hh import loads_line, record_from_dict
 from ingest.importer import import_files
+from ofc_cli.cmd_score import score_file
 from ofc_core.validate_batch import card_table, valid_hands
 from tests.test_import import assert_stored_equals_scalar, rows
 
@@ -73,3 +76,44 @@ def test_array_validation_takes_a_token_that_is_no_card_as_invalid() -> None:
         assert valid_hands(replace(table, card=card)).tolist() == [False, True]
     assert valid_hands(table).tolist() == [True, True]
     assert table.card.dtype == np.int64
+
+
+def _with(key: str, value: str) -> str:
+    """LINE with ``"key": value`` added before the variant."""
+    return LINE.replace('"variant"', f'"{key}": {value}, "variant"', 1)
+
+
+HOSTILE = {
+    "nested arrays": ('[' * 100_000 + ']' * 100_000, "nested too deeply"),
+    "nested objects": ('{"a": ' * 5_000 + "1" + "}" * 5_000, "nested too deeply"),
+    "nested hand_id": ('{"hand_id": ' + "[" * 100_000, "nested too deeply"),
+    "stake 1e400": (_with("stake", "1e400"), "the number 1e400 is too large"),
+    "stake of 400 digits": (_with("stake", "9" * 400), "is too large"),
+    "cap of 400 digits": (_with("rules", '{"cap": ' + "9" * 400 + "}"), "is too large"),
+    "hand_id 1e400": (LINE.replace('"h1"', "1e400"), "is too large"),
+    "reported_points of 400 digits": (
+        LINE.replace('"seat": 1', '"seat": 1, "reported_points": ' + "9" * 400), "too large"),
+    "a lone surrogate in a name": (LINE.replace('"ann"', '"\\ud800"'), "lone UTF-16 surrogate"),
+    "royalties as a list": (_with("rules", '{"royalties": ["american"]}'), "unknown table"),
+    "royalties as an object": (_with("rules", '{"royalties": {}}'), "unknown table"),
+}
+"""Lines the record reader let through to a traceback (in ``ofc score``, or at the store),
+with what the message says now."""
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_a_hostile_line_is_its_own_error(con, tmp_path: Path, name: str) -> None:
+    line, reason = HOSTILE[name]
+    text = "\n".join([LINE.replace('"h1"', '"g1"'), line, LINE.replace('"h1"', '"g3"')]) + "\n"
+    for _ in range(2):  # and again: the good hands are duplicates, the bad one reported again
+        report = import_files([("hostile.jsonl", text.encode())], con)
+        assert report.files[0].unreadable is None
+        assert [(e.line, reason in e.message) for e in report.files[0].errors] == [(2, True)]
+    assert rows(con, "SELECT hand_id FROM hands ORDER BY hand_id") == [("g1",), ("g3",)]
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert score_file(str(path), True, out, err) == 1
+    results = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [(r["line"], reason in r.get("error", "")) for r in results] == [
+        (1, False), (2, True), (3, False)]

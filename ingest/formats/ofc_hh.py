@@ -22,6 +22,9 @@ ingest.formats.ofc_hh.HandError: hand '8': 0 players: pineapple needs 2-3
 from __future__ import annotations
 
 import json
+import math
+import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -376,9 +379,50 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+_LARGEST = sys.float_info.max
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text} is too large")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    if abs(value) > _LARGEST:
+        raise ValueError(f"the number {text[:20]}... is too large")
+    return value
+
+
 def loads_line(line: str) -> Any:
-    """Strict JSON: no NaN/Infinity, no key given twice in one object."""
-    return json.loads(line, parse_constant=_no_constants, object_pairs_hook=_no_duplicate_keys)
+    """Strict JSON: no NaN/Infinity, no key given twice in one object, every number within a
+    double's range (``1e400`` is not read as infinity), no lone UTF-16 surrogate (``"\\ud800"``,
+    half a character), no nesting too deep to read. Every refusal is a ``ValueError``.
+
+    >>> loads_line('{"stake": 1e400}')
+    Traceback (most recent call last):
+    ...
+    ValueError: the number 1e400 is too large
+    >>> loads_line('[' * 100_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested too deeply
+    """
+    try:
+        obj = json.loads(line, parse_constant=_no_constants, object_pairs_hook=_no_duplicate_keys,
+                         parse_float=_finite_float, parse_int=_bounded_int)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if _SURROGATE.search(line):
+        try:
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("a \\u escape gives half a character (a lone UTF-16 surrogate)"
+                             ) from None
+    return obj
 
 
 def _guess_hand_id(line: str) -> str | None:
@@ -389,7 +433,7 @@ def _guess_hand_id(line: str) -> str | None:
     rest = line[key + len('"hand_id"'):].lstrip().removeprefix(":").lstrip()
     try:
         value, _ = json.JSONDecoder().raw_decode(rest)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else None
 

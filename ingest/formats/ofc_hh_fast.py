@@ -180,7 +180,7 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
         raise _Defer
     try:
         obj = _loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise _Defer from None
     if type(obj) is not dict or not obj.keys() <= HAND_KEYS:
         raise _Defer

@@ -21,6 +21,9 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ingest.importer import import_files
+from ingest.store import StoreError
+
 MAX_UPLOAD_MB = 200
 """Per file; ``ofc dashboard`` sets Streamlit's ``server.maxUploadSize`` to the same value."""
 
@@ -77,7 +80,7 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                                                             list[Refusal]]:
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
+    except Exception:  # a damaged zip raises BadZipFile, UnicodeDecodeError, EOFError, ...
         return [], [Refusal(name, "not a readable zip file")]
     with z:
         members = [i for i in z.infolist() if not _skipped(i.filename)]
@@ -103,8 +106,8 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                 continue
             try:
                 content = _read_member(z, info, budget)
-            except (ValueError, RuntimeError, zipfile.BadZipFile, OSError) as exc:
-                refused.append(Refusal(where, f"cannot unpack: {exc}"))
+            except Exception as exc:  # damaged data: zlib.error, LZMAError, EOFError, ...
+                refused.append(Refusal(where, f"cannot unpack: {exc or type(exc).__name__}"))
                 continue
             budget -= len(content)
             files.append((where, content))
@@ -139,6 +142,9 @@ class UploadOutcome:
     refused: tuple[Refusal, ...]
     imported: int
     """Files handed to the importer."""
+    error: str | None = None
+    """Why the import stopped, if the database failed (:class:`ingest.store.StoreError`); the
+    files before it are in the ledger."""
 
 
 def import_uploads(con, uploads: Iterable[tuple[str, bytes]],  # type: ignore[no-untyped-def]
@@ -146,13 +152,15 @@ def import_uploads(con, uploads: Iterable[tuple[str, bytes]],  # type: ignore[no
     """Check and unpack ``uploads``, then import them on ``con`` (through its own cursor)
     with :func:`ingest.importer.import_files`."""
     cur = con.cursor()
+    error = None
     try:
         after = cur.execute("SELECT coalesce(max(import_id), 0) FROM imports").fetchone()[0]
         unpacked = unpack(uploads, limits)
         if unpacked.files:
-            from ingest.importer import import_files
-
             import_files(list(unpacked.files), cur, progress=progress)
+    except StoreError as exc:
+        error = str(exc)
     finally:
         cur.close()
-    return UploadOutcome(after=after, refused=unpacked.refused, imported=len(unpacked.files))
+    return UploadOutcome(after=after, refused=unpacked.refused, imported=len(unpacked.files),
+                         error=error)

@@ -424,8 +424,11 @@ def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
     if unreadable is None and fmt is not None and _fast(fmt):
         lines = text.split("\n")
         batch = _batch(lines, 0)
-        parsed = ofc_hh_fast.parse_lines(batch)
-        prepared.first = (lines, batch, parsed, _ready(parsed))
+        try:
+            parsed = ofc_hh_fast.parse_lines(batch)
+            prepared.first = (lines, batch, parsed, _ready(parsed))
+        except Exception as exc:  # a bug of the bulk reader: the file's error, never a traceback
+            prepared.unreadable = _reader_failed(name, "ofc-hh/1 bulk reader", exc)
     return prepared
 
 
@@ -447,13 +450,23 @@ def _already_stored(con: duckdb.DuckDBPyConnection, digest: str,
 
 def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ticker,
                 committer: ThreadPoolExecutor) -> Future[FileReport]:
+    """One file in its transaction. Anything raised while reading, checking, scoring or
+    shaping its hands (a bug of ours, never the file's fault) rolls the file back and is
+    recorded as the file's error, at the line and hand where known; database errors
+    (:class:`store.StoreError`) stop the import."""
+    unreadable = None if prepared.unreadable is None else HandIssue(0, None, prepared.unreadable)
     try:
-        return _import_transaction(con, prepared, prepared.unreadable, ticker, committer)
+        return _import_transaction(con, prepared, unreadable, ticker, committer)
     except _Gone:
         return _import_one(con, _prepare(prepared.name, prepared.data, prepared.digest), ticker,
                            committer)
     except _ReaderFailed as exc:
-        return _import_transaction(con, prepared, str(exc), ticker, committer)
+        return _import_transaction(con, prepared, exc.issue, ticker, committer)
+    except store.StoreError:
+        raise
+    except Exception as exc:
+        issue = HandIssue(0, None, _reader_failed(prepared.name, "import", exc))
+        return _import_transaction(con, prepared, issue, ticker, committer)
 
 
 class _Gone(Exception):
@@ -463,27 +476,39 @@ class _Gone(Exception):
 class _ReaderFailed(Exception):
     """A format's reader raised instead of reporting a bad hand (a bug in the reader)."""
 
+    def __init__(self, issue: HandIssue) -> None:
+        super().__init__(issue.message)
+        self.issue = issue
 
-def _reader_failed(name: str, what: str, exc: Exception) -> str:
-    return (f"{name}: the {what} failed ({type(exc).__name__}: {exc}); nothing of this file "
-            "was imported. This is a bug in OFC Analytics: please report it with the file.")
+
+def _reader_failed(name: str, what: str, exc: Exception, where: str = "") -> str:
+    """The file's error when ``what`` raised ``exc`` (``where``: after or at which line).
+
+    >>> _reader_failed("f.log", "live reader", KeyError("x"), " at line 7")
+    "f.log: the live reader failed at line 7 (KeyError: 'x'); nothing of this file was \
+imported. This is a bug in OFC Analytics: please report it with the file."
+    """
+    return (f"{name}: the {what} failed{where} ({type(exc).__name__}: {exc}); nothing of this "
+            "file was imported. This is a bug in OFC Analytics: please report it with the file.")
 
 
-def _parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssue]:
-    """``fmt.parse``, with an exception of the reader turned into :class:`_ReaderFailed`."""
-    items = iter(fmt.parse(text, name))
-    while True:
-        try:
-            item = next(items)
-        except StopIteration:
-            return
-        except Exception as exc:
-            raise _ReaderFailed(_reader_failed(name, f"{fmt.name} reader", exc)) from exc
-        yield item
+def _parse(fmt: Format, text: str, name: str, line: int = 0,
+           ) -> Iterator[ParsedHand | ParseIssue]:
+    """``fmt.parse``, with an exception of the reader turned into :class:`_ReaderFailed`
+    (at ``line`` when the text is that one line, else after the last hand it gave)."""
+    last = 0
+    try:
+        for item in fmt.parse(text, name):  # (what the caller raises is not raised here)
+            last = item.line
+            yield item
+    except Exception as exc:
+        where = f" at line {line}" if line else f" after line {last}" if last else ""
+        raise _ReaderFailed(HandIssue(line, None, _reader_failed(
+            name, f"{fmt.name} reader", exc, where))) from exc
 
 
 def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
-                        unreadable: str | None, ticker: _Ticker,
+                        unreadable: HandIssue | None, ticker: _Ticker,
                         committer: ThreadPoolExecutor) -> Future[FileReport]:
     """The file's rows in one transaction; its COMMIT is left to ``committer`` (the returned
     future gives the file's report once committed, or raises :class:`store.StoreError`)."""
@@ -492,8 +517,9 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
     with _transaction(con, f"importing {name}"):
         import_id = _next_id(con, "imports", "import_id")
         if unreadable is not None:
-            counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
-                                         "partial": False, "raw": None})
+            counts.rejected_rows.append({"line": unreadable.line, "hand_id": unreadable.hand_id,
+                                         "message": unreadable.message, "partial": False,
+                                         "raw": None})
         elif prepared.known is not None:
             if _already_stored(con, prepared.digest) is None:
                 raise _Gone  # its hands went since the check: read the file after all
@@ -509,8 +535,8 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
              counts.hands, counts.stored, counts.duplicate, counts.partial,
              len(counts.errors)])
     if unreadable is not None:
-        report = FileReport(name, None, unreadable=unreadable,
-                            errors=(HandIssue(0, None, unreadable),), import_id=import_id)
+        report = FileReport(name, None, unreadable=unreadable.message, errors=(unreadable,),
+                            import_id=import_id)
     else:
         report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
                             counts.stored, counts.duplicate, counts.merged, counts.partial,
@@ -656,7 +682,7 @@ def _store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
         # One line read alone as in its file: not at the start (a BOM there is not the
         # file's), and the last line of the file still last (it may be partial).
         alone = "\n" + line + ("" if number == last else "\n")
-        for item in _parse(fmt, alone, name):
+        for item in _parse(fmt, alone, name, number):
             item = replace(item, line=number)
             if isinstance(item, ParseIssue):
                 counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
@@ -897,11 +923,15 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
     """Rescore the hands ``keys`` in one transaction: in bulk (:func:`_rescore_in_bulk`)
     where the bulk reader takes them, the others (match events, or not valid any more) as
     records, which says what is wrong with a hand that fails (it is kept as it was)."""
-    bulk, rest = _rescore_in_bulk(con, keys)
-    loaded = load_records(con, rest)
+    try:
+        bulk, rest = _rescore_in_bulk(con, keys)
+    except duckdb.Error:
+        raise
+    except Exception:  # a bug of the bulk path: the records say what is wrong, if anything
+        bulk, rest = None, sorted(keys)
     good: list[tuple[HandRecord, HandRow]] = []
     failed: list[HandIssue] = []
-    for record, row in loaded.values():
+    for record, row in _loaded(con, rest, failed):
         problems = validate(record)
         if problems:
             failed.append(HandIssue(row.line or 0, record.hand_id,
@@ -909,11 +939,8 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
                                     f"{'; '.join(problems)}"))
         else:
             good.append((record, row))
-    records = [r for r, _ in good]
-    rows = [row for _, row in good]
     derived = ("hands", "hand_players", "hand_rows", "pairs")
-    parts = [t for t in (bulk, hand_tables(records, rows, score_records(records)) if good
-                         else None) if t is not None]
+    parts = [t for t in (bulk, _scored_tables(good, failed)) if t is not None]
     done = [int(k) for t in parts for k in t["hands"]["hand_key"].to_numpy()]
     with _transaction(con, "rescoring"):
         delete_hands(con, done, derived)
@@ -921,6 +948,50 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
             insert_tables(con, {name: tables[name] for name in derived})
         con.execute("COMMIT")
     return failed
+
+
+def _loaded(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
+            failed: list[HandIssue]) -> list[tuple[HandRecord, HandRow]]:
+    """The stored hands ``keys`` as records; a hand that cannot be rebuilt (a bug, or a store
+    edited by hand) is added to ``failed`` and kept as it was."""
+    try:
+        return list(load_records(con, keys).values())
+    except duckdb.Error:
+        raise
+    except Exception as exc:
+        if len(keys) > 1:
+            return [item for k in keys for item in _loaded(con, [k], failed)]
+        row = con.execute("SELECT line, hand_id, source FROM hands WHERE hand_key = ?",
+                          [keys[0]]).fetchone()
+        failed.append(_kept(*(row or (0, None, None)), "cannot be read back", exc))
+        return []
+
+
+def _scored_tables(good: Sequence[tuple[HandRecord, HandRow]],
+                   failed: list[HandIssue]) -> dict[str, pa.Table] | None:
+    """The tables of the hands ``good`` scored as records; a hand whose scoring raises (a
+    bug) is added to ``failed`` (kept as it was) and the others are scored one by one."""
+    if not good:
+        return None
+    records, rows = [r for r, _ in good], [row for _, row in good]
+    try:
+        return hand_tables(records, rows, score_records(records))
+    except Exception as exc:
+        if len(good) == 1:
+            failed.append(_kept(rows[0].line, records[0].hand_id, records[0].source,
+                                "cannot be scored", exc))
+            return None
+    parts = [t for item in good if (t := _scored_tables([item], failed)) is not None]
+    return {name: pa.concat_tables([t[name] for t in parts]) for name in parts[0]} if parts \
+        else None
+
+
+def _kept(line: int | None, hand_id: str | None, source: str | None, what: str,
+          exc: Exception) -> HandIssue:
+    """A stored hand that rescoring leaves as it was because ``what`` raised ``exc``."""
+    return HandIssue(line or 0, hand_id, f"hand {hand_id!r} ({source}): {what} "
+                     f"({type(exc).__name__}: {exc}); kept as it was. This is a bug in OFC "
+                     "Analytics: please report it.")
 
 
 def _rescore_in_bulk(con: duckdb.DuckDBPyConnection, keys: Sequence[int],

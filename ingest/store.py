@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -59,6 +60,15 @@ def default_db_path() -> Path:
 
 def schema_sql() -> str:
     return resources.files("ingest").joinpath("schema.sql").read_text(encoding="utf-8")
+
+
+def schema_tables() -> set[str]:
+    """The tables :func:`schema_sql` creates.
+
+    >>> {"meta", "hands", "imports"} <= schema_tables()
+    True
+    """
+    return set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", schema_sql()))
 
 
 def _display(path: Path) -> str:
@@ -173,6 +183,12 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
         if "meta" in have:
             row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
             version = row[0] if row else None
+        foreign = sorted({t for t, _, _ in missing_columns(con)}) \
+            if version is None and have & schema_tables() else []
+        if foreign:  # tables named like ours, without our columns, and no schema version
+            raise StoreError(f"{_display(path)} is not an OFC Analytics database (tables of "
+                             f"another program: {', '.join(foreign)}). Pass another path with "
+                             "--db or set OFC_DB.")
         if version is not None and version != SCHEMA_VERSION:
             if not version.isdigit() or int(version) > int(SCHEMA_VERSION):
                 raise StoreError(f"{_display(path)} has schema version {version}, written by a "

@@ -484,13 +484,18 @@ class OfcHhFormat:
     version: str = "1"
 
     def sniff(self, text: str, filename: str) -> bool:
-        """A first non-blank line that opens a JSON object naming this format (or any JSON
-        object in a ``.jsonl`` / ``.ndjson`` file)."""
-        first = next((ln.strip() for ln in text.removeprefix("\ufeff").split("\n", 20)[:20]
-                      if ln.strip()), "")
-        if not first.startswith("{"):
-            return False
-        return f'"{FORMAT_NAME}"' in first or filename.lower().endswith((".jsonl", ".ndjson"))
+        """A ``.jsonl`` / ``.ndjson`` file not blank, or one of whose first 20 lines opens a JSON object
+        naming this format: a broken first line is that hand's error, not the file's.
+
+        >>> FORMAT.sniff('{"source": "x"\\n{"format": "ofc-hh/1"}', "log.txt")
+        True
+        >>> FORMAT.sniff('[1]', "log.jsonl"), FORMAT.sniff('ann: Ah Kd 2c', "log.txt")
+        (True, False)
+        """
+        if filename.lower().endswith((".jsonl", ".ndjson")):
+            return bool(text.strip())
+        return any(ln.lstrip().startswith("{") and f'"{FORMAT_NAME}"' in ln
+                   for ln in text.removeprefix("\ufeff").split("\n", 20)[:20])
 
     def parse(self, text: str, filename: str) -> Iterator[ParsedHand | ParseIssue]:
         return parse_text(text, filename)

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ingest import importer, store  # noqa: E402
+from ingest import api, record_path, store  # noqa: E402
 from ingest.formats.ofc_hh import loads_line, record_from_dict  # noqa: E402
 from ingest.hand_tables import stored_results  # noqa: E402
 from ofc_cli.cmd_score import result_to_json, score_file  # noqa: E402
@@ -65,7 +65,7 @@ RULES: tuple[dict[str, Any], ...] = (
 )
 ROW_SIZES = {"top": 3, "middle": 5, "bottom": 5}
 BAD_TOKENS = ("Zz", "1h", "11h", "Ahh", "A", "♠A", "T", "0h", "Xx", "AA", "hA", "A♣♣", "1O♠")
-CHUNK = importer.CHUNK_HANDS
+CHUNK = record_path.CHUNK_HANDS
 
 
 # --------------------------------------------------------------------------------------------
@@ -640,7 +640,7 @@ def _same_record(a: Any, b: Any) -> bool:
 
 def _import(paths: list[Path], db: Path, out: Outcome, what: str) -> Any:
     try:
-        report = importer.import_paths(paths, db)
+        report = api.import_paths(paths, db)
     except Exception as exc:  # noqa: BLE001
         out.crash(f"{what}: {type(exc).__name__}: {exc}")
         return None
@@ -729,7 +729,7 @@ def _check_rescore(db: Path, out: Outcome) -> None:
     try:
         con.execute("CREATE TEMP TABLE before AS SELECT * FROM hand_players")
         try:
-            result = importer.rescore(con)
+            result = api.rescore(con)
         except Exception as exc:  # noqa: BLE001
             out.crash(f"rescore: {type(exc).__name__}: {exc}")
             return
@@ -754,8 +754,8 @@ def run(corpus: Corpus, work: Path, chunk: int = CHUNK,
     for name, data in corpus.files:
         (logs / name).write_bytes(data)
     db = work / "fuzz.duckdb"
-    saved = importer.CHUNK_HANDS
-    importer.CHUNK_HANDS = chunk
+    saved = record_path.CHUNK_HANDS
+    record_path.CHUNK_HANDS = chunk
     try:
         say("ofc score on the canonical lines")
         results, records = _expected_results(corpus, work, out)
@@ -774,6 +774,6 @@ def run(corpus: Corpus, work: Path, chunk: int = CHUNK,
         say("rescore")
         _check_rescore(db, out)
     finally:
-        importer.CHUNK_HANDS = saved
+        record_path.CHUNK_HANDS = saved
     out.seconds = time.perf_counter() - started
     return out

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from ingest import store
+from ingest.api import import_files
 from ingest.formats import ofc_hh_fast
 from ingest.formats.ofc_hh import loads_line, record_from_dict
-from ingest.importer import import_files
 from ofc_cli.cmd_score import score_file
 from ofc_core.validate_batch import card_table, valid_hands
 from tests.test_import import assert_stored_equals_scalar, rows

@@ -14,9 +14,9 @@ import duckdb
 import pytest
 
 from dashboard.uploads import import_uploads
-from ingest import importer, store
+from ingest import fast_path, record_path, rescoring, store
+from ingest.api import import_files, rescore
 from ingest.formats import ofc_hh, ofc_hh_fast
-from ingest.importer import import_files, rescore
 from ofc_cli import cmd_score
 from ofc_cli.cli import main
 from tests.test_dashboard_app import app, open_page
@@ -83,9 +83,9 @@ def test_the_bulk_reader_raising_is_the_file_error(con, monkeypatch) -> None:
 
 @pytest.mark.parametrize("fast", [True, False])
 def test_scoring_raising_is_the_file_error(con, monkeypatch, fast: bool) -> None:
-    monkeypatch.setattr(importer, "FAST_PATH", fast)
-    monkeypatch.setattr(importer, "score_records", raise_on_boom(importer.score_records))
-    monkeypatch.setattr(importer, "build_tables", raise_on_boom(importer.build_tables))
+    monkeypatch.setattr(fast_path, "FAST_PATH", fast)
+    monkeypatch.setattr(record_path, "score_records", raise_on_boom(record_path.score_records))
+    monkeypatch.setattr(fast_path, "build_tables", raise_on_boom(fast_path.build_tables))
     assert_a_failed_and_b_imported(con, import_files(FILES, con))
 
 
@@ -102,8 +102,8 @@ def test_the_record_reader_raising_on_a_line_names_the_line(con, monkeypatch) ->
 
 def test_ofc_import_prints_the_file_error_and_goes_on(tmp_path: Path, monkeypatch,
                                                        capsys) -> None:
-    monkeypatch.setattr(importer, "score_records", raise_on_boom(importer.score_records))
-    monkeypatch.setattr(importer, "FAST_PATH", False)
+    monkeypatch.setattr(record_path, "score_records", raise_on_boom(record_path.score_records))
+    monkeypatch.setattr(fast_path, "FAST_PATH", False)
     for name, data in FILES:
         (tmp_path / name).write_bytes(data)
     status = main(["import", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"),
@@ -155,8 +155,8 @@ def test_ofc_rescore_keeps_a_hand_it_cannot_score_and_rescores_the_others(
     before = con.execute("SELECT * FROM hand_players ORDER BY ALL").fetchall()
     con.close()
     monkeypatch.setattr(ofc_hh_fast, "read_store", raise_on_boom(ofc_hh_fast.read_store))
-    monkeypatch.setattr(importer.ofc_hh_fast, "score_columns", lambda *a: 1 / 0)
-    monkeypatch.setattr(importer, "score_records", raise_on_boom(importer.score_records))
+    monkeypatch.setattr(rescoring.ofc_hh_fast, "score_columns", lambda *a: 1 / 0)
+    monkeypatch.setattr(rescoring, "score_records", raise_on_boom(rescoring.score_records))
     status = main(["rescore", "--db", str(db)])
     out = capsys.readouterr().out
     assert status == 1
@@ -173,15 +173,15 @@ def test_ofc_rescore_keeps_a_hand_it_cannot_score_and_rescores_the_others(
 
 def test_rescore_reports_a_hand_it_cannot_read_back(con, monkeypatch) -> None:
     import_files(FILES, con)
-    real = importer.load_records
+    real = rescoring.load_records
 
     def load_records(c, keys):
         if any(record.hand_id == BOOM for record, _ in real(c, keys).values()):
             raise KeyError("sabotaged")
         return real(c, keys)
 
-    monkeypatch.setattr(importer, "load_records", load_records)
-    monkeypatch.setattr(importer, "_rescore_in_bulk", lambda c, keys: (None, sorted(keys)))
+    monkeypatch.setattr(rescoring, "load_records", load_records)
+    monkeypatch.setattr(rescoring, "_rescore_in_bulk", lambda c, keys: (None, sorted(keys)))
     result = rescore(con)
     assert result.hands == 4
     assert [(f.line, f.hand_id) for f in result.failed] == [(2, BOOM)]
@@ -225,8 +225,8 @@ def test_import_uploads_gives_a_database_error_as_its_message(con, monkeypatch) 
 
 def test_the_import_page_shows_a_failing_file_and_imports_the_others(
         empty_db_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(importer, "score_records", raise_on_boom(importer.score_records))
-    monkeypatch.setattr(importer, "FAST_PATH", False)
+    monkeypatch.setattr(record_path, "score_records", raise_on_boom(record_path.score_records))
+    monkeypatch.setattr(fast_path, "FAST_PATH", False)
     at = app(empty_db_path, monkeypatch)
     open_page(at, "views/import_page.py")
     hostile = [("deep.jsonl", b"[" * 100_000 + b"\n", "application/json"),

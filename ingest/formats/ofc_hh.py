@@ -484,8 +484,9 @@ class OfcHhFormat:
     version: str = "1"
 
     def sniff(self, text: str, filename: str) -> bool:
-        """A ``.jsonl`` / ``.ndjson`` file not blank, or one of whose first 20 lines opens a JSON object
-        naming this format: a broken first line is that hand's error, not the file's.
+        """A ``.jsonl`` / ``.ndjson`` file not blank, or one of whose first 20 lines opens a
+        JSON object naming this format: a broken first line is that hand's error, not the
+        file's.
 
         >>> FORMAT.sniff('{"source": "x"\\n{"format": "ofc-hh/1"}', "log.txt")
         True

@@ -381,6 +381,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 _LARGEST = sys.float_info.max
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONG_NUMBER = re.compile(r"\d{300}")
 
 
 def _finite_float(text: str) -> float:
@@ -411,9 +412,10 @@ def loads_line(line: str) -> Any:
     ...
     ValueError: nested too deeply
     """
-    try:
+    try:  # an integer beyond a double has over 300 digits: only then is each one checked
         obj = json.loads(line, parse_constant=_no_constants, object_pairs_hook=_no_duplicate_keys,
-                         parse_float=_finite_float, parse_int=_bounded_int)
+                         parse_float=_finite_float,
+                         parse_int=_bounded_int if _LONG_NUMBER.search(line) else None)
     except RecursionError:
         raise ValueError("nested too deeply") from None
     if _SURROGATE.search(line):

@@ -569,7 +569,7 @@ def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
     monkeypatch.setattr(pipeline, "detect", lambda text, name: Broken())
     report = import_files([("x.log", b"anything\n")], con)
     failure = report.files[0].unreadable
-    assert failure is not None and "broken/1 reader failed (IndexError" in failure
+    assert failure is not None and "broken/1 reader failed after line 1 (IndexError" in failure
     assert "report it" in failure and report.exit_code == 1
     assert one(con, "SELECT count(*) FROM hands") == 0
     assert rows(con, "SELECT format, hands, stored FROM imports") == [("broken/1", 0, 0)]

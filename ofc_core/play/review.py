@@ -9,6 +9,8 @@ and finds the best:
 - rollouts come in rounds on the same deals for every placement (common random numbers); after
   each round a placement whose paired difference to the leader is more than ``z`` standard
   errors below it is dropped, so later rounds go to the close ones;
+- the chosen placement is never dropped, so its value and its difference to the best are
+  measured on every rollout;
 - it stops when one placement is left, when every remaining one is within ``precision`` points
   of the leader at one standard error, or at ``max_rollouts`` per placement;
 - a position with nothing left to deal is valued exactly, once.
@@ -19,6 +21,7 @@ Fantasyland value if it stays, and compared with the setter's best (:func:`revie
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
@@ -119,7 +122,7 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
             history[a].append(values[row])
         if rollouts.exact or len(alive) == 1 or n_done >= precision.max_rollouts:
             break
-        alive, close = _survivors(history, alive, precision)
+        alive, close = _survivors(history, alive, precision, chosen_at)
         if len(alive) == 1 or close:
             break
     stats = [_stats(np.concatenate(h)) for h in history]
@@ -133,10 +136,11 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
     return Evaluation(valued(chosen_at), valued(best_at), total, m)
 
 
-def _survivors(history: list[list[np.ndarray]], alive: list[int],
-               precision: Precision) -> tuple[list[int], bool]:
-    """The placements not clearly worse than the leader, and whether all of those are within
-    ``precision`` of it (one standard error of the paired difference)."""
+def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Precision,
+               chosen: int) -> tuple[list[int], bool]:
+    """The placements not clearly worse than the leader (and the chosen one, always: its
+    value is what the review reports), and whether all of those are within ``precision`` of
+    the leader (one standard error of the paired difference)."""
     runs = {a: np.concatenate(history[a]) for a in alive}
     leader = max(alive, key=lambda a: runs[a].mean())
     keep = [leader]
@@ -146,7 +150,7 @@ def _survivors(history: list[list[np.ndarray]], alive: list[int],
             continue
         diff = runs[leader] - runs[a]
         mean, se = _stats(diff)
-        if mean > precision.z * se:
+        if mean > precision.z * se and a != chosen:
             continue
         keep.append(a)
         close = close and se <= precision.precision
@@ -314,3 +318,58 @@ def with_streets(record: HandRecord, player: str, streets: tuple[StreetPlay, ...
     players = tuple(replace(p, streets=streets, board=board_from_streets(streets))
                     if p.name == player else p for p in record.players)
     return replace(record, players=players)
+
+
+# --------------------------------------------------------------------------------------------
+# A hand's review
+
+
+FIRST_FIVE, STREET, FANTASYLAND_SET = "first five", "street", "fantasyland set"
+"""The kinds of decision: a hand's first street, a later street, a Fantasyland set."""
+
+QUEEN = 10
+"""Rank index (``card >> 2``) of a queen."""
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One decision of a hand, valued."""
+
+    player: str
+    street: int
+    kind: str
+    dealt: Cards
+    evaluation: Evaluation
+
+    @property
+    def fl_chase(self) -> bool:
+        """The best placement aims at Fantasyland: it puts a queen or better on top."""
+        return any(c >> 2 >= QUEEN for c in self.evaluation.best.placement.top) and (
+            self.kind != FANTASYLAND_SET)
+
+
+def decision_seed(source: str, hand_id: str, player: str, street: int) -> int:
+    """The rollouts' seed of one decision: the same decision is always dealt the same cards."""
+    return zlib.crc32(f"{source}\x1f{hand_id}\x1f{player}\x1f{street}".encode())
+
+
+def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFAULT_POLICY,
+                fl_value: FantasylandValue = default_fantasyland_value,
+                precision: Precision = DEFAULT_PRECISION,
+                setter: FantasylandSetter = set_fantasyland) -> list[Reviewed]:
+    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued."""
+    out: list[Reviewed] = []
+    fl = fantasyland_decision(record, player)
+    if fl is not None:
+        dealt, chosen = fl
+        evaluation = review_fantasyland(dealt, chosen, record.ruleset, len(record.players),
+                                        fl_value=fl_value, setter=setter)
+        out.append(Reviewed(player, 1, FANTASYLAND_SET, dealt, evaluation))
+        return out
+    for d in spots_of(record, player):
+        seed = decision_seed(record.source, record.hand_id, player, d.street)
+        evaluation = evaluate(d.spot, d.chosen, policy=policy, fl_value=fl_value,
+                              precision=precision, seed=seed)
+        kind = FIRST_FIVE if d.street == 1 else STREET
+        out.append(Reviewed(player, d.street, kind, d.spot.dealt, evaluation))
+    return out

@@ -13,7 +13,9 @@ and finds the best:
   measured on every rollout;
 - it stops when one placement is left, when every remaining one is within ``precision`` points
   of the leader at one standard error, or at ``max_rollouts`` per placement;
-- a position with nothing left to deal is valued exactly, once.
+- a position with nothing left to deal is valued exactly, once;
+- the chosen and the best placement are then valued again on fresh deals (the best's value
+  on the rollouts that picked it is biased upwards), and those values are reported.
 
 A Fantasyland hand is set in one street (street 1): its set is valued as royalties, plus the
 Fantasyland value if it stays, and compared with the setter's best (:func:`review_fantasyland`).
@@ -127,11 +129,20 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
             break
     stats = [_stats(np.concatenate(h)) for h in history]
     best_at = max(alive, key=lambda a: stats[a][0])
-    if stats[chosen_at][0] > stats[best_at][0]:
+    if stats[chosen_at][0] >= stats[best_at][0]:
         best_at = chosen_at
+    counts = [sum(len(v) for v in h) for h in history]
+    if best_at != chosen_at and not rollouts.exact:
+        # The leader's value on the rollouts that chose it is biased upwards (the largest of
+        # many noisy means): the chosen and the best are valued again on fresh deals.
+        size = min(max(n_done, FIRST_ROUND), precision.max_rollouts)
+        fresh = rollouts.values([placements[chosen_at], placements[best_at]], rollouts.deal(size))
+        total += 2 * size
+        for a, values in zip((chosen_at, best_at), fresh, strict=True):
+            stats[a], counts[a] = _stats(values), size
 
     def valued(a: int) -> Valued:
-        return Valued(placements[a], stats[a][0], stats[a][1], sum(len(v) for v in history[a]))
+        return Valued(placements[a], stats[a][0], stats[a][1], counts[a])
 
     return Evaluation(valued(chosen_at), valued(best_at), total, m)
 

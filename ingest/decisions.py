@@ -6,7 +6,7 @@ it. Rescoring never touches the table (it is keyed by the hand's identity, not i
 
 >>> from ingest.store import connect
 >>> con = connect(":memory:")
->>> row = DecisionRow("s", "1", "ann", 2, "street", "Qh Kd 2c", "Qh--Kd/2c", -1.5, 0.2,
+>>> row = DecisionRow("s", "1", "ann", 2, "street", "--", "Qh Kd 2c", "Qh--Kd/2c", -1.5, 0.2,
 ...                   "-Qh-Kd/2c", 0.5, 0.2, 2.0, False, 27, 1000, "best-of-24", "1")
 >>> write_decisions(con, [row])
 1
@@ -34,6 +34,7 @@ class DecisionRow:
     player: str
     street: int
     kind: str
+    board: str
     dealt: str
     chosen: str
     chosen_ev: float

@@ -160,6 +160,7 @@ CREATE TABLE IF NOT EXISTS decisions (
     player     VARCHAR NOT NULL,
     street     TINYINT NOT NULL,         -- 1-based; a Fantasyland set is street 1
     kind       VARCHAR NOT NULL,         -- 'first five' | 'street' | 'fantasyland set'
+    board      VARCHAR NOT NULL,         -- the player's board before it ('Ks-2c5d-', '--' at first)
     dealt      VARCHAR NOT NULL,         -- 'Qh Kd 2c'
     chosen     VARCHAR NOT NULL,
     chosen_ev  DOUBLE NOT NULL,          -- points (Fantasyland value included)

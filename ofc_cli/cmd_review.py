@@ -28,6 +28,7 @@ from ofc_core.play.review import (
     REVIEW_VERSION,
     Precision,
     Reviewed,
+    board_text,
     placement_text,
     review_hand,
 )
@@ -74,7 +75,8 @@ def decision_row(record: HandRecord, r: Reviewed) -> DecisionRow:
     e = r.evaluation
     return DecisionRow(
         source=record.source, hand_id=record.hand_id, player=r.player, street=r.street,
-        kind=r.kind, dealt=_text(r.dealt), chosen=placement_text(e.chosen.placement),
+        kind=r.kind, board=board_text(r.board), dealt=_text(r.dealt),
+        chosen=placement_text(e.chosen.placement),
         chosen_ev=round(e.chosen.ev, 4), chosen_se=round(e.chosen.se, 4),
         best=placement_text(e.best.placement), best_ev=round(e.best.ev, 4),
         best_se=round(e.best.se, 4), ev_lost=round(e.ev_lost, 4), fl_chase=r.fl_chase,

@@ -296,6 +296,15 @@ def review_fantasyland(dealt: Cards, chosen: Placement, ruleset: Ruleset, player
 # Notation
 
 
+def board_text(rows: Rows) -> str:
+    """A partial board in the compact notation.
+
+    >>> board_text(((50,), (), (0, 1)))
+    'Ah--2c2d'
+    """
+    return Board(*(tuple(DECK[c] for c in row) for row in rows)).compact()
+
+
 def placement_text(p: Placement) -> str:
     """A placement in the compact board notation (``top-middle-bottom`` of the cards placed),
     with the discards after a slash.
@@ -305,8 +314,8 @@ def placement_text(p: Placement) -> str:
     >>> placement_text(Placement((q,), (), (k,), (two,)))
     'Qh--Kd/2c'
     """
-    board = Board(*(tuple(DECK[c] for c in row) for row in p.rows)).compact()
-    return board + ("/" + "".join(str(DECK[c]) for c in p.discard) if p.discard else "")
+    discard = "".join(str(DECK[c]) for c in p.discard)
+    return board_text(p.rows) + (f"/{discard}" if discard else "")
 
 
 def parse_placement(text: str) -> Placement:
@@ -349,6 +358,8 @@ class Reviewed:
     player: str
     street: int
     kind: str
+    board: Rows
+    """The player's board before the decision."""
     dealt: Cards
     evaluation: Evaluation
 
@@ -375,12 +386,12 @@ def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFA
         dealt, chosen = fl
         evaluation = review_fantasyland(dealt, chosen, record.ruleset, len(record.players),
                                         fl_value=fl_value, setter=setter)
-        out.append(Reviewed(player, 1, FANTASYLAND_SET, dealt, evaluation))
+        out.append(Reviewed(player, 1, FANTASYLAND_SET, ((), (), ()), dealt, evaluation))
         return out
     for d in spots_of(record, player):
         seed = decision_seed(record.source, record.hand_id, player, d.street)
         evaluation = evaluate(d.spot, d.chosen, policy=policy, fl_value=fl_value,
                               precision=precision, seed=seed)
         kind = FIRST_FIVE if d.street == 1 else STREET
-        out.append(Reviewed(player, d.street, kind, d.spot.dealt, evaluation))
+        out.append(Reviewed(player, d.street, kind, d.board_before, d.spot.dealt, evaluation))
     return out

@@ -13,8 +13,13 @@ from pathlib import Path
 
 import duckdb
 
+from ingest.decisions import delete_decisions_of, read_jsonl, write_decisions
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEMO_DIR = REPO_ROOT / "data" / "demo"
+DEMO_DECISIONS = REPO_ROOT / "data" / "demo-review" / "decisions.jsonl.gz"
+"""The demo's reviewed decisions (``ofc review --json`` of Hero's hands, beside ``data/demo/``
+so that importing that folder never reads it; docs/review.md)."""
 DEMO_KEY = "demo_import_ids"
 DEMO_REMOVED_KEY = "demo_removed_at"
 HAND_TABLES = ("placements", "hand_rows", "pairs", "events", "hand_players")
@@ -40,6 +45,8 @@ def load_demo(con: duckdb.DuckDBPyConnection, progress: Callable[[int, int, str]
         "SELECT import_id FROM imports WHERE import_id > ? ORDER BY import_id", [before]
     ).fetchall()]
     con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [DEMO_KEY, json.dumps(ids)])
+    if DEMO_DECISIONS.is_file():
+        write_decisions(con, read_jsonl(DEMO_DECISIONS))
     return ids
 
 
@@ -68,6 +75,8 @@ def remove_demo(con: duckdb.DuckDBPyConnection) -> int:
         cur.execute("BEGIN TRANSACTION")
         demo_hands = "SELECT hand_key FROM hands WHERE list_contains(?, import_id)"
         removed = cur.execute(f"SELECT count(*) FROM ({demo_hands})", [ids]).fetchone()[0]
+        delete_decisions_of(cur, "SELECT source, hand_id FROM hands WHERE "
+                                 "list_contains(?, import_id)", [ids])
         for table in HAND_TABLES:
             cur.execute(f"DELETE FROM {table} WHERE hand_key IN ({demo_hands})", [ids])
         cur.execute("DELETE FROM hands WHERE list_contains(?, import_id)", [ids])

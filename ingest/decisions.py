@@ -18,9 +18,12 @@ True
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass, fields
 from datetime import datetime, timezone
+from pathlib import Path
 
 import duckdb
 
@@ -74,6 +77,31 @@ def write_decisions(con: duckdb.DuckDBPyConnection, rows: Sequence[DecisionRow])
     return len(rows)
 
 
+def read_jsonl(path: Path) -> list[DecisionRow]:
+    """Rows written by ``ofc review --json`` (one object per line; ``.gz`` read compressed).
+    Unknown keys are ignored; a missing one raises ``ValueError`` naming the file and line."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    names = [f.name for f in fields(DecisionRow)]
+    rows = []
+    with opener(path, "rt", encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            obj = json.loads(line)
+            missing = [n for n in names if n not in obj]
+            if missing:
+                raise ValueError(f"{path}: line {number}: no {', '.join(missing)}")
+            rows.append(DecisionRow(**{n: obj[n] for n in names}))
+    return rows
+
+
+def delete_decisions_of(con: duckdb.DuckDBPyConnection, hands_sql: str,
+                        params: Sequence[object]) -> None:
+    """Delete the decisions of the hands ``hands_sql`` selects (a query of ``source,
+    hand_id``); the caller owns the transaction."""
+    con.execute(f"DELETE FROM decisions WHERE (source, hand_id) IN ({hands_sql})", list(params))
+
+
 def reviewed(con: duckdb.DuckDBPyConnection, player: str, version: str) -> set[tuple[str, str]]:
     """Hands ``(source, hand_id)`` whose decisions by ``player`` were reviewed by this
     ``version`` (a review stores a hand's decisions together, so a hand is done or not)."""
@@ -83,15 +111,19 @@ def reviewed(con: duckdb.DuckDBPyConnection, player: str, version: str) -> set[t
 
 
 def hand_keys(con: duckdb.DuckDBPyConnection, player: str, since: str | None = None,
-              hands: int | None = None) -> list[tuple[int, str, str]]:
+              hands: int | None = None, variant: str | None = None
+              ) -> list[tuple[int, str, str]]:
     """``(hand_key, source, hand_id)`` of the hands ``player`` played, oldest first; only those
-    played from ``since`` (an ISO date), and only the last ``hands`` of them."""
+    played from ``since`` (an ISO date) and of ``variant``, and only the last ``hands``."""
     sql = ("SELECT h.hand_key, h.source, h.hand_id FROM hands h JOIN hand_players p "
            "ON p.hand_key = h.hand_key WHERE p.player = ?")
     params: list[object] = [player]
     if since is not None:
         sql += " AND h.played_at >= CAST(? AS TIMESTAMPTZ)"
         params.append(since)
+    if variant is not None:
+        sql += " AND h.variant = ?"
+        params.append(variant)
     sql += " ORDER BY h.played_at NULLS FIRST, h.hand_key"
     rows = [(int(k), s, h) for k, s, h in con.execute(sql, params).fetchall()]
     return rows[-hands:] if hands is not None else rows

@@ -1,6 +1,6 @@
-"""``ofc review --player NAME [--db PATH] [--since DATE | --hands N] [--rollouts N |
---precision P] [--again] [--json]``: value every logged decision of a player by rollouts
-(docs/review.md) and store them in the ``decisions`` table.
+"""``ofc review --player NAME [--db PATH] [--since DATE] [--hands N] [--variant V]
+[--rollouts N | --precision P] [--again] [--json]``: value every logged decision of a player
+by rollouts (docs/review.md) and store them in the ``decisions`` table.
 
 Resumable: hands already reviewed by this version of the review are skipped (an interrupted
 review goes on where it stopped); ``--again`` reviews them again (after a code change, or at
@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only hands played from this date (YYYY-MM-DD)")
     parser.add_argument("--hands", metavar="N", type=int, default=None,
                         help="only the player's last N hands")
+    parser.add_argument("--variant", default=None, help="only hands of this variant")
     parser.add_argument("--rollouts", metavar="N", type=int, default=None,
                         help="most rollouts per placement (default "
                              f"{DEFAULT_PRECISION.max_rollouts})")
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ignore[no-untyped-def]
     started = time.monotonic()
-    keys = hand_keys(con, args.player, args.since, args.hands)
+    keys = hand_keys(con, args.player, args.since, args.hands, args.variant)
     if not keys:
         print(f"ofc review: no stored hands of {clean_text(args.player)!r}", file=sys.stderr)
         return 1

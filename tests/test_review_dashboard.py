@@ -10,6 +10,8 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.demo import DEMO_DECISIONS, load_demo, remove_demo
+from ingest.store import connect
 from ofc_cli.cli import main as ofc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,3 +116,17 @@ def test_the_review_page_without_reviews_says_how_to_make_them(fixture_db: Path,
     at.switch_page("views/review.py").run()
     assert not at.exception
     assert any("ofc review" in i.value for i in at.info)
+
+
+def test_the_demo_ships_reviewed_and_its_removal_takes_the_decisions(tmp_path: Path):
+    assert DEMO_DECISIONS.is_file(), "data/demo-review/decisions.jsonl.gz is committed"
+    con = connect(tmp_path / "demo.duckdb")
+    load_demo(con)
+    stored, orphans, variants = con.execute("""
+        SELECT count(*), count(*) FILTER (WHERE h.hand_key IS NULL), count(DISTINCT h.variant)
+        FROM decisions d LEFT JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
+        """).fetchone()
+    assert stored > 100 and orphans == 0 and variants == 5
+    remove_demo(con)
+    assert con.execute("SELECT count(*) FROM decisions").fetchone() == (0,)
+    con.close()

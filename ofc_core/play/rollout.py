@@ -7,7 +7,8 @@ discards, the opponents' visible rows) at random, lets a rollout policy complete
 scores the boards under the hand's ruleset with :func:`ofc_core.batch.score_batch`, and credits
 a seat that earns Fantasyland with the Fantasyland value. The result is the player's points:
 its points against every opponent, plus its own Fantasyland value, minus an equal share of each
-opponent's (Fantasyland is worth what the table pays for it).
+opponent's (Fantasyland is worth what the table pays for it). Under race scoring (OFC Double)
+a seat's points are what it banks minus what the others bank on average.
 
 Common random numbers: rollout ``r`` of a position deals the same cards to every seat whatever
 the placement being valued, and the opponents' completions do not depend on the player's
@@ -444,5 +445,9 @@ class SpotRollouts:
         scores = score_batch(cards, spot.ruleset, fantasyland=in_fl, first_to_act=first)
         fl = self._fl[scores.fantasyland_next[:, :count].astype(np.intp)]
         share = (fl.sum(axis=1) - fl[:, spot.hero]) / max(count - 1, 1)
-        value = scores.points[:, spot.hero] + fl[:, spot.hero] - share
+        points = scores.points[:, :count]
+        mine = points[:, spot.hero]
+        if spot.ruleset.scoring.is_race:  # a race is won by banking more than the others
+            mine = mine - (points.sum(axis=1) - mine) / max(count - 1, 1)
+        value = mine + fl[:, spot.hero] - share
         return value.reshape(m, n)

@@ -10,7 +10,7 @@ it. Rescoring never touches the table (it is keyed by the hand's identity, not i
 ...                   "-Qh-Kd/2c", 0.5, 0.2, 2.0, False, 27, 1000, "best-of-24", "1")
 >>> write_decisions(con, [row])
 1
->>> reviewed(con, "ann", "1") == {("s", "1")}
+>>> reviewed_hands(con, "ann", "1") == {("s", "1")}
 True
 >>> con.execute("SELECT street, ev_lost FROM decisions").fetchall()
 [(2, 2.0)]
@@ -77,7 +77,7 @@ def write_decisions(con: duckdb.DuckDBPyConnection, rows: Sequence[DecisionRow])
     return len(rows)
 
 
-def read_jsonl(path: Path) -> list[DecisionRow]:
+def read_decisions(path: Path) -> list[DecisionRow]:
     """Rows written by ``ofc review --json`` (one object per line; ``.gz`` read compressed).
     Unknown keys are ignored; a missing one raises ``ValueError`` naming the file and line."""
     opener = gzip.open if path.suffix == ".gz" else open
@@ -102,7 +102,8 @@ def delete_decisions_of(con: duckdb.DuckDBPyConnection, hands_sql: str,
     con.execute(f"DELETE FROM decisions WHERE (source, hand_id) IN ({hands_sql})", list(params))
 
 
-def reviewed(con: duckdb.DuckDBPyConnection, player: str, version: str) -> set[tuple[str, str]]:
+def reviewed_hands(con: duckdb.DuckDBPyConnection, player: str,
+                   version: str) -> set[tuple[str, str]]:
     """Hands ``(source, hand_id)`` whose decisions by ``player`` were reviewed by this
     ``version`` (a review stores a hand's decisions together, so a hand is done or not)."""
     return {(s, h) for s, h in con.execute(
@@ -110,7 +111,7 @@ def reviewed(con: duckdb.DuckDBPyConnection, player: str, version: str) -> set[t
         [player, version]).fetchall()}
 
 
-def hand_keys(con: duckdb.DuckDBPyConnection, player: str, since: str | None = None,
+def player_hands(con: duckdb.DuckDBPyConnection, player: str, since: str | None = None,
               hands: int | None = None, variant: str | None = None
               ) -> list[tuple[int, str, str]]:
     """``(hand_key, source, hand_id)`` of the hands ``player`` played, oldest first; only those

@@ -18,7 +18,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, replace
 
 from ingest import store
-from ingest.decisions import DecisionRow, hand_keys, reviewed, write_decisions
+from ingest.api import (
+    DecisionRow,
+    player_hands,
+    reviewed_hands,
+    upgrade,
+    write_decisions,
+)
 from ingest.hand_tables import load_records
 from ofc_cli.cmd_import import ProgressBar, clean_text
 from ofc_core.cards import DECK
@@ -104,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr)
     try:
         con = store.connect(args.db)
+        upgrade(con, args.db, progress=bar)
     except store.StoreError as exc:
         print(f"ofc review: {exc}", file=sys.stderr)
         return 2
@@ -119,11 +126,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ignore[no-untyped-def]
     started = time.monotonic()
-    keys = hand_keys(con, args.player, args.since, args.hands, args.variant)
+    keys = player_hands(con, args.player, args.since, args.hands, args.variant)
     if not keys:
         print(f"ofc review: no stored hands of {clean_text(args.player)!r}", file=sys.stderr)
         return 1
-    done = set() if args.again else reviewed(con, args.player, REVIEW_VERSION)
+    done = set() if args.again else reviewed_hands(con, args.player, REVIEW_VERSION)
     todo = [k for k, s, h in keys if (s, h) not in done]
     precision = precision_of(args)
     decisions = rollouts = 0

@@ -47,7 +47,7 @@ from ofc_core.play.rollout import (
     default_fantasyland_value,
     fl_table,
 )
-from ofc_core.rules import Ruleset
+from ofc_core.rules import Ruleset, Street
 
 REVIEW_VERSION = "1"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
@@ -238,7 +238,7 @@ def spots_of(record: HandRecord, player: str) -> Iterator[Decision]:
 
 
 def _seat_view(p: PlayerRecord, i: int, hero: int, k: int, before: set[int],
-               plan: tuple) -> SeatSpot:
+               plan: tuple[Street, ...]) -> SeatSpot:
     """Seat ``i`` as the hero sees it on its street ``k`` (0-based)."""
     streets = p.streets or ()
     if p.fantasyland:  # hidden until showdown: its logged board stands for it (docs/review.md)
@@ -324,12 +324,11 @@ def parse_placement(text: str) -> Placement:
     >>> placement_text(parse_placement('Qh--Kd/2c'))
     'Qh--Kd/2c'
     """
-    board_text, _, discard = text.partition("/")
-    board = Board.parse_compact(board_text)
+    rows, _, discard = text.partition("/")
+    board = Board.parse_compact(rows)
     extra = Board.parse_compact(f"--{discard}").bottom if discard else ()
-    return Placement(*(tuple(c.index for c in row) for row in (board.top, board.middle,
-                                                                board.bottom)),
-                     tuple(c.index for c in extra))
+    return Placement(_indexes(board.top), _indexes(board.middle), _indexes(board.bottom),
+                     _indexes(extra))
 
 
 def with_streets(record: HandRecord, player: str, streets: tuple[StreetPlay, ...]) -> HandRecord:

@@ -139,7 +139,8 @@ class RolloutPolicy(Protocol):
     seat's future cards ``future`` ``(n, D)`` in dealing order (street by street), the streets
     they come in; returns the ``(m, n, 13)`` completed boards."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def complete(self, fixed: np.ndarray, future: np.ndarray, streets: tuple[Street, ...],
                  ruleset: Ruleset, fl_values: np.ndarray) -> np.ndarray: ...
@@ -210,7 +211,7 @@ class Templates:
     exhaustive: bool
 
 
-_TEMPLATES: dict[tuple, Templates] = {}
+_TEMPLATES: dict[tuple[object, ...], Templates] = {}
 
 
 def templates(free: tuple[int, int, int], streets: tuple[Street, ...], k: int) -> Templates:
@@ -449,5 +450,5 @@ class SpotRollouts:
         mine = points[:, spot.hero]
         if spot.ruleset.scoring.is_race:  # a race is won by banking more than the others
             mine = mine - (points.sum(axis=1) - mine) / max(count - 1, 1)
-        value = mine + fl[:, spot.hero] - share
-        return value.reshape(m, n)
+        value: np.ndarray = (mine + fl[:, spot.hero] - share).reshape(m, n)
+        return value

@@ -14,7 +14,7 @@ Two steps, each a ``mapInArrow`` function of :mod:`ofc_spark.score`:
    which says what is wrong with it, as ``ofc import`` does. A key seen in several lines is
    what the embedded importer does across files: the first valid line is stored, a later one
    with the same text is a duplicate, another player's log of the hand completes it
-   (``ingest.importer.merge_records``) or is rejected with the reason.
+   (``ingest.merge.merge_records``) or is rejected with the reason.
 
 Every table row is keyed as the embedded importer keys it for a fresh store: ``import_id``
 is the file's 1-based rank in path order, and ``hand_key`` is ``import_id << 32 | line``
@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 from ingest.formats import ParsedHand, ParseIssue, detect, ofc_hh, ofc_hh_fast
 from ingest.formats.encoding import DecodeError, decode_bytes
 from ingest.hand_tables import HAND_TABLES, HandRow, assemble_records, build_tables, hand_tables
-from ingest.importer import MergeConflict, merge_records
+from ingest.merge import MergeConflict, merge_records
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 

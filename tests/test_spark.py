@@ -18,12 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow.dataset as ds
 import pytest
 
 from ingest import store
+from ingest.api import import_paths
 from ingest.hand_tables import HAND_TABLES
-from ingest.importer import import_paths
 from ofc_cli.cmd_export import export_parquet
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +48,8 @@ def spark() -> Iterator[Any]:
 
 def _read(folder: Path, name: str) -> list[dict[str, Any]]:
     path = folder / (name if name in HAND_TABLES else f"{name}.parquet")
+    if not path.exists():
+        return []
     partitioning = "hive" if name in HAND_TABLES else None
     return ds.dataset(path, format="parquet", partitioning=partitioning).to_table().to_pylist()
 
@@ -121,6 +124,58 @@ def test_demo_equals_the_embedded_import(spark: Any, tmp_path: Path) -> None:
     assert {Path(dict(r)["path"]).name for r in rows["imports"]} == {
         p.name for p in DEMO.glob("*.jsonl")}
     assert rows["events"]  # OFC Double's cube events, read by the reference reader
+    _check_reports(spark, tmp_path)
+
+
+def _close(a: Any, b: Any) -> bool:
+    if a is None or b is None or (isinstance(b, float) and math.isnan(b)):
+        return (a is None or (isinstance(a, float) and math.isnan(a))) and (
+            b is None or (isinstance(b, float) and math.isnan(b)))
+    if isinstance(a, float | int) and isinstance(b, float | int):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def _check_reports(spark: Any, tmp: Path) -> None:
+    """``ofc spark report`` on Spark's tables gives, for every player, the numbers the
+    dashboard's own queries give on the embedded store."""
+    from dashboard.queries import opponents, overview, variants
+    from dashboard.queries.common import Filters
+    from ofc_spark.report import report
+
+    report(spark, str(tmp / "spark"), str(tmp / "report"))
+    got = {name: _read(tmp / "report", name) for name in ("players", "money", "opponents",
+                                                          "variants")}
+    con = duckdb.connect(str(tmp / "ofc.duckdb"), read_only=True)
+    try:
+        names = [r[0] for r in con.execute("SELECT DISTINCT player FROM hand_players")
+                 .fetchall()]
+        assert len(got["players"]) == len(names) > 1
+        for player in names:
+            filters = Filters(player=player)
+            summary = overview.summary(con, filters)
+            mine = next(r for r in got["players"] if r["player"] == player)
+            for key in ("hands", "net_points", "per_hand", "ci95", "foul_rate", "fl_entry",
+                        "fl_stay", "fl_hands", "avg_royalties"):
+                assert _close(mine[key], getattr(summary, key)), (player, key)
+            money = sorted((r["currency"], r["money"], r["hands"]) for r in got["money"]
+                           if r["player"] == player)
+            assert len(money) == len(summary.money)
+            for a, b in zip(money, sorted(summary.money), strict=True):
+                assert all(_close(x, y) for x, y in zip(a, b, strict=True)), (player, a, b)
+            for name, query, keys in (("opponents", opponents.table, ("opponent",)),
+                                      ("variants", variants.table,
+                                       ("variant", "ruleset_label", "scoring"))):
+                expected = query(con, filters).to_dict("records")
+                ours = {tuple(r[k] for k in keys): r for r in got[name]
+                        if r["player"] == player}
+                assert len(ours) == len(expected) > 0, (player, name)
+                for row in expected:
+                    theirs = ours[tuple(row[k] for k in keys)]
+                    for column, value in row.items():
+                        assert _close(theirs[column], value), (player, name, column)
+    finally:
+        con.close()
 
 
 def _simulate(out: Path, *args: str) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from pyspark import StorageLevel
@@ -78,7 +79,8 @@ def _hidden(name: str, given: str) -> bool:
     return any(part.startswith(".") for part in rest.split("/") if part)
 
 
-def read_files(spark: SparkSession, inputs: Sequence[str]) -> DataFrame:
+def read_files(spark: SparkSession, inputs: Sequence[str],
+               spent: worker.Spent | None = None) -> DataFrame:
     """The :data:`ofc_spark.worker.LINES` rows of every file under ``inputs`` (folders
     recursively, hidden files skipped), import ids in the order ``ofc import`` reads them:
     inputs in order, each folder's files sorted by path."""
@@ -98,7 +100,7 @@ def read_files(spark: SparkSession, inputs: Sequence[str]) -> DataFrame:
     for frame in frames[1:]:
         files = files.unionByName(frame)
     files = files.filter(F.col("path").isin(list(names)))
-    return files.mapInArrow(lambda batches: worker.split_files(batches, names),
+    return files.mapInArrow(lambda batches: worker.split_files(batches, names, spent),
                             from_arrow_schema(worker.LINES))
 
 
@@ -153,7 +155,8 @@ def read_export(spark: SparkSession, path: str) -> DataFrame:
     return found.mapInArrow(worker.keyed_lines, from_arrow_schema(worker.LINES))
 
 
-def score_frame(lines: DataFrame, partitions: int | None = None) -> DataFrame:
+def score_frame(lines: DataFrame, partitions: int | None = None,
+                spent: worker.Spent | None = None) -> DataFrame:
     """Every table's rows (:func:`ofc_spark.worker.union_schema`) from the line rows: each
     hand key's lines in one partition, in key, file and line order."""
     keyed = F.col("source").isNotNull() & F.col("hand_id").isNotNull()
@@ -162,7 +165,8 @@ def score_frame(lines: DataFrame, partitions: int | None = None) -> DataFrame:
     parts = (lines.repartition(partitions, spread) if partitions
              else lines.repartition(spread))
     ordered = parts.sortWithinPartitions("source", "hand_id", "import_id", "line")
-    return ordered.mapInArrow(worker.score_lines, from_arrow_schema(worker.union_schema()))
+    return ordered.mapInArrow(lambda batches: worker.score_lines(batches, spent),
+                              from_arrow_schema(worker.union_schema()))
 
 
 def table(union: DataFrame, name: str) -> DataFrame:
@@ -207,14 +211,21 @@ def write_tables(spark: SparkSession, union: DataFrame, output: str) -> dict[str
 
 
 def score(spark: SparkSession, inputs: Sequence[str], output: str, *,
-          partitions: int | None = None) -> ScoreResult:
+          partitions: int | None = None, spent: dict[str, Any] | None = None) -> ScoreResult:
     """Read, check and score every hand under ``inputs`` (log files and folders, or one
-    Parquet export) and write the tables under ``output``."""
+    Parquet export) and write the tables under ``output``. ``spent``, if given, gets Spark
+    accumulators of the seconds the executors spent in our code: ``split`` (decoding files,
+    keys of lines) and ``score`` (reading, checking, scoring, building the tables)."""
+    clocks: dict[str, Any] = {"split": None, "score": None}
+    if spent is not None:
+        clocks = {k: spark.sparkContext.accumulator(0.0) for k in clocks}
+        spent.update(clocks)
     if len(inputs) == 1 and is_export(spark, inputs[0]):
         lines = read_export(spark, inputs[0])
     else:
-        lines = read_files(spark, inputs)
-    union = score_frame(lines, partitions).persist(StorageLevel.MEMORY_AND_DISK)
+        lines = read_files(spark, inputs, clocks["split"])
+    union = score_frame(lines, partitions, clocks["score"]).persist(
+        StorageLevel.MEMORY_AND_DISK)
     try:
         rows = write_tables(spark, union, output)
         totals = {r["outcome"]: r["count"]

@@ -24,11 +24,12 @@ is the file's 1-based rank in path order, and ``hand_key`` is ``import_id << 32 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -149,8 +150,14 @@ def _file_rows(rows: _Rows, import_id: int, name: str, data: bytes) -> None:
                  hand_id=None if key is None else key[1])
 
 
+class Spent(Protocol):
+    """Where a step adds the seconds it spent in our code (a Spark accumulator)."""
+
+    def add(self, seconds: float) -> None: ...
+
+
 def split_files(batches: Iterable[pa.RecordBatch], names: dict[str, tuple[int, str]],
-                ) -> Iterator[pa.RecordBatch]:
+                spent: Spent | None = None) -> Iterator[pa.RecordBatch]:
     """``binaryFile`` rows (``path``, ``content``) -> :data:`LINES` rows. ``names`` maps a
     file's URI to its import id and the name to report it by."""
     rows = _Rows.empty()
@@ -159,7 +166,10 @@ def split_files(batches: Iterable[pa.RecordBatch], names: dict[str, tuple[int, s
         contents = batch.column("content")
         for k, uri in enumerate(paths):
             import_id, name = names[uri]
+            started = time.perf_counter()
             _file_rows(rows, import_id, name, contents[k].as_py() or b"")
+            if spent is not None:
+                spent.add(time.perf_counter() - started)
             if len(rows) >= SPLIT_BATCH:
                 yield rows.batch()
                 rows = _Rows.empty()
@@ -462,7 +472,8 @@ def _group_end(batch: pa.Table) -> int:
     return int(different[-1]) + 1 if len(different) else 0
 
 
-def score_lines(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+def score_lines(batches: Iterable[pa.RecordBatch], spent: Spent | None = None,
+                ) -> Iterator[pa.RecordBatch]:
     """:data:`LINES` rows of one partition, sorted by ``source``, ``hand_id``, ``import_id``
     and ``line`` (every row of a key in this partition) -> one batch per output table and
     chunk: ``table`` names it, and the column of that name holds the rows (the others null)."""
@@ -477,18 +488,23 @@ def score_lines(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         cut = _group_end(table)
         if cut == 0:
             continue  # one key group fills the chunk: wait for its end
-        yield from _emit(table.slice(0, cut))
+        yield from _emit(table.slice(0, cut), spent)
         pending = table.slice(cut).to_batches()
         rows = table.num_rows - cut
     if rows:
-        yield from _emit(pa.Table.from_batches(pending))
+        yield from _emit(pa.Table.from_batches(pending), spent)
 
 
-def _emit(table: pa.Table) -> Iterator[pa.RecordBatch]:
+def _emit(table: pa.Table, spent: Spent | None) -> Iterator[pa.RecordBatch]:
+    """The tables of a chunk (the time spent reading, checking, scoring and building them is
+    added to ``spent``)."""
+    started = time.perf_counter()
     out = _Out.empty()
     _process(out, table)
-    for name, rows in out.tables():
-        yield from union_batches(name, rows)
+    batches = [b for name, rows in out.tables() for b in union_batches(name, rows)]
+    if spent is not None:
+        spent.add(time.perf_counter() - started)
+    yield from batches
 
 
 @cache

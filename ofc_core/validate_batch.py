@@ -28,7 +28,7 @@ or discards have no tokens and ``dealt_known`` / ``discard_known`` false.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,7 +37,6 @@ from ofc_core.hand import HandRecord
 from ofc_core.rules import Ruleset
 
 DEALT, TOP, MIDDLE, BOTTOM, DISCARD = range(5)
-FIELDS = ("dealt", "top", "middle", "bottom", "discard")
 ROW_SIZES = tuple(row.size for row in ROWS)
 FL_PLACED = BOARD_SIZE  # a Fantasyland hand places a whole board in one street
 
@@ -96,6 +95,10 @@ def valid_hands(t: CardTable) -> np.ndarray:
     ok = np.ones(n, bool)
     if n == 0:
         return ok
+    off_deck = (t.card < 0) | (t.card >= 64)  # 64: the card slots of the lookup tables below
+    if off_deck.any():  # not a card (a reader's "unknown" mark): the hand is invalid
+        ok &= ~_hands_of(_players_of(t, off_deck), t)
+        t = replace(t, card=np.where(off_deck, 0, t.card))
     plan = _plan_arrays(t.rulesets)
     rs = t.hand_ruleset
     count = np.bincount(t.player_hand, minlength=n)
@@ -136,6 +139,13 @@ def valid_hands(t: CardTable) -> np.ndarray:
 
     ok &= ~_duplicates(t, n, m)
     return ok
+
+
+def _players_of(t: CardTable, cards: np.ndarray) -> np.ndarray:
+    """Players (as a boolean mask) holding the card tokens flagged in ``cards`` (a mask)."""
+    players = np.zeros(len(t.player_hand), bool)
+    players[t.row_player[t.card_row[cards]]] = True
+    return players
 
 
 def _present(keys: np.ndarray, size: int) -> np.ndarray:

@@ -133,7 +133,9 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
         existing.update({(p.record.source, p.record.hand_id): r.hand_key
                          for p, r in zip(fresh, rows, strict=True)})
     while again:  # a hand seen twice in one chunk merges in turn
-        now, later, seen = [], [], set()
+        now: list[ParsedHand] = []
+        later: list[ParsedHand] = []
+        seen = set()
         for item in again:
             key = (item.record.source, item.record.hand_id)
             (later if key in seen else now).append(item)

@@ -22,10 +22,10 @@ from .hand_tables import (
     delete_hands,
     hand_tables,
     insert_tables,
-    load_records,
 )
 from .ledger import IMPORT_LOCK, transaction
 from .reports import HandIssue, Progress, RescoreResult
+from .stored_hands import load_records
 
 
 def rescore(con: duckdb.DuckDBPyConnection, *, progress: Progress | None = None,

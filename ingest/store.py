@@ -9,8 +9,8 @@ what to do.
 >>> con = connect(":memory:")
 >>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
-['events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'pairs', 'placements',
- 'rejected']
+['decisions', 'events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'pairs',
+ 'placements', 'rejected']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 DB_ENV = "OFC_DB"
 DEFAULT_RELATIVE = Path("data") / "ofc.duckdb"
 

@@ -237,7 +237,7 @@ def score_db(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
     """Print the stored hands' results (read from the tables, not recomputed), in import
     order, in the shape of :func:`score_file`; 2 if the database cannot be used."""
     from ingest import store
-    from ingest.hand_tables import stored_results
+    from ingest.stored_hands import stored_results
 
     try:
         con = store.connect(path, read_only=True)

@@ -178,7 +178,7 @@ def _duplicates(t: CardTable, n: int, m: int) -> np.ndarray:
     seen = _present(player * 64 + t.card, m * 64).reshape(m, 64)
     per_hand = np.zeros((n, 64), np.int64)
     _add_rows(per_hand, t, seen)
-    dup = (per_hand > 1).any(axis=1)
+    dup = np.asarray((per_hand > 1).any(axis=1))
     on_board = (t.card_field >= TOP) & (t.card_field <= BOTTOM)
     twice = np.bincount(player[on_board] * 64 + t.card[on_board], minlength=m * 64) > 1
     dup[t.player_hand[twice.reshape(m, 64).any(axis=1)]] = True
@@ -212,9 +212,12 @@ def card_table(records: Sequence[HandRecord]) -> CardTable:
     Records whose rules do not resolve are not representable: resolve them first.
     """
     rulesets: list[Ruleset] = []
-    index: dict[tuple, int] = {}
-    hand_ruleset, player_hand, fl, surr, has_streets = [], [], [], [], []
-    row_player, row_street, dealt_known, discard_known = [], [], [], []
+    index: dict[tuple[object, ...], int] = {}
+    hand_ruleset: list[int] = []
+    player_hand: list[int] = []
+    row_player: list[int] = []
+    row_street: list[int] = []
+    fl, surr, has_streets, dealt_known, discard_known = [], [], [], [], []  # bools
     card_row, card_field, cards = [], [], []
 
     def add(row: int, field: int, values) -> None:  # type: ignore[no-untyped-def]

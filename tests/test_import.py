@@ -20,7 +20,8 @@ from ingest.api import ImportReport, import_files, import_paths, merge_records, 
 from ingest.formats import detect, registry
 from ingest.formats.encoding import decode_bytes
 from ingest.formats.ofc_hh import dumps_record, parse_text
-from ingest.hand_tables import HAND_TABLES, delete_hands, load_records, stored_results
+from ingest.hand_tables import HAND_TABLES, delete_hands
+from ingest.stored_hands import load_records, stored_results
 from ofc_core.board import ROWS
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord

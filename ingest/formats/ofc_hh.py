@@ -17,6 +17,9 @@ reader checks it strictly and names the hand in every message. The full field re
 Traceback (most recent call last):
 ...
 ingest.formats.ofc_hh.HandError: hand '8': 0 players: pineapple needs 2-3
+
+Why one module of this size: reading and writing ofc-hh/1, with a message for every field, are
+the format's one definition (its keys are also the fast path's).
 """
 
 from __future__ import annotations

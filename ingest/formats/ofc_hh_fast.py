@@ -23,6 +23,10 @@ The importer reads the lines it is given back through the reference reader, whic
 what is wrong. Accepted hands are scored by :func:`ofc_core.batch.score_batch`, grouped by
 ruleset and player count. :func:`read_store` fills the same columns from the store's tables,
 for ``ofc rescore``.
+
+Why one module of this size: line -> rows -> columns -> array checks, and the store read back
+into the same columns, are one reader; kept together so that what it accepts can be read
+against the reference reader in one place.
 """
 
 from __future__ import annotations

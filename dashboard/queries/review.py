@@ -119,3 +119,14 @@ def expected_first(con: Any, player: str) -> pd.DataFrame:
         SELECT h.hand_key, d.chosen_ev AS expected
         FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
         WHERE d.player = ? AND d.street = 1 AND d.kind = 'first five'""", [player])
+
+
+BENCHMARK_QUERIES = [
+    ("summary", summary),
+    ("costliest", costliest),
+    ("by_street", by_street),
+    ("by_kind", by_kind),
+    ("by_variant", by_variant),
+    ("over_time", over_time),
+]
+"""What the Review page runs on first load (``benchmarks/bench_dashboard.py``)."""

@@ -15,9 +15,11 @@ SESSION_COLUMNS = {
     "hands": w.count("Hands"),
     "points": w.signed("Points", 0),
     "per_hand": w.signed("Per hand"),
+    "scoring": w.text("Scoring", help="race: OFC Double race points, not added to others"),
     "foul_rate": w.percent("Foul %"),
     "fl_hands": w.count("FL hands"),
-    "money": w.signed("Money"),
+    "money": w.signed("Money", help="points x stake; OFC Double: stake x cube of each match "
+                      "won or lost"),
     "first_hand": None,
 }
 
@@ -39,6 +41,19 @@ def metrics(s: overview.Summary) -> None:
     w.metric_row(("Foul %", w.pct(s.foul_rate)), ("Fantasyland entry %", w.pct(s.fl_entry)),
                  ("Fantasyland stay %", w.pct(s.fl_stay), f"{s.fl_hands:,} FL hands"),
                  ("Average royalties", avg))
+    points_note(s)
+
+
+def points_note(s: overview.Summary) -> None:
+    """Say which points the totals hold when the hands mix scoring systems."""
+    if len(s.by_scoring) < 2:
+        return
+    parts = " · ".join(f"{system}: {w.num(points, 0)} over {hands:,} hands"
+                       for system, hands, points in s.by_scoring)
+    left_out = (f" The {s.race_left_out:,} OFC Double hands (race points) are left out of the "
+                "net points, points per hand and the graph; their money is counted from "
+                "their matches (stake x cube)." if s.race_left_out else "")
+    st.caption(f"Points by scoring system: {parts}.{left_out}")
 
 
 LINES = (

@@ -39,7 +39,7 @@ import duckdb  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ingest.hand_tables import load_records  # noqa: E402
+from ingest.stored_hands import load_records  # noqa: E402
 from ofc_cli.cli import main as ofc  # noqa: E402
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.review import parse_placement, spots_of  # noqa: E402

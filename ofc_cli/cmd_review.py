@@ -25,7 +25,7 @@ from ingest.api import (
     upgrade,
     write_decisions,
 )
-from ingest.hand_tables import load_records
+from ingest.stored_hands import load_records
 from ofc_cli.cmd_import import ProgressBar, clean_text
 from ofc_core.cards import DECK
 from ofc_core.hand import HandRecord

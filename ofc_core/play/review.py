@@ -34,8 +34,8 @@ from ofc_core.board import Board
 from ofc_core.cards import DECK, Card
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
+from ofc_core.play.fantasyland import set_fantasyland
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
-from ofc_core.play.policies import set_fantasyland
 from ofc_core.play.rollout import (
     DEFAULT_POLICY,
     FantasylandValue,

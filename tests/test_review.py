@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from math import comb
 from pathlib import Path
 
 import duckdb
@@ -23,6 +24,7 @@ from ofc_core.play.policies import policy
 from ofc_core.play.review import (
     FANTASYLAND_SET,
     Precision,
+    evaluate,
     parse_placement,
     placement_text,
     review_fantasyland,
@@ -186,6 +188,20 @@ def test_a_planted_bad_placement_is_the_costliest_decision(name):
     assert worst.street == PLANTED[name][2]
     assert worst.evaluation.ev_lost > 4
     assert worst.evaluation.best.ev > worst.evaluation.chosen.ev + 2 * worst.evaluation.chosen.se
+
+
+def test_a_last_street_with_few_deals_is_valued_exactly():
+    record = planted("qq-top")  # heads-up; Hero acts first, so the villain's last street is left
+    last = next(d for d in spots_of(record, "Hero") if d.street == 5)
+    r = SpotRollouts(last.spot)
+    unseen = 52 - 17 - 11  # Hero's 11 placed, 3 dealt, 3 discarded; the villain's 11 placed
+    assert len(last.spot.unseen()) == unseen and r.outcomes == comb(unseen, 3)
+    runs = [evaluate(last.spot, last.chosen, seed=seed) for seed in (1, 2)]
+    assert runs[0] == runs[1] and runs[0].chosen.se == 0 and runs[0].best.se == 0
+    assert runs[0].rollouts == comb(unseen, 3) * runs[0].candidates
+    sampled = SpotRollouts(last.spot, seed=3)
+    estimate = sampled.values([last.chosen], sampled.deal(3000))[0]
+    assert abs(estimate.mean() - runs[0].chosen.ev) < 4 * estimate.std() / np.sqrt(3000)
 
 
 def test_a_fantasyland_set_is_compared_with_the_setter():

@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
 
 from ingest import api, record_path, store  # noqa: E402
 from ingest.formats.ofc_hh import loads_line, record_from_dict  # noqa: E402
-from ingest.hand_tables import stored_results  # noqa: E402
+from ingest.stored_hands import stored_results  # noqa: E402
 from ofc_cli.cmd_score import result_to_json, score_file  # noqa: E402
 from ofc_core.cards import DECK  # noqa: E402
 from ofc_core.rules import PRESETS, resolve  # noqa: E402

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from ingest.formats.ofc_hh import parse_text
+from ofc_cli import cmd_review
 from ofc_cli.cli import main
 from ofc_core.batch import score_boards
 from ofc_core.board import Board
@@ -283,3 +284,21 @@ def test_fantasyland_sets_are_reviewed_as_street_one():
     assert rec is not None, "no Fantasyland hand in 60 chaser hands"
     reviewed = review_hand(rec, "a", precision=QUICK)
     assert [(r.street, r.kind) for r in reviewed] == [(1, FANTASYLAND_SET)]
+
+
+def test_a_hand_the_review_cannot_rebuild_is_named_and_the_others_are_stored(
+        planted_db: Path, monkeypatch, capsys):
+    real = cmd_review.review_hand
+
+    def fails_on_qq(record, player, **kwargs):
+        if record.hand_id == "qq-top":
+            raise ValueError("the chosen placement is not legal here")
+        return real(record, player, **kwargs)
+
+    monkeypatch.setattr(cmd_review, "review_hand", fails_on_qq)
+    assert main(["review", "--db", str(planted_db), "--player", "Hero", "--rollouts", "48"]) == 0
+    err = capsys.readouterr().err
+    assert "not reviewed: planted/qq-top: the chosen placement is not legal here" in err
+    con = duckdb.connect(str(planted_db), read_only=True)
+    assert con.execute("SELECT DISTINCT hand_id FROM decisions").fetchall() == [("flush-broken",)]
+    con.close()

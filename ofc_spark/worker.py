@@ -35,10 +35,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.formats import ParsedHand, ParseIssue, detect, ofc_hh, ofc_hh_fast
-from ingest.formats.encoding import DecodeError, decode_bytes
+from ingest.formats import ParsedHand, ParseIssue, ofc_hh, ofc_hh_fast
 from ingest.hand_tables import HAND_TABLES, HandRow, assemble_records, build_tables, hand_tables
 from ingest.merge import MergeConflict, merge_records
+from ingest.pipeline import recognise
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 
@@ -116,20 +116,10 @@ class _Rows:
 
 def _file_rows(rows: _Rows, import_id: int, name: str, data: bytes) -> None:
     """The rows of one file (see :func:`split_files`)."""
-    fmt = None
-    problem = None
-    text = ""
-    try:
-        text = decode_bytes(data, name)
-        if text.strip():
-            fmt = detect(text, name)
-            if fmt is None:
-                problem = f"{name}: not a hand history this version reads"
-            elif fmt.name != ofc_hh.FORMAT_NAME:
-                problem = (f"{name}: a {fmt.name} file; ofc spark reads {ofc_hh.FORMAT_NAME} "
-                           "only (import this one with ofc import)")
-    except DecodeError as exc:
-        problem = str(exc)
+    text, fmt, problem = recognise(name, data)
+    if problem is None and fmt is not None and fmt.name != ofc_hh.FORMAT_NAME:
+        problem = (f"{name}: a {fmt.name} file; ofc spark reads {ofc_hh.FORMAT_NAME} only "
+                   "(import this one with ofc import)")
     rows.add(kind=FILE, import_id=import_id, path=name, line=0,
              sha256=hashlib.sha256(data).hexdigest(), size_bytes=len(data),
              format=None if fmt is None else fmt.name,

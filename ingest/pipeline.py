@@ -249,7 +249,10 @@ class _Prepared:
     (:func:`~ingest.ledger.already_stored`): nothing is decoded or parsed."""
 
 
-def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
+def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:
+    """A file's text, its format (``None`` for an empty file or one no format reads) and why
+    it cannot be read (``None`` if it can): decoded strictly, then detected by the registry.
+    Also used by ``ofc spark``, which reads files the same way."""
     fmt: Format | None = None
     unreadable = None
     text = ""
@@ -265,6 +268,11 @@ def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
         unreadable = str(exc)
     except Exception as exc:  # a bug in a format's sniff(): report it, never a traceback
         unreadable = reader_failed(name, "format detection", exc)
+    return text, fmt, unreadable
+
+
+def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
+    text, fmt, unreadable = recognise(name, data)
     prepared = _Prepared(name, data, digest, fmt, text, unreadable)
     if unreadable is None and fmt is not None and fast_path.takes(fmt):
         try:

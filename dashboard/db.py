@@ -6,7 +6,7 @@ never keeps the store open: a page run opens a read-only connection at its first
 misses the cache (:func:`connection`) and closes it when the run ends (:func:`page_run`, which
 ``app.py`` wraps around every run). Between runs the command line (``ofc import``, ``ofc
 rescore``) can write; a writer waits at most for the runs in progress (see
-:func:`ingest.store.open_store`). Cached results are keyed by the store's file stamp
+:func:`ingest.store.connect`). Cached results are keyed by the store's file stamp
 (:func:`data_version`), so a page shows the hands another process imported at its next run,
 without a restart. The dashboard's own writes (the Import page, demo removal) go through
 :func:`writing`.
@@ -32,7 +32,7 @@ import duckdb
 import streamlit as st
 
 from dashboard.demo import demo_import_ids, load_demo, remove_demo
-from ingest import store
+from ingest import api
 
 __all__ = ["connection", "query", "clear_cache", "db_path", "open_database", "page_run",
            "writing", "data_version", "demo_import_ids", "load_demo", "remove_demo"]
@@ -46,21 +46,26 @@ WAIT_SECONDS = 300.0
 
 def db_path(argv: list[str] | None = None) -> Path:
     """The database the app runs on: ``--db PATH`` after ``--`` on the streamlit command line,
-    else ``$OFC_DB``, else ``data/ofc.duckdb`` (:func:`ingest.store.default_db_path`)."""
+    else ``$OFC_DB``, else ``data/ofc.duckdb`` (:func:`ingest.api.default_db_path`)."""
     args = sys.argv[1:] if argv is None else argv
     for i, arg in enumerate(args):
         if arg == "--db" and i + 1 < len(args):
             return Path(args[i + 1])
         if arg.startswith("--db="):
             return Path(arg.split("=", 1)[1])
-    return store.default_db_path()
+    return api.default_db_path()
 
 
 def open_database(path: Path, *, load_demo_if_new: bool = True) -> duckdb.DuckDBPyConnection:
-    """Open (creating) the store at ``path`` for writing; a database created here gets the demo
-    sample."""
+    """Open (creating) the store at ``path``, upgrading an older one; a database created here
+    gets the demo sample."""
     fresh = not path.exists()
-    con = store.connect(path, wait_seconds=WAIT_SECONDS)
+    con = api.connect(path, wait_seconds=WAIT_SECONDS)
+    try:
+        api.upgrade(con, path)
+    except BaseException:
+        con.close()
+        raise
     if fresh and load_demo_if_new:
         load_demo(con)
     return con
@@ -86,7 +91,7 @@ class _Reader:
     """The process's read-only connection, shared by the page runs in progress.
 
     It stays open between runs (DuckDB keeps what it read in memory, so the next page is
-    warm), until a writer waits for the store (:func:`ingest.store.writer_waiting`): then new
+    warm), until a writer waits for the store (:func:`ingest.api.writer_waiting`): then new
     runs wait, and the connection is closed as soon as no run uses it (when the last run ends,
     or by a watch every :data:`WATCH_SECONDS` when the dashboard is idle)."""
 
@@ -101,13 +106,13 @@ class _Reader:
 
     def acquire(self, path: Path) -> duckdb.DuckDBPyConnection:
         with self.cond:
-            while self.con is not None and (self.path != path or store.writer_waiting(path)):
+            while self.con is not None and (self.path != path or api.writer_waiting(path)):
                 if self.users == 0:
                     self._close()
                 else:
                     self.cond.wait(self.WATCH_SECONDS)
             if self.con is None:
-                self.con = store.connect(path, read_only=True, wait_seconds=WAIT_SECONDS)
+                self.con = api.connect(path, read_only=True, wait_seconds=WAIT_SECONDS)
                 self.path = path
                 self._start_watch()
             self.users += 1
@@ -116,7 +121,7 @@ class _Reader:
     def release(self) -> None:
         with self.cond:
             self.users -= 1
-            if self.users == 0 and self.path is not None and store.writer_waiting(self.path):
+            if self.users == 0 and self.path is not None and api.writer_waiting(self.path):
                 self._close()
             self.cond.notify_all()
 
@@ -139,7 +144,7 @@ class _Reader:
                     self.watch = None
                     return
                 if self.users == 0 and self.path is not None and \
-                        store.writer_waiting(self.path):
+                        api.writer_waiting(self.path):
                     self._close()
                     self.watch = None
                     return
@@ -188,7 +193,7 @@ def writing() -> Iterator[duckdb.DuckDBPyConnection]:
     run lets go of the reader first; other runs and writers are waited for. Clears the result
     cache afterwards."""
     _let_go()
-    con = store.connect(_path(), wait_seconds=WAIT_SECONDS)
+    con = api.connect(_path(), wait_seconds=WAIT_SECONDS)
     try:
         yield con
     finally:

@@ -21,6 +21,10 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import duckdb
+
+from ingest.api import Progress, StoreError, import_files
+
 MAX_UPLOAD_MB = 200
 """Per file; ``ofc dashboard`` sets Streamlit's ``server.maxUploadSize`` to the same value."""
 
@@ -77,7 +81,7 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                                                             list[Refusal]]:
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
+    except Exception:  # a damaged zip raises BadZipFile, UnicodeDecodeError, EOFError, ...
         return [], [Refusal(name, "not a readable zip file")]
     with z:
         members = [i for i in z.infolist() if not _skipped(i.filename)]
@@ -103,8 +107,8 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                 continue
             try:
                 content = _read_member(z, info, budget)
-            except (ValueError, RuntimeError, zipfile.BadZipFile, OSError) as exc:
-                refused.append(Refusal(where, f"cannot unpack: {exc}"))
+            except Exception as exc:  # damaged data: zlib.error, LZMAError, EOFError, ...
+                refused.append(Refusal(where, f"cannot unpack: {exc or type(exc).__name__}"))
                 continue
             budget -= len(content)
             files.append((where, content))
@@ -134,25 +138,29 @@ def unpack(uploads: Iterable[tuple[str, bytes]], limits: Limits = Limits()) -> U
 
 @dataclass(frozen=True, slots=True)
 class UploadOutcome:
-    after: int
-    """The ledger of this upload is every import with ``import_id > after``."""
+    import_ids: tuple[int, ...]
+    """The imports of this upload (from the importer's report): its ledger."""
     refused: tuple[Refusal, ...]
     imported: int
     """Files handed to the importer."""
+    error: str | None = None
+    """Why the import stopped, if the database failed (:class:`ingest.api.StoreError`)."""
 
 
-def import_uploads(con, uploads: Iterable[tuple[str, bytes]],  # type: ignore[no-untyped-def]
-                   progress=None, limits: Limits = Limits()) -> UploadOutcome:
+def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, bytes]],
+                   progress: Progress | None = None, limits: Limits = Limits()) -> UploadOutcome:
     """Check and unpack ``uploads``, then import them on ``con`` (through its own cursor)
-    with :func:`ingest.importer.import_files`."""
-    cur = con.cursor()
-    try:
-        after = cur.execute("SELECT coalesce(max(import_id), 0) FROM imports").fetchone()[0]
-        unpacked = unpack(uploads, limits)
-        if unpacked.files:
-            from ingest.importer import import_files
-
-            import_files(list(unpacked.files), cur, progress=progress)
-    finally:
-        cur.close()
-    return UploadOutcome(after=after, refused=unpacked.refused, imported=len(unpacked.files))
+    with :func:`ingest.api.import_files`."""
+    unpacked = unpack(uploads, limits)
+    ids: tuple[int, ...] = ()
+    if unpacked.files:
+        cur = con.cursor()
+        try:
+            report = import_files(list(unpacked.files), cur, progress=progress)
+        except StoreError as exc:
+            return UploadOutcome(import_ids=(), refused=unpacked.refused,
+                                 imported=len(unpacked.files), error=str(exc))
+        finally:
+            cur.close()
+        ids = tuple(f.import_id for f in report.files if f.import_id is not None)
+    return UploadOutcome(import_ids=ids, refused=unpacked.refused, imported=len(unpacked.files))

@@ -16,16 +16,9 @@ COMMANDS: dict[str, str] = {
     "export": "write the database tables as Parquet",
     "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",
     "dashboard": "start the dashboard (Streamlit)",
+    "review": "value every logged decision of a player by rollouts (the decisions table)",
+    "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",
 }
-
-
-def _load(name: str):  # type: ignore[no-untyped-def]
-    try:
-        return importlib.import_module(f"ofc_cli.cmd_{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"ofc_cli.cmd_{name}":
-            return None
-        raise
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,9 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "poker tracker.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
-        module = _load(name)
-        if module is None:
-            continue
+        module = importlib.import_module(f"ofc_cli.cmd_{name}")
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(cmd)
         cmd.set_defaults(_run=module.run)

@@ -77,7 +77,8 @@ class Board:
         return cls(*(parse_compact_row(p) for p in parts))
 
     def row(self, row: Row) -> tuple[Card, ...]:
-        return getattr(self, row.value)
+        cards: tuple[Card, ...] = getattr(self, row.value)
+        return cards
 
     @property
     def cards(self) -> tuple[Card, ...]:

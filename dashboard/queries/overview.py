@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dashboard.queries import review
 from dashboard.queries.common import (
     MATCH_ENDS,
     PLAYER_ROWS,
@@ -133,6 +134,11 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     Long histories keep every k-th hand and the last one. When the hands mix race scoring
     (OFC Double) with another system, the race hands are left out.
 
+    ``expected`` is the luck line (only with a player chosen and some hands reviewed, else all
+    NaN): the same running total with each reviewed hand's points replaced by the EV of the
+    player's position after its first placement (``decisions.chosen_ev`` of street 1, see
+    :func:`dashboard.queries.review.expected_first`); real minus expected is the cards' luck.
+
     Two column scans, then the running sums in numpy: on a million hands this is several
     times faster than window functions over a join of the pairs.
     """
@@ -147,7 +153,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     count = len(mine["hand_key"])
     if count == 0:
         return pd.DataFrame(columns=["n", "hand_key", "played_at", "points", "total",
-                                     "without_fl", "royalties", "row_points"])
+                                     "without_fl", "royalties", "row_points", "expected"])
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
     if filters.player is not None:
@@ -173,7 +179,21 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
         "without_fl": np.cumsum(np.where(fl, 0.0, points))[keep],
         "royalties": np.cumsum(royalties[order])[keep],
         "row_points": np.cumsum(rows[order])[keep],
+        "expected": _expected(con, filters, mine["hand_key"][order], points)[keep],
     })
+
+
+def _expected(con: Any, filters: Filters, keys: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The running total with reviewed hands counted at their expected points; NaN when no
+    hand is reviewed (or no player is chosen)."""
+    if filters.player is None:
+        return np.full(len(keys), np.nan)
+    found = review.expected_first(con, filters.player)
+    if found.empty:
+        return np.full(len(keys), np.nan)
+    by_key = dict(zip(found["hand_key"].astype(np.int64), found["expected"], strict=True))
+    values = np.array([by_key.get(int(k), p) for k, p in zip(keys, points, strict=True)])
+    return np.cumsum(values)
 
 
 DIRECT_LOOKUP_LIMIT = 20_000_000

@@ -54,13 +54,15 @@ def ledger_line(files: int, totals: dict[str, int], refused: int) -> str:
 
 def show_outcome(outcome: UploadOutcome) -> None:
     con = db.connection()
-    ledger = imports.ledger(con, outcome.after)
-    problems = imports.problems(con, outcome.after)
+    ledger = imports.ledger(con, outcome.import_ids)
+    problems = imports.problems(con, outcome.import_ids)
     refused = pd.DataFrame([{"file": r.file, "line": 0, "hand_id": "", "reason": r.reason,
                              "kind": "refused"} for r in outcome.refused],
                            columns=["file", "line", "hand_id", "reason", "kind"])
     problems = pd.concat([refused, problems], ignore_index=True) if len(refused) else problems
     totals = ledger[["hands", "stored", "duplicate", "merged", "partial", "rejected"]].sum()
+    if outcome.error is not None:
+        st.error(f"The import stopped: {md_text(outcome.error)}")
     st.subheader("Ledger")
     st.markdown(ledger_line(len(ledger), {k: int(v) for k, v in totals.items()},
                             len(refused)))

@@ -83,6 +83,14 @@ LINES = (
 )
 
 
+LUCK = (
+    "**Expected (luck line)**: the same running total, with each hand reviewed by `ofc review` "
+    "counted at the expected points of your position after your first placement (your first "
+    "five as played, everything after it played out by rollouts) instead of what it scored. "
+    "The gap between the total and the expected line is the cards' luck; the points your "
+    "decisions cost are the EV lost on the Review page.")
+
+
 def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
     played = frame["played_at"].dt.strftime("%Y-%m-%d %H:%M UTC").fillna("undated")
@@ -97,12 +105,19 @@ def graph(current: filters.Filters) -> None:
             customdata=hover,
             hovertemplate=("hand %{x:,} · %{customdata[1]}<br>this hand %{customdata[2]:+,.0f}"
                            "<br>" + name + " so far %{y:+,.0f} points<extra></extra>")))
+    if frame["expected"].notna().any():
+        fig.add_trace(go.Scatter(
+            x=frame["n"], y=frame["expected"], name="Expected (luck line)", mode="lines",
+            line={"color": "#7f7f7f", "width": 1.6, "dash": "dash"},
+            hovertemplate="hand %{x}<br>%{y:+,.0f} expected<extra></extra>"))
     w.layout(fig, height=420, top=30, xaxis_title="hands played",
              yaxis_title="points (cumulative)", legend={"orientation": "h", "y": 1.08},
              hovermode="closest")
     # hand numbers are whole: no 1.2, 1.4 ... ticks on a short history
     fig.update_xaxes(tickformat=",d", dtick=None if len(frame) > 10 else 1)
     w.chart_opens_hand(fig, "overview_graph", "Click a point to open that hand in Hand review.")
+    if frame["expected"].notna().any():
+        st.caption(LUCK)
 
 
 def sessions_table(current: filters.Filters) -> None:

@@ -65,7 +65,7 @@ def iter_log_files(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
                  progress: Progress | None = None,
-                 wait_seconds: float = 30.0) -> ImportReport:
+                 wait_seconds: float | None = None) -> ImportReport:
     """Import files and folders into the store at ``db`` (default
     :func:`ingest.store.default_db_path`). Raises :class:`ingest.store.StoreBusy` /
     :class:`ingest.store.StoreError` for database problems; everything about the logs is in

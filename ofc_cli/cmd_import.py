@@ -27,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"database file (default: ${store.DB_ENV} or data/ofc.duckdb)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object summarising the import")
-    parser.add_argument("--wait", metavar="SECONDS", type=float, default=30.0,
+    parser.add_argument("--wait", metavar="SECONDS", type=float, default=None,
                         help="how long to wait for the database while another process holds "
-                             "it (default 30)")
+                             "it (default $OFC_WAIT or 30)")
 
 
 class ProgressBar:
@@ -68,7 +68,8 @@ def clean_text(text: str) -> str:
 
 def _summary(f: FileReport) -> str:
     if f.unreadable is not None:
-        return f"{clean_text(f.path)}: not imported: {clean_text(f.unreadable)}"
+        reason = f.unreadable.removeprefix(f"{f.path}: ")  # the path is said once, first
+        return f"{clean_text(f.path)}: not imported: {clean_text(reason)}"
     parts = [f"{f.hands} hands", f"{f.stored} stored", f"{f.duplicate} duplicate"]
     if f.merged:
         parts.append(f"{f.merged} merged")

@@ -11,6 +11,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ingest import store
 from ingest.api import DEMO_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,7 +228,8 @@ def test_import_page_uploads_logs_and_shows_the_ledger(
     stored = int(ledger.stored.sum())
     at.switch_page("views/overview.py").run()
     assert not at.exception
-    con = duckdb.connect(str(empty_db_path))  # same settings as the app's open connection
+    # the app holds the store only while pages run: a reader takes its turn like any other
+    con = store.connect(empty_db_path, read_only=True, wait_seconds=10)
     assert con.execute("SELECT count(*) FROM hands").fetchone()[0] == stored
     con.close()
     assert int(metrics(at)["Hands"].replace(",", "")) > 0

@@ -21,17 +21,42 @@ def run(files: list[tuple[str, bytes]]) -> UploadOutcome:
         share = done / total if total else 1.0
         bar.progress(min(1.0, share), text=md_text(label))
 
-    outcome = import_uploads(db.connection(), files, progress, Limits())
+    with db.writing() as con:
+        outcome = import_uploads(con, files, progress, Limits())
     bar.progress(1.0, text="Done")
-    db.clear_cache()
     return outcome
+
+
+def plural(n: int, word: str) -> str:
+    """A count and its word.
+
+    >>> plural(1, "file"), plural(3, "file")
+    ('1 file', '3 files')
+    """
+    return f"{n:,} {word}{'s' * (n != 1)}"
+
+
+def ledger_line(files: int, totals: dict[str, int], refused: int) -> str:
+    """What an upload did, in one line: files read and refused apart, hands by outcome.
+
+    >>> ledger_line(1, {"stored": 3, "duplicate": 0, "merged": 0, "partial": 0,
+    ...                 "rejected": 0}, 1)
+    '**1 file** read, **1 file refused** (see the errors below): **3 hands** stored, 0 duplicates.'
+    """
+    counts = [f"**{plural(totals['stored'], 'hand')}** stored",
+              f"{totals['duplicate']:,} duplicates"]
+    counts += [f"{totals[k]:,} {k}" for k in ("merged", "partial", "rejected") if totals[k]]
+    read = f"**{plural(files, 'file')}** read"
+    if refused:
+        read += f", **{plural(refused, 'file')} refused** (see the errors below)"
+    return f"{read}: {', '.join(counts)}."
 
 
 def show_outcome(outcome: UploadOutcome) -> None:
     con = db.connection()
     ledger = imports.ledger(con, outcome.import_ids)
     problems = imports.problems(con, outcome.import_ids)
-    refused = pd.DataFrame([{"file": r.file, "line": 0, "hand_id": None, "reason": r.reason,
+    refused = pd.DataFrame([{"file": r.file, "line": 0, "hand_id": "", "reason": r.reason,
                              "kind": "refused"} for r in outcome.refused],
                            columns=["file", "line", "hand_id", "reason", "kind"])
     problems = pd.concat([refused, problems], ignore_index=True) if len(refused) else problems
@@ -39,11 +64,8 @@ def show_outcome(outcome: UploadOutcome) -> None:
     if outcome.error is not None:
         st.error(f"The import stopped: {md_text(outcome.error)}")
     st.subheader("Ledger")
-    st.markdown(
-        f"**{len(ledger)}** files read: **{int(totals['stored'])}** hands stored, "
-        f"{int(totals['duplicate'])} duplicates, {int(totals['merged'])} merged, "
-        f"{int(totals['partial'])} partial, {int(totals['rejected'])} rejected"
-        + (f", {len(refused)} files refused" if len(refused) else "") + ".")
+    st.markdown(ledger_line(len(ledger), {k: int(v) for k, v in totals.items()},
+                            len(refused)))
     st.dataframe(ledger.drop(columns=["import_id"]), hide_index=True, width="stretch",
                  key="import_ledger")
     left, right = st.columns(2)

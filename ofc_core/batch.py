@@ -318,6 +318,8 @@ class BoardScores:
     strengths: np.ndarray  # (N, 3) int32
     fouled: np.ndarray  # (N,) bool
     royalties: np.ndarray  # (N, 3) int16
+    jokers: np.ndarray | None = None
+    """(N, 2) int8: the card X1 and X2 stood for, -1 if absent (``None``: no joker possible)."""
 
 
 def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
@@ -397,10 +399,12 @@ def _rows_under(boards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
     return rows
 
 
-def _joker_candidates(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _joker_candidates(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every legal filling of ``(B, 13)`` boards that hold the same number of jokers: the
-    candidate boards, and the board each came from. A joker stands for a card not on its own
-    board; two jokers never for the same card."""
+    candidate boards, the board each came from and the cards its jokers stand for (in board
+    order). A joker stands for a card not on its own board; two jokers never for the same
+    card. Candidates come in the order of :func:`ofc_core.jokers.resolve_board`'s search
+    (lowest cards first)."""
     b = len(boards)
     slots = np.argsort(boards < 52, axis=1, kind="stable")[:, :int((boards[0] >= 52).sum())]
     count = slots.shape[1]
@@ -414,15 +418,16 @@ def _joker_candidates(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     filled = boards[owner].astype(np.uint8)
     for j in range(count):
         filled[np.arange(len(owner)), slots[owner, j]] = choices[pick, j]
-    return filled, owner
+    return filled, owner, choices[pick]
 
 
-def _resolve_jokers(boards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
+def _resolve_jokers(boards: np.ndarray, ruleset: Ruleset) -> tuple[np.ndarray, np.ndarray]:
     """``(B, 3)`` strengths of boards with the same number of jokers, by the bottom-up rule
     (:mod:`ofc_core.jokers`): of the fillings that avoid a foul, the strongest bottom, then
     middle, then top; the strongest such rows if every filling fouls. Two keys per candidate,
-    ``legal << 24 | bottom`` then ``middle << 24 | top``, maximised per board."""
-    filled, owner = _joker_candidates(boards)
+    ``legal << 24 | bottom`` then ``middle << 24 | top``, maximised per board. Also ``(B, 2)``
+    the card X1 and X2 stood for (-1 if absent): the first best filling's."""
+    filled, owner, chosen = _joker_candidates(boards)
     rows = _rows_under(filled, ruleset).astype(np.int64)
     top, middle, bottom = rows[:, 0], rows[:, 1], rows[:, 2]
     legal = ~np.asarray(ruleset.middle.is_foul(top, middle, bottom), bool)
@@ -435,12 +440,21 @@ def _resolve_jokers(boards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
     out[:, 0] = best_second & _STRENGTH_MASK
     out[:, 1] = best_second >> _KEY_BITS
     out[:, 2] = best_first & _STRENGTH_MASK
-    return out
+    winners = np.flatnonzero(second == best_second[owner])
+    _, first_winner = np.unique(owner[winners], return_index=True)
+    picked = chosen[winners[first_winner]]  # (B, count): by the jokers' board order
+    slots = np.argsort(boards < 52, axis=1, kind="stable")[:, :picked.shape[1]]
+    numbers = np.take_along_axis(boards, slots, axis=1).astype(np.int64) - 52
+    jokers = np.full((len(boards), MAX_JOKERS), -1, np.int8)
+    for j in range(picked.shape[1]):
+        jokers[np.arange(len(boards)), numbers[:, j]] = picked[:, j]
+    return out, jokers
 
 
 def resolved_rows(cards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
     """``(N, 3)`` strengths of boards under ``ruleset``: jokers (indexes 52, 53) resolved, a
     2-7 middle read as a low. Equal to :func:`ofc_core.jokers.resolve_board` board by board.
+    (:func:`resolve_boards` gives what the jokers stood for too.)
 
     >>> from ofc_core.board import Board
     >>> from ofc_core.rules import PRESETS
@@ -451,9 +465,16 @@ def resolved_rows(cards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
     >>> hand_name(int(top))
     'Pair of Twos'
     """
+    return resolve_boards(cards, ruleset)[0]
+
+
+def resolve_boards(cards: np.ndarray, ruleset: Ruleset) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`resolved_rows`, and ``(N, 2)`` int8 the card index X1 and X2 stood for (-1 if
+    absent), as :attr:`ofc_core.jokers.ResolvedBoard.stood_for`."""
     boards = _boards(cards, ruleset.jokers)
     jokers = (boards >= 52).sum(axis=1)
     out = np.empty((len(boards), 3), np.int32)
+    stood_for = np.full((len(boards), MAX_JOKERS), -1, np.int8)
     plain = np.flatnonzero(jokers == 0)
     out[plain] = _rows_under(boards[plain], ruleset)
     for count in range(1, MAX_JOKERS + 1):
@@ -461,8 +482,8 @@ def resolved_rows(cards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
         step = max(1, JOKER_CANDIDATES_PER_STEP // 52 ** count)
         for start in range(0, len(members), step):
             part = members[start:start + step]
-            out[part] = _resolve_jokers(boards[part], ruleset)
-    return out
+            out[part], stood_for[part] = _resolve_jokers(boards[part], ruleset)
+    return out, stood_for
 
 
 _LOW_ROYALTIES: dict[int, tuple[RoyaltyTable, np.ndarray, np.ndarray]] = {}
@@ -487,7 +508,7 @@ def score_boards_under(cards: np.ndarray, ruleset: Ruleset) -> BoardScores:
     :func:`score_boards` itself."""
     if not ruleset.jokers and ruleset.middle is MiddleKind.HIGH:
         return score_boards(cards, ruleset.royalties)
-    strengths = resolved_rows(cards, ruleset)
+    strengths, stood_for = resolve_boards(cards, ruleset)
     top, middle, bottom = strengths[:, 0], strengths[:, 1], strengths[:, 2]
     fouled = np.asarray(ruleset.middle.is_foul(top, middle, bottom), bool)
     roy = royalty_array(ruleset.royalties)
@@ -498,7 +519,7 @@ def score_boards_under(cards: np.ndarray, ruleset: Ruleset) -> BoardScores:
         lows, points = _low_royalties(ruleset.royalties)
         royalties[is_low, 1] = points[np.searchsorted(lows, middle[is_low])]
     royalties[fouled] = 0
-    return BoardScores(strengths, fouled, royalties.astype(np.int16))
+    return BoardScores(strengths, fouled, royalties.astype(np.int16), stood_for)
 
 
 # --------------------------------------------------------------------------------------------
@@ -531,6 +552,7 @@ class RecordScores:
     surrender: np.ndarray  # (N, 4, 4) float64
     total: np.ndarray  # (N, 4, 4) float64
     capped: np.ndarray  # (N, 4, 4) float64
+    jokers: np.ndarray  # (N, 4, 2) int8: the card X1, X2 stood for on the seat's board, -1 none
 
     def __len__(self) -> int:
         return len(self.player_count)
@@ -545,11 +567,14 @@ _FIELD_SHAPES = {
     "row_points": ((4, 4), np.int32), "bonus": ((4, 4), np.int32),
     "royalties_net": ((4, 4), np.int32), "surrender": ((4, 4), np.float64),
     "total": ((4, 4), np.float64), "capped": ((4, 4), np.float64),
+    "jokers": ((4, MAX_JOKERS), np.int8),
 }
 
 
 def _empty_scores(n: int) -> dict[str, np.ndarray]:
-    return {name: np.zeros((n,) + shape, dtype) for name, (shape, dtype) in _FIELD_SHAPES.items()}
+    out = {name: np.zeros((n,) + shape, dtype) for name, (shape, dtype) in _FIELD_SHAPES.items()}
+    out["jokers"][...] = -1
+    return out
 
 
 @functools.cache
@@ -714,6 +739,11 @@ def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset
     out["foul_middle_bottom"][:, seats] = bottom < middle
     out["surrendered"][:, seats] = surr
     out["royalties"][:, seats] = royalties
+    if boards.jokers is not None:
+        jokers = boards.jokers.reshape(n, count, MAX_JOKERS)
+        if quits:
+            jokers[surr] = -1
+        out["jokers"][:, seats] = jokers
     fl_next = _fantasyland_next(ruleset, strengths, fouled, royalties, in_fl, fl_dealt)
     if quits:
         fl_next[surr] = 0

@@ -249,6 +249,8 @@ def assert_same(scores: RecordScores, n: int, result: HandResult) -> None:
         assert scores.surrendered[n, i] == p.surrendered
         assert tuple(scores.royalties[n, i].tolist()) == p.royalties
         assert scores.fantasyland_next[n, i] == p.fantasyland_next
+        stood_for = {joker.number: card.index for joker, card in p.stood_for}
+        assert tuple(scores.jokers[n, i].tolist()) == (stood_for.get(1, -1), stood_for.get(2, -1))
         assert scores.raw_points[n, i] == p.raw_points
         assert scores.points[n, i] == p.points
     names = [p.name for p in result.players]

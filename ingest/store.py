@@ -31,7 +31,7 @@ import duckdb
 if TYPE_CHECKING:  # the importer builds on the store: no import at run time
     from ingest.importer import Progress, RescoreResult
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 DB_ENV = "OFC_DB"
 DEFAULT_RELATIVE = Path("data") / "ofc.duckdb"
 

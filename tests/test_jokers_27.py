@@ -4,9 +4,13 @@ hands of those tables (the Hypothesis twin test in test_batch.py draws them too)
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
+from ingest import store
+from ingest.importer import import_files
 from ofc_core.batch import resolved_rows, score_batch
 from ofc_core.board import Board, Row
 from ofc_core.cards import JOKERS, Card, parse_card, parse_cards
@@ -196,3 +200,69 @@ def test_bad_joker_overrides_are_named() -> None:
         resolve("pineapple", {"fl_repeat": "15"})
     with pytest.raises(ValueError, match="rules.joker_rule: unknown value"):
         resolve("pineapple", {"joker_rule": "row-by-row"})
+
+
+# ---------------------------------------------------------------- import, end to end
+
+
+def _line(hand_id: str, variant: str, boards: list[str], rules: dict | None = None,
+          fl: tuple[int, ...] = ()) -> str:
+    players = []
+    for k, board in enumerate(boards):
+        player: dict = {"name": f"p{k}", "seat": k}
+        if k in fl:  # a Fantasyland hand of 16 cards, set in one street
+            b = Board.parse_compact(board)
+            rows = {name: " ".join(map(str, b.row(row))) for name, row in
+                    zip(("top", "middle", "bottom"), (Row.TOP, Row.MIDDLE, Row.BOTTOM),
+                        strict=True)}
+            player["fantasyland"] = True
+            player["streets"] = [{"dealt": " ".join(map(str, b.cards)) + " 2h 2d 2s",
+                                  **rows, "discard": "2h 2d 2s"}]
+        else:
+            player["board"] = board
+        players.append(player)
+    hand = {"format": "ofc-hh/1", "source": "jk", "hand_id": hand_id, "variant": variant,
+            "players": players}
+    if rules:
+        hand["rules"] = rules
+    return json.dumps(hand)
+
+
+def test_import_stores_jokers_27_and_repeat_fantasyland(tmp_path) -> None:
+    other = "3c4d5h-9s8h6c4h3s-KcJcTc9h7c"
+    low, plain = "Qs9d7h-9s8h6c4h5c-KcJcTc9h7c", "2c4d5h-9s8h6c4h3s-JcTc9h7c5c"
+    lines = [
+        _line("j1", "joker-pineapple", ["AhX12c-KhKd9c7s3d-QhQdQc8s8d", other]),
+        _line("l1", "2-7-pineapple", ["KhKd4c-Th6d4s3c2h-AhAd8c8s5d", low]),
+        _line("l2", "2-7-pineapple", ["QhJd4c-6h6d4s3c2h-AhAd8c8s5d", low]),
+        _line("r1", "progressive-pineapple", ["QhQdQc-KhKdKc7s3d-AhAdAcAs8d", plain],
+              {"fl_repeat": "entry"}, fl=(0,)),
+        _line("one", "pineapple", ["AhX12c-KhKd9c7s3d-QhQdQc8s8d", other], {"jokers": 1}),
+        _line("jk", "joker-pineapple", ["AhJK2c-KhKd9c7s3d-QhQdQc8s8d", other]),
+    ]
+    con = store.connect(tmp_path / "t.duckdb")
+    try:
+        report = import_files([("jk.jsonl", "\n".join(lines).encode())], con)
+        assert report.stored == 5
+        rejected = dict(con.execute("SELECT hand_id, message FROM rejected").fetchall())
+        assert set(rejected) == {"jk"}  # "one": X1 is in a one-joker deck
+        assert "jokers are X1 and X2" in rejected["jk"]
+        got = {(h, r): (name, jokers) for h, r, name, jokers in con.execute(
+            "SELECT h.hand_id, r.row_name, r.hand_name, r.jokers FROM hand_rows r "
+            "JOIN hands h USING (hand_key) WHERE r.seat = 0").fetchall()}
+        assert got["j1", "top"] == ("Pair of Twos (joker)", "X1=2d")
+        assert got["j1", "bottom"] == ("Full house, Queens full of Eights", None)
+        assert got["l1", "middle"] == ("Ten-Six low", None)
+        assert got["l2", "middle"] == ("Pair of Sixes", None)
+        players = dict(con.execute(
+            "SELECT h.hand_id, p.fantasyland_next FROM hand_players p JOIN hands h "
+            "USING (hand_key) WHERE p.seat = 0").fetchall())
+        assert players == {"j1": 0, "l1": 14, "l2": 0, "r1": 16, "one": 0}
+        fouled = dict(con.execute(
+            "SELECT h.hand_id, p.fouled FROM hand_players p JOIN hands h USING (hand_key) "
+            "WHERE p.seat = 0").fetchall())
+        assert fouled == {"j1": False, "l1": False, "l2": True, "r1": False, "one": False}
+        again = import_files([("jk2.jsonl", "\n".join(lines).encode())], con)
+        assert again.stored == 0
+    finally:
+        con.close()

@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 from ingest.hand_tables import FIELD_NAMES, HandColumns
 from ofc_core.batch import RecordScores, score_batch
 from ofc_core.board import ROW_NAMES
-from ofc_core.cards import DECK
+from ofc_core.cards import DECK, JOKERS
 from ofc_core.records import gc_paused
 from ofc_core.rules import Ruleset, resolve
 from ofc_core.validate_batch import (
@@ -75,9 +75,10 @@ PLAYER_KEYS = frozenset({"name", "seat", "fantasyland", "surrendered", "reported
 STREET_KEYS = frozenset(FIELD_NAMES)
 BOARD_KEYS = frozenset({"top", "middle", "bottom"})
 _SPACED_COLON = re.compile(r'"\s+:')
-CARD_TEXTS = pa.array([str(c) for c in DECK] + [""])
-"""Card index -> canonical text; index 52 is the empty token of an empty row."""
-EMPTY = 52
+CARD_TEXTS = pa.array([str(c) for c in DECK] + [str(j) for j in JOKERS] + [""])
+"""Card index -> canonical text (the jokers X1, X2 are 52 and 53); the last index is the empty
+token of an empty row."""
+EMPTY = 52 + len(JOKERS)
 MAX_PLAYERS = 4
 
 

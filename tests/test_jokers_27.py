@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ingest import store
-from ingest.importer import import_files
+from ingest.api import import_files
 from ofc_core.batch import resolved_rows, score_batch
 from ofc_core.board import Board, Row
 from ofc_core.cards import JOKERS, Card, parse_card, parse_cards

@@ -538,8 +538,7 @@ def _stored_result(record: HandRecord, players: list[dict[str, Any]],
         results.append(PlayerResult(
             p["player"], p["fouled"], p["surrendered"], strengths, royalties,  # type: ignore[arg-type]
             p["fantasyland_next"], tidy_points(p["raw_points"]), tidy_points(p["points"]),
-            vs.get(p["seat"], {}), tuple(sorted(stood_for, key=lambda jc: jc[0].number)),
-            joker_rows))  # type: ignore[arg-type]
+            vs.get(p["seat"], {}), stood_for, joker_rows))  # type: ignore[arg-type]
     return HandResult(tuple(results), tuple(pair_results))
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from ingest import store
 from ingest.api import import_files
+from ingest.formats import csv_boards, live
 from ofc_core.batch import resolved_rows, score_batch
 from ofc_core.board import Board, Row
 from ofc_core.cards import JOKERS, Card, parse_card, parse_cards
@@ -266,3 +267,21 @@ def test_import_stores_jokers_27_and_repeat_fantasyland(tmp_path) -> None:
         assert again.stored == 0
     finally:
         con.close()
+
+
+def test_live_notation_and_csv_read_jokers_and_the_new_variants() -> None:
+    text = ("@variant 2-7-pineapple\n\nhand 1  [rules: jokers=1]\n"
+            "ann:  KhKd4c-7h5dX14s2h-AhAd8c8s5s\nbob:  Qs9d7d / 9s8h6c4h5c / KcJcTc9h7c\n")
+    (hand,) = [p for p in live.parse_text(text, "t.txt") if hasattr(p, "record")]
+    rec = hand.record
+    assert rec.variant == "2-7-pineapple" and rec.ruleset.jokers == 1
+    assert validate(rec) == []
+    ann = score_hand(rec.seats(), rec.ruleset).player("ann")
+    assert ann.hand_names is not None and ann.hand_names[1] == "Seven-Five low (joker)"
+    csv = ("Hand #,Game,Player,Front,Middle,Back\n"
+           "1,joker-pineapple,ann,Ah X1 2c,Kh Kd 9c 7s 3d,Qh Qd Qc 8s 8d\n"
+           "1,joker-pineapple,bob,3c 4d 5h,9s 8h 6c 4h 3s,Kc Jc Tc 9h 7c\n")
+    (hand,) = [p for p in csv_boards.parse_text(csv, "t.csv") if hasattr(p, "record")]
+    assert hand.record.players[0].board.top[1] is JOKERS[0]
+    assert score_hand(hand.record.seats(), hand.record.ruleset).player("ann").stood_for == (
+        (JOKERS[0], Card.parse("2d")),)

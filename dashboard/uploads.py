@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ingest.api import Progress, import_files
+from ingest.api import Progress, StoreError, import_files
 
 MAX_UPLOAD_MB = 200
 """Per file; ``ofc dashboard`` sets Streamlit's ``server.maxUploadSize`` to the same value."""
@@ -81,7 +81,7 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                                                             list[Refusal]]:
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
+    except Exception:  # a damaged zip raises BadZipFile, UnicodeDecodeError, EOFError, ...
         return [], [Refusal(name, "not a readable zip file")]
     with z:
         members = [i for i in z.infolist() if not _skipped(i.filename)]
@@ -107,8 +107,8 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                 continue
             try:
                 content = _read_member(z, info, budget)
-            except (ValueError, RuntimeError, zipfile.BadZipFile, OSError) as exc:
-                refused.append(Refusal(where, f"cannot unpack: {exc}"))
+            except Exception as exc:  # damaged data: zlib.error, LZMAError, EOFError, ...
+                refused.append(Refusal(where, f"cannot unpack: {exc or type(exc).__name__}"))
                 continue
             budget -= len(content)
             files.append((where, content))
@@ -143,6 +143,8 @@ class UploadOutcome:
     refused: tuple[Refusal, ...]
     imported: int
     """Files handed to the importer."""
+    error: str | None = None
+    """Why the import stopped, if the database failed (:class:`ingest.api.StoreError`)."""
 
 
 def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, bytes]],
@@ -155,6 +157,9 @@ def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, 
         cur = con.cursor()
         try:
             report = import_files(list(unpacked.files), cur, progress=progress)
+        except StoreError as exc:
+            return UploadOutcome(import_ids=(), refused=unpacked.refused,
+                                 imported=len(unpacked.files), error=str(exc))
         finally:
             cur.close()
         ids = tuple(f.import_id for f in report.files if f.import_id is not None)

@@ -19,32 +19,45 @@ from .formats import Format, ParsedHand, ParseIssue
 from .hand_tables import HandRow, hand_tables, insert_tables
 from .ledger import next_id
 from .merge import merge
-from .reports import Counts
+from .reports import Counts, HandIssue
 
 CHUNK_HANDS = 20_000
 """Hands parsed, scored and inserted at a time (bounds memory on big files)."""
 
 
 class ReaderFailed(Exception):
-    """A format's reader raised instead of reporting a bad hand (a bug in the reader)."""
+    """A format's reader raised instead of reporting a bad hand (a bug in the reader): the
+    file's error, at ``issue.line`` when known."""
+
+    def __init__(self, issue: HandIssue) -> None:
+        super().__init__(issue.message)
+        self.issue = issue
 
 
-def reader_failed(name: str, what: str, exc: Exception) -> str:
-    return (f"{name}: the {what} failed ({type(exc).__name__}: {exc}); nothing of this file "
-            "was imported. This is a bug in OFC Analytics: please report it with the file.")
+def reader_failed(name: str, what: str, exc: Exception, where: str = "") -> str:
+    """The file's error when ``what`` raised ``exc`` (``where``: after or at which line).
+
+    >>> reader_failed("f.log", "live reader", KeyError("x"), " at line 7")
+    "f.log: the live reader failed at line 7 (KeyError: 'x'); nothing of this file was \
+imported. This is a bug in OFC Analytics: please report it with the file."
+    """
+    return (f"{name}: the {what} failed{where} ({type(exc).__name__}: {exc}); nothing of this "
+            "file was imported. This is a bug in OFC Analytics: please report it with the file.")
 
 
-def parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssue]:
-    """``fmt.parse``, with an exception of the reader turned into :class:`ReaderFailed`."""
-    items = iter(fmt.parse(text, name))
-    while True:
-        try:
-            item = next(items)
-        except StopIteration:
-            return
-        except Exception as exc:
-            raise ReaderFailed(reader_failed(name, f"{fmt.name} reader", exc)) from exc
-        yield item
+def parse(fmt: Format, text: str, name: str, line: int = 0,
+          ) -> Iterator[ParsedHand | ParseIssue]:
+    """``fmt.parse``, with an exception of the reader turned into :class:`ReaderFailed`
+    (at ``line`` when the text is that one line, else after the last hand it gave)."""
+    last = 0
+    try:
+        for item in fmt.parse(text, name):  # (what the caller raises is not raised here)
+            last = item.line
+            yield item
+    except Exception as exc:
+        where = f" at line {line}" if line else f" after line {last}" if last else ""
+        raise ReaderFailed(HandIssue(line, None, reader_failed(
+            name, f"{fmt.name} reader", exc, where))) from exc
 
 
 def store_records(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
@@ -77,7 +90,7 @@ def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
         # One line read alone as in its file: not at the start (a BOM there is not the
         # file's), and the last line of the file still last (it may be partial).
         alone = "\n" + line + ("" if number == last else "\n")
-        for item in parse(fmt, alone, name):
+        for item in parse(fmt, alone, name, number):
             item = replace(item, line=number)
             if isinstance(item, ParseIssue):
                 counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
@@ -120,7 +133,9 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
         existing.update({(p.record.source, p.record.hand_id): r.hand_key
                          for p, r in zip(fresh, rows, strict=True)})
     while again:  # a hand seen twice in one chunk merges in turn
-        now, later, seen = [], [], set()
+        now: list[ParsedHand] = []
+        later: list[ParsedHand] = []
+        seen = set()
         for item in again:
             key = (item.record.source, item.record.hand_id)
             (later if key in seen else now).append(item)

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import db, filters
-from dashboard.cards import board_html, cards_html, md_text, pretty
+from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import review as review_q
 from dashboard.replay import SeatView, step_count, step_label, view_at
@@ -179,12 +179,14 @@ def text_of(value: Any, missing: str = "–") -> str:
 def seat_final(seat: Any, final: pd.DataFrame, four: bool) -> str:
     mine = final[final["seat"] == seat.seat]
     rows = []
+    jokers: dict[str, str] = {}
     for r in mine.itertuples(index=False):
         note = text_of(r.hand_name, "")
         if r.royalty and not pd.isna(r.royalty):
             note += f" · royalty {int(r.royalty)}"
         rows.append((str(r.row_name), text_of(r.cards, "").split(), note))
-    return f'<div class="ofc-board">{board_html(rows, four)}</div>'
+        jokers.update(stood_for(r.jokers))
+    return f'<div class="ofc-board">{board_html(rows, four, jokers=jokers)}</div>'
 
 
 def seat_title(seat: Any) -> str:
@@ -230,6 +232,8 @@ def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
             row[r.row_name] = pretty(r.cards) if text_of(r.cards, "") else "–"
             row[f"{r.row_name} hand"] = text_of(r.hand_name)
             row[f"{r.row_name} royalty"] = text_of(None if pd.isna(r.royalty) else int(r.royalty))
+            for joker, card in stood_for(r.jokers).items():
+                row["jokers"] = f"{row.get('jokers', '')} {joker} = {pretty(card)}".strip()
         table.append(row)
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="final_rows")
 

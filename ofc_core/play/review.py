@@ -34,7 +34,7 @@ import numpy as np
 
 from ofc_core.batch import score_boards
 from ofc_core.board import Board
-from ofc_core.cards import DECK, Card
+from ofc_core.cards import DECK, BoardCard
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fantasyland import set_fantasyland
@@ -50,7 +50,7 @@ from ofc_core.play.rollout import (
     default_fantasyland_value,
     fl_table,
 )
-from ofc_core.rules import Ruleset, Street
+from ofc_core.rules import MiddleKind, Ruleset, Street
 
 REVIEW_VERSION = "1"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
@@ -201,7 +201,7 @@ class Decision:
     board_before: Rows
 
 
-def _indexes(cards: tuple[Card, ...] | None) -> Cards:
+def _indexes(cards: tuple[BoardCard, ...] | None) -> Cards:
     return tuple(c.index for c in cards or ())
 
 
@@ -396,8 +396,11 @@ def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFA
                 fl_value: FantasylandValue = default_fantasyland_value,
                 precision: Precision = DEFAULT_PRECISION,
                 setter: FantasylandSetter = set_fantasyland) -> list[Reviewed]:
-    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued."""
+    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued. A hand at a
+    table with jokers or a 2-7 middle has none (the rollouts play 52 cards and poker rows)."""
     out: list[Reviewed] = []
+    if record.ruleset.jokers or record.ruleset.middle is not MiddleKind.HIGH:
+        return out
     fl = fantasyland_decision(record, player)
     if fl is not None:
         dealt, chosen = fl

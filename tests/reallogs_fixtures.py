@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import zlib
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -53,6 +54,12 @@ def simulated(variant: str, players: int, hands: int, seed: int, *,
 
 # --------------------------------------------------------------------------------------------
 # SwC frames
+
+
+def swc_hand_id(record: HandRecord) -> int:
+    """The SwC hand id (``gi``) a simulated hand gets: its number, apart per session."""
+    session, number = record.hand_id.rsplit("-", 1)
+    return 900000 + 1000 * (zlib.crc32(session.encode()) % 1000) + int(number)
 
 
 def _ids(cards: Sequence[Card]) -> list[int]:
@@ -91,7 +98,7 @@ def swc_frames(record: HandRecord, *, code: int | None = None, hero: int = 0,
             shown = [sorted(r) if flip else list(r) for r in rows[i]]
             seats.append({"n": p.name, "c": 10000, "b": 0, "p": 0,
                           "d": _d(shown, (active or {}).get(i, ()))})
-        state = {"gi": int(record.hand_id.rsplit("-", 1)[-1]) + 900000, "gt": gt, "ti": table,
+        state = {"gi": swc_hand_id(record), "gt": gt, "ti": table,
                  "ts": 2, "m": {"di": dealer, "sb": -1, "bb": -1}, "d": {"c": "", "p": 0},
                  "s": seats}
         state.update(extra)

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ofc_core.board import Board
-from ofc_core.cards import Card
+from ofc_core.cards import Card, parse_cards
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
 
 from . import LogFile, ParsedHand, ParseIssue, sqlite_db
@@ -61,9 +61,12 @@ def _card(token: Any) -> Card:
     if not isinstance(token, str):
         raise _Bad(f"a card is {token!r}, not a string")
     try:
-        return Card.parse(token)
+        cards = parse_cards(token)  # (jokers X1, X2 included, where the core knows them)
     except ValueError as exc:
         raise _Bad(str(exc)) from None
+    if len(cards) != 1:
+        raise _Bad(f"a card is {token!r}")
+    return cards[0]
 
 
 def _street(turn: Mapping[str, Any], final: Board | None) -> StreetPlay:

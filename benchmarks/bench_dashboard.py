@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 from dashboard.queries import common, hands, overview  # noqa: E402
 from dashboard.queries.common import Filters  # noqa: E402
+from ingest.hand_tables import HAND_TABLES  # noqa: E402
 
 Query = Callable[[Any, Filters], Any]
 TARGET_WARM_MS = 500
@@ -97,7 +98,8 @@ def registry() -> list[tuple[str, list[tuple[str, Query]]]]:
 
 # --- building the store ----------------------------------------------------------------------
 
-HAND_TABLES = ("hand_players", "hand_rows", "placements", "pairs", "events")
+KEYED_TABLES = tuple(t for t in HAND_TABLES if t != "hands")
+"""The tables keyed by hand_key besides ``hands`` itself."""
 
 
 def _columns(con: Any, table: str) -> list[str]:
@@ -135,7 +137,7 @@ def _replicate(con: Any, target: int) -> None:
     select = ", ".join(exprs["hands"].get(c, f"h.{c}") for c in cols)
     con.execute(f"INSERT INTO hands SELECT {select} FROM hands h, k WHERE h.hand_key < ? "
                 "ORDER BY k.k, h.hand_key", [span])  # key order, as the importer appends
-    for table in HAND_TABLES:
+    for table in KEYED_TABLES:
         cols = _columns(con, table)
         mapping = {"hand_key": f"t.hand_key + k.k * {span}", **exprs.get(table, {})}
         select = ", ".join(mapping.get(c, f"t.{c}") for c in cols)
@@ -147,14 +149,14 @@ def _replicate(con: Any, target: int) -> None:
     if extra > 0:
         con.execute("CREATE TEMP TABLE drop_keys AS SELECT hand_key FROM hands "
                     "ORDER BY hand_key DESC LIMIT ?", [extra])
-        for table in ("hands", *HAND_TABLES):
+        for table in ("hands", *KEYED_TABLES):
             con.execute(f"DELETE FROM {table} WHERE hand_key IN (SELECT hand_key FROM drop_keys)")
     con.execute("CHECKPOINT")
 
 
 def build(db: Path, target: int) -> None:
     from ingest import store
-    from ingest.importer import import_paths
+    from ingest.api import import_paths
 
     demo = sorted((ROOT / "data" / "demo").glob("*.jsonl"))
     report = import_paths(demo, db)

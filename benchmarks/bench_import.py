@@ -2,7 +2,7 @@
 
 Generates ``--hands`` hands (default 1,000,000) as ofc-hh/1 session files in a temporary folder
 (random legal placements, cheap: no bots), imports them into a fresh database through
-``ingest.importer.import_paths`` (decode, parse, validate, score, store) and prints a last line
+``ingest.api.import_paths`` (decode, parse, validate, score, store) and prints a last line
 of JSON with hands/s (wall and CPU time of the process, which includes DuckDB's threads) and
 the peak memory (RSS) of the process.
 
@@ -99,7 +99,7 @@ def main() -> int:
                         help="generate into (and keep) this folder instead of a temp one")
     args = parser.parse_args()
 
-    from ingest.importer import import_paths
+    from ingest.api import import_paths
 
     work = Path(tempfile.mkdtemp(prefix="ofc-bench-import-"))
     logs = args.keep or work / "logs"

@@ -2,8 +2,7 @@
 
 It opens the database (creating it with the demo sample on a fresh machine), says so when demo
 data is shown, draws the shared sidebar filters and runs the chosen page. Pages live in
-``dashboard/views/`` and are listed in :data:`PAGES`; a page whose file is not there yet is
-left out of the menu.
+``dashboard/views/`` and are listed in :data:`PAGES`.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a 
 import streamlit as st  # noqa: E402
 
 from dashboard import cards, db, filters  # noqa: E402
-from ingest.store import StoreError  # noqa: E402
+from ingest.api import StoreError  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     # (source relative to this file, title, icon, url path); the first is the default page
@@ -36,7 +35,7 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
 
 def pages() -> list[st.Page]:
     return [st.Page(source, title=title, icon=icon, url_path=url, default=(n == 0))
-            for n, (source, title, icon, url) in enumerate(PAGES) if (HERE / source).is_file()]
+            for n, (source, title, icon, url) in enumerate(PAGES)]
 
 
 def demo_banner(con) -> None:  # type: ignore[no-untyped-def]

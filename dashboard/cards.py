@@ -81,11 +81,6 @@ def card_html(token: str | None, four_colour: bool = False, new: bool = False) -
             f'{html.escape(card.rank.char)}<span class="ofc-suit">{card.suit.symbol}</span></span>')
 
 
-def split_cards(text: str | None) -> list[str]:
-    """``'Qh Qd 2c'`` -> ``['Qh', 'Qd', '2c']``; ``None`` or ``''`` -> ``[]``."""
-    return text.split() if text else []
-
-
 def cards_html(tokens: Iterable[str | None], four_colour: bool = False, *,
                slots: int = 0, hidden: int = 0, new: Collection[str] = ()) -> str:
     """A row of cards, then ``hidden`` face-down cards, padded with empty slots to ``slots``;

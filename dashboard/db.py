@@ -19,7 +19,7 @@ import duckdb
 import streamlit as st
 
 from dashboard.demo import demo_import_ids, load_demo, remove_demo
-from ingest import store
+from ingest import api
 
 __all__ = ["connection", "query", "clear_cache", "db_path", "open_database",
            "demo_import_ids", "load_demo", "remove_demo"]
@@ -31,20 +31,26 @@ CACHE_MAX_ENTRIES = 512
 
 def db_path(argv: list[str] | None = None) -> Path:
     """The database the app runs on: ``--db PATH`` after ``--`` on the streamlit command line,
-    else ``$OFC_DB``, else ``data/ofc.duckdb`` (:func:`ingest.store.default_db_path`)."""
+    else ``$OFC_DB``, else ``data/ofc.duckdb`` (:func:`ingest.api.default_db_path`)."""
     args = sys.argv[1:] if argv is None else argv
     for i, arg in enumerate(args):
         if arg == "--db" and i + 1 < len(args):
             return Path(args[i + 1])
         if arg.startswith("--db="):
             return Path(arg.split("=", 1)[1])
-    return store.default_db_path()
+    return api.default_db_path()
 
 
 def open_database(path: Path, *, load_demo_if_new: bool = True) -> duckdb.DuckDBPyConnection:
-    """Open (creating) the store at ``path``; a database created here gets the demo sample."""
+    """Open (creating) the store at ``path``, upgrading an older one; a database created here
+    gets the demo sample."""
     fresh = not path.exists()
-    con = store.connect(path)
+    con = api.connect(path)
+    try:
+        api.upgrade(con, path)
+    except BaseException:
+        con.close()
+        raise
     if fresh and load_demo_if_new:
         load_demo(con)
     return con

@@ -21,6 +21,10 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import duckdb
+
+from ingest.api import Progress, import_files
+
 MAX_UPLOAD_MB = 200
 """Per file; ``ofc dashboard`` sets Streamlit's ``server.maxUploadSize`` to the same value."""
 
@@ -134,25 +138,24 @@ def unpack(uploads: Iterable[tuple[str, bytes]], limits: Limits = Limits()) -> U
 
 @dataclass(frozen=True, slots=True)
 class UploadOutcome:
-    after: int
-    """The ledger of this upload is every import with ``import_id > after``."""
+    import_ids: tuple[int, ...]
+    """The imports of this upload (from the importer's report): its ledger."""
     refused: tuple[Refusal, ...]
     imported: int
     """Files handed to the importer."""
 
 
-def import_uploads(con, uploads: Iterable[tuple[str, bytes]],  # type: ignore[no-untyped-def]
-                   progress=None, limits: Limits = Limits()) -> UploadOutcome:
+def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, bytes]],
+                   progress: Progress | None = None, limits: Limits = Limits()) -> UploadOutcome:
     """Check and unpack ``uploads``, then import them on ``con`` (through its own cursor)
-    with :func:`ingest.importer.import_files`."""
-    cur = con.cursor()
-    try:
-        after = cur.execute("SELECT coalesce(max(import_id), 0) FROM imports").fetchone()[0]
-        unpacked = unpack(uploads, limits)
-        if unpacked.files:
-            from ingest.importer import import_files
-
-            import_files(list(unpacked.files), cur, progress=progress)
-    finally:
-        cur.close()
-    return UploadOutcome(after=after, refused=unpacked.refused, imported=len(unpacked.files))
+    with :func:`ingest.api.import_files`."""
+    unpacked = unpack(uploads, limits)
+    ids: tuple[int, ...] = ()
+    if unpacked.files:
+        cur = con.cursor()
+        try:
+            report = import_files(list(unpacked.files), cur, progress=progress)
+        finally:
+            cur.close()
+        ids = tuple(f.import_id for f in report.files if f.import_id is not None)
+    return UploadOutcome(import_ids=ids, refused=unpacked.refused, imported=len(unpacked.files))

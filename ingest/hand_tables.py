@@ -21,14 +21,14 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from ofc_core.batch import MAX_SEATS
 from ofc_core.board import ROW_NAMES, Board
 from ofc_core.cards import Card, format_cards, parse_cards
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.rules import resolve
-from ofc_core.scoring import HandResult, PairResult, PlayerResult
+from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
-MAX_SEATS = 4
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
 """Every table keyed by ``hand_key``, ``hands`` first."""
 
@@ -493,11 +493,11 @@ def _stored_result(record: HandRecord, players: list[dict[str, Any]],
     vs: dict[int, dict[str, float]] = {}
     pair_results = []
     for q in pairs:
-        vs.setdefault(q["seat"], {})[names[q["opp_seat"]]] = _tidy(q["points"])
+        vs.setdefault(q["seat"], {})[names[q["opp_seat"]]] = tidy_points(q["points"])
         pair_results.append(PairResult(
             q["player"], q["opponent"], (q["top_result"], q["middle_result"], q["bottom_result"]),
-            q["row_points"], q["bonus"], q["royalties"], _tidy(q["surrender"]),
-            _tidy(q["total"]), _tidy(q["points"])))
+            q["row_points"], q["bonus"], q["royalties"], tidy_points(q["surrender"]),
+            tidy_points(q["total"]), tidy_points(q["points"])))
     results = []
     for p in players:
         by_row = rows.get(p["seat"], {})
@@ -505,13 +505,9 @@ def _stored_result(record: HandRecord, players: list[dict[str, Any]],
         royalties = tuple(by_row[r]["royalty"] if r in by_row else 0 for r in ROW_NAMES)
         results.append(PlayerResult(
             p["player"], p["fouled"], p["surrendered"], strengths, royalties,  # type: ignore[arg-type]
-            p["fantasyland_next"], _tidy(p["raw_points"]), _tidy(p["points"]),
+            p["fantasyland_next"], tidy_points(p["raw_points"]), tidy_points(p["points"]),
             vs.get(p["seat"], {})))
     return HandResult(tuple(results), tuple(pair_results))
-
-
-def _tidy(value: float) -> float:
-    return int(value) if float(value).is_integer() else value
 
 
 def stored_results(con: duckdb.DuckDBPyConnection, chunk_hands: int = 20_000,

@@ -24,12 +24,8 @@ import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import duckdb
-
-if TYPE_CHECKING:  # the importer builds on the store: no import at run time
-    from ingest.importer import Progress, RescoreResult
 
 SCHEMA_VERSION = "3"
 DB_ENV = "OFC_DB"
@@ -61,7 +57,7 @@ def schema_sql() -> str:
     return resources.files("ingest").joinpath("schema.sql").read_text(encoding="utf-8")
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
     """The path as the user knows it: relative to the cwd when it is below it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -70,7 +66,7 @@ def _display(path: Path) -> str:
 
 
 def busy_message(path: Path) -> str:
-    return (f"{_display(path)} is open in another OFC Analytics process (the dashboard?). "
+    return (f"{display_path(path)} is open in another OFC Analytics process (the dashboard?). "
             "Close it, or import through the dashboard's Import page, then retry.")
 
 
@@ -80,7 +76,7 @@ def _is_lock_error(exc: duckdb.Error) -> bool:
 
 def describe_error(exc: duckdb.Error, path: Path | str | None = None) -> str:
     """A user-facing message for a DuckDB error (what went wrong, what to do)."""
-    where = _display(Path(path)) if path not in (None, ":memory:") else "the database"
+    where = display_path(Path(path)) if path not in (None, ":memory:") else "the database"
     text = str(exc)
     low = text.lower()
     if "not a valid duckdb database" in low:
@@ -102,34 +98,26 @@ def describe_error(exc: duckdb.Error, path: Path | str | None = None) -> str:
     return f"Database error on {where}: {text}"
 
 
-def _say(message: str) -> None:
+def say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
 def connect(path: str | Path | None = None, *, read_only: bool = False,
             wait_seconds: float = 30.0,
-            notify: Callable[[str], None] = _say) -> duckdb.DuckDBPyConnection:
+            notify: Callable[[str], None] = say) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) the store at ``path`` (default :func:`default_db_path`).
 
     When another process holds the file, waits up to ``wait_seconds`` (telling ``notify``
     once), then raises :class:`StoreBusy`. Other database problems raise :class:`StoreError`.
-    An older store is upgraded in place (:func:`migrate`).
+    A new store gets the current schema. An older store opens as it is (read-only: refused):
+    the entry points upgrade it with :func:`ingest.upgrade.upgrade` before writing to it.
     """
-    return open_store(path, read_only=read_only, wait_seconds=wait_seconds, notify=notify)[0]
-
-
-def open_store(path: str | Path | None = None, *, read_only: bool = False,
-               wait_seconds: float = 30.0, notify: Callable[[str], None] = _say,
-               progress: Progress | None = None,
-               ) -> tuple[duckdb.DuckDBPyConnection, RescoreResult | None]:
-    """:func:`connect`, also giving the ``RescoreResult`` of the upgrade it made (``None`` when
-    the store was current); ``progress`` follows that rescoring."""
     target = Path(path) if path is not None else default_db_path()
     memory = str(target) == ":memory:"
     if not memory and not read_only:
         target.parent.mkdir(parents=True, exist_ok=True)
     if read_only and not memory and not target.exists():
-        raise StoreError(f"{_display(target)} does not exist yet: import some logs first "
+        raise StoreError(f"{display_path(target)} does not exist yet: import some logs first "
                          "(ofc import PATH).")
     deadline = time.monotonic() + wait_seconds
     told = False
@@ -144,7 +132,7 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False,
             if time.monotonic() >= deadline:
                 raise StoreBusy(busy_message(target)) from None
             if not told:
-                notify(f"{_display(target)} is in use by another process; waiting up to "
+                notify(f"{display_path(target)} is in use by another process; waiting up to "
                        f"{wait_seconds:.0f} s for it...")
                 told = True
             time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
@@ -153,41 +141,43 @@ def open_store(path: str | Path | None = None, *, read_only: bool = False,
         # DuckDB's own progress bar (long checkpoints) would cut through ours on a terminal.
         con.execute("SET enable_progress_bar = false")
         con.execute("SET enable_progress_bar_print = false")
-        upgrade = _ensure_schema(con, target, read_only, notify, progress)
+        _ensure_schema(con, target, read_only)
     except BaseException:
         con.close()
         raise
-    return con, upgrade
+    return con
 
 
-def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
-                   notify: Callable[[str], None] = _say,
-                   progress: Progress | None = None,
-                   ) -> RescoreResult | None:
-    """Create or upgrade the schema; the upgrade's ``RescoreResult``, if one was made."""
+def schema_version(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The store's schema version (``None`` before the schema is created)."""
+    have = {t for (t,) in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+    ).fetchall()}
+    if "meta" not in have:
+        return None
+    row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return None if row is None else str(row[0])
+
+
+def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) -> None:
+    """Create the schema of a new store; refuse a newer one, and an older one read-only."""
     try:
-        have = {t for (t,) in con.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
-        ).fetchall()}
-        version = None
-        if "meta" in have:
-            row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-            version = row[0] if row else None
+        version = schema_version(con)
         if version is not None and version != SCHEMA_VERSION:
             if not version.isdigit() or int(version) > int(SCHEMA_VERSION):
-                raise StoreError(f"{_display(path)} has schema version {version}, written by a "
+                raise StoreError(f"{display_path(path)} has schema version {version}, written by a "
                                  f"newer OFC Analytics (this one knows {SCHEMA_VERSION}): upgrade "
                                  "OFC Analytics to open it.")
             if read_only:
-                raise StoreError(f"{_display(path)} has schema version {version}, this OFC "
+                raise StoreError(f"{display_path(path)} has schema version {version}, this OFC "
                                  f"Analytics needs {SCHEMA_VERSION}: run `ofc rescore --db "
-                                 f"{_display(path)}` once to upgrade it in place.")
-            return migrate(con, path, version, notify, progress)
+                                 f"{display_path(path)}` once to upgrade it in place.")
+            return  # upgraded by the entry point (ingest.upgrade.upgrade)
         if read_only:
-            if version is None and "hands" not in have:
-                raise StoreError(f"{_display(path)} is not an OFC Analytics database yet: "
+            if version is None and not _has_table(con, "hands"):
+                raise StoreError(f"{display_path(path)} is not an OFC Analytics database yet: "
                                  "import some logs first (ofc import PATH).")
-            return None
+            return
         if version is None:
             con.execute("BEGIN TRANSACTION")
             con.execute(schema_sql())
@@ -195,7 +185,11 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool,
             con.execute("COMMIT")
     except duckdb.Error as exc:
         raise StoreError(describe_error(exc, path)) from None
-    return None
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+                       "'main' AND table_name = ?", [name]).fetchone() == (1,)
 
 
 def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
@@ -220,37 +214,3 @@ def missing_columns(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, str]
     have = _columns(con)
     return [(t, c, kind) for t, cols in wanted.items() if t in have
             for c, kind in cols.items() if c not in have[t]]
-
-
-def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
-            notify: Callable[[str], None] = _say,
-            progress: Progress | None = None) -> RescoreResult:
-    """Upgrade an older store in place, losing nothing a log said.
-
-    Tables and columns the schema gained are added, then every stored hand is rescored from its
-    stored boards and placements, which fills the new derived columns (the raw text, the
-    placements and the ledger are never rewritten).
-    """
-    added = missing_columns(con)
-    notify(f"Upgrading {_display(path)} from schema version {version} to {SCHEMA_VERSION} "
-           f"({len(added)} new column{'s' * (len(added) != 1)}), then rescoring its hands...")
-    con.execute("BEGIN TRANSACTION")
-    try:
-        con.execute(schema_sql())  # CREATE ... IF NOT EXISTS: adds only the missing tables
-        for table, column, kind in added:
-            con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}')
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    from ingest.importer import rescore  # the importer builds on the store: import late
-
-    result = rescore(con, progress=progress)
-    # The version moves only once every hand is rescored: an interrupted upgrade resumes.
-    con.execute("BEGIN TRANSACTION")
-    con.execute("DELETE FROM meta WHERE key = 'schema_version'")
-    con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
-    con.execute("COMMIT")
-    failed = f"; {len(result.failed)} could not be rescored" if result.failed else ""
-    notify(f"Upgraded {_display(path)}: {result.hands:,} hands rescored{failed}.")
-    return result

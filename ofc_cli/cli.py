@@ -18,23 +18,12 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def _load(name: str):  # type: ignore[no-untyped-def]
-    try:
-        return importlib.import_module(f"ofc_cli.cmd_{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"ofc_cli.cmd_{name}":
-            return None
-        raise
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ofc", description="OFC Analytics: Open Face Chinese "
                                      "poker tracker.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
-        module = _load(name)
-        if module is None:
-            continue
+        module = importlib.import_module(f"ofc_cli.cmd_{name}")
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(cmd)
         cmd.set_defaults(_run=module.run)

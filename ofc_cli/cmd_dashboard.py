@@ -13,11 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dashboard.demo import demo_files, load_demo
+from dashboard.uploads import MAX_UPLOAD_MB
 from ingest import store
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
-MAX_UPLOAD_MB = 200
-"""Streamlit's ``server.maxUploadSize``; the Import page checks the same limit."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def streamlit_command(db: Path, port: int, address: str | None = None) -> list[s
     cmd = [sys.executable, "-m", "streamlit", "run", str(APP),
            "--server.headless", "true", "--server.port", str(port),
            "--browser.gatherUsageStats", "false",
-           "--server.maxUploadSize", str(MAX_UPLOAD_MB),
+           "--server.maxUploadSize", str(MAX_UPLOAD_MB),  # the Import page's limit
            "--server.fileWatcherType", "none",
            "--client.toolbarMode", "minimal"]  # no "Deploy" button: this is a local tool
     if address:
@@ -46,13 +46,9 @@ def prepare(db: Path) -> None:
     """Create the database with the demo sample when it does not exist yet."""
     if db.exists():
         return
-    from dashboard.demo import demo_files
-
     print(f"Creating {db} with the demo sample ({len(demo_files())} files)...", flush=True)
     con = store.connect(db)
     try:
-        from dashboard.demo import load_demo
-
         ids = load_demo(con)
         hands = con.execute("SELECT count(*) FROM hands").fetchone()[0]
         print(f"Loaded {hands} demo hands ({len(ids)} imports). Remove them from the "

@@ -17,7 +17,7 @@ import time
 from typing import TextIO
 
 from ingest import store
-from ingest.importer import FileReport, ImportReport, import_paths
+from ingest.api import FileReport, ImportReport, import_paths
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import sys
 import time
 
 from ingest import store
-from ingest.importer import rescore
+from ingest.api import rescore, upgrade
 from ofc_cli.cmd_import import ProgressBar, clean_text
 
 
@@ -26,9 +26,10 @@ def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr)
     started = time.monotonic()
     try:
-        con, upgrade = store.open_store(args.db, progress=bar)
-        try:  # an upgrade has just rescored every hand: once is enough
-            result = upgrade if upgrade is not None else rescore(con, progress=bar)
+        con = store.connect(args.db)
+        try:  # an upgrade rescores every hand: once is enough
+            upgraded = upgrade(con, args.db, progress=bar)
+            result = upgraded if upgraded is not None else rescore(con, progress=bar)
         finally:
             con.close()
     except store.StoreError as exc:

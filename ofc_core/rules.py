@@ -16,12 +16,12 @@ ValueError: rules.scoring: unknown value '3-5' (one of 1-6, 2-4, majority, race)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from ofc_core.board import Row
+from ofc_core.board import BOARD_SIZE, Row
 from ofc_core.cards import Rank
 from ofc_core.evaluate import Category, Strength, category_of, encode, is_royal_flush, lead_rank
 
@@ -515,4 +515,18 @@ def resolve(variant: str, overrides: Mapping[str, Any] | None = None) -> Ruleset
     return replace(preset, **changes, overrides=MappingProxyType(dict(overrides)))
 
 
-RULESET_FIELDS = tuple(f.name for f in fields(Ruleset))
+def discards(ruleset: Ruleset, street: int, fantasyland: bool = False,
+             fl_cards: int | None = None) -> int:
+    """Cards a player throws away on ``street`` (1-based): as the ruleset's dealing plan says,
+    or in Fantasyland, where all ``fl_cards`` come at once, all but the 13 set (0 when how
+    many were dealt is not known).
+
+    >>> discards(PRESETS["pineapple"], 2), discards(PRESETS["regular"], 2)
+    (1, 0)
+    >>> discards(PRESETS["regular"], 1, fantasyland=True, fl_cards=14)
+    1
+    """
+    if fantasyland:
+        return 0 if fl_cards is None else max(0, fl_cards - BOARD_SIZE)
+    plan = ruleset.dealing.streets
+    return plan[street - 1].discarded if 0 < street <= len(plan) else 0

@@ -196,11 +196,15 @@ def apply_caps(raw: Sequence[Sequence[float]], cap: float, first_to_act: int) ->
         net[i] += t
         net[j] -= t
         capped[i][j], capped[j][i] = t, -t
-    return [[_tidy(v) for v in row] for row in capped]
+    return [[tidy_points(v) for v in row] for row in capped]
 
 
-def _tidy(value: float) -> float:
-    """Integral floats as ints, so points print as ``6`` rather than ``6.0``."""
+def tidy_points(value: float) -> float:
+    """Integral floats as ints, so points print as ``6`` rather than ``6.0``.
+
+    >>> tidy_points(6.0), tidy_points(-1.5)
+    (6, -1.5)
+    """
     return int(value) if float(value).is_integer() else value
 
 
@@ -223,8 +227,8 @@ def score_hand(seats: Sequence[Seat], ruleset: Ruleset, first_to_act: int = 0) -
         capped = apply_caps(raw, ruleset.cap, first_to_act)
         pairs = {(i, j): replace(p, capped=capped[i][j]) for (i, j), p in pairs.items()}
     players = tuple(
-        replace(p, raw_points=_tidy(sum(raw[i])), points=_tidy(sum(capped[i])),
-                vs={evaluated[j].name: _tidy(capped[i][j]) for j in range(count) if j != i})
+        replace(p, raw_points=tidy_points(sum(raw[i])), points=tidy_points(sum(capped[i])),
+                vs={evaluated[j].name: tidy_points(capped[i][j]) for j in range(count) if j != i})
         for i, p in enumerate(evaluated)
     )
     return HandResult(players, tuple(pairs[k] for k in sorted(pairs)))

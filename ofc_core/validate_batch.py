@@ -37,7 +37,6 @@ from ofc_core.hand import HandRecord
 from ofc_core.rules import Ruleset
 
 DEALT, TOP, MIDDLE, BOTTOM, DISCARD = range(5)
-FIELDS = ("dealt", "top", "middle", "bottom", "discard")
 ROW_SIZES = tuple(row.size for row in ROWS)
 FL_PLACED = BOARD_SIZE  # a Fantasyland hand places a whole board in one street
 

@@ -13,7 +13,7 @@ Fixtures
     A fresh writable copy of that database for one test (``Path``).
 ``demo_db_path`` (session)
     A database with the committed demo sample (``data/demo/``) imported through the real
-    importer (``ingest.importer.import_paths``); missing demo files fail the tests using it.
+    importer (``ingest.api.import_paths``); missing demo files fail the tests using it.
 ``chromium_path`` (session)
     The Chromium executable the browser tests drive (``/usr/bin/chromium``). Without one they
     are skipped, except under ``OFC_REQUIRE_BROWSER=1`` (set by ``.ci/run``, which installs
@@ -220,7 +220,7 @@ def empty_db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def demo_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from ingest.importer import import_paths
+    from ingest.api import import_paths
 
     files = sorted(DEMO_DIR.glob("*.jsonl"))
     if not files:

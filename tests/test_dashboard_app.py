@@ -11,7 +11,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.demo import DEMO_KEY
+from ingest.api import DEMO_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "dashboard" / "app.py")

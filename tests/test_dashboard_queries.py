@@ -17,11 +17,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dashboard.demo import DEMO_KEY, HAND_TABLES, demo_import_ids, remove_demo
+from dashboard.demo import demo_import_ids, remove_demo
 from dashboard.queries import common, hands, imports, overview
 from dashboard.queries.common import Filters, where
 from dashboard.replay import step_count, view_at
 from dashboard.uploads import Limits, unpack
+from ingest.api import DEMO_KEY
+from ingest.hand_tables import HAND_TABLES
 
 HERO, EVIL, FIXTURE_HANDS = "hero", "<img src=x onerror=alert(1)>", 40
 
@@ -220,11 +222,11 @@ def test_replay_steps_hide_what_the_log_hides(con) -> None:
 # --- import ledger, uploads, demo ------------------------------------------------------------
 
 def test_ledger_queries(con) -> None:
-    assert imports.last_import_id(con) == 1
     ledger = imports.ledger(con)
     assert list(ledger.file) == ["fixture.jsonl"] and ledger.stored.iloc[0] == FIXTURE_HANDS
-    assert imports.ledger(con, after=1).empty
-    assert imports.problems(con).empty
+    assert list(imports.ledger(con, [1]).file) == ["fixture.jsonl"]
+    assert imports.ledger(con, [2]).empty and imports.ledger(con, []).empty
+    assert imports.problems(con).empty and imports.problems(con, [1]).empty
 
 
 def test_a_zip_bomb_is_refused_with_a_message(zip_of) -> None:
@@ -303,7 +305,7 @@ def test_hand_columns_on_hand_players_follow_import_and_rescore(demo_db_path: Pa
     """The filter columns copied onto hand_players equal the hand's own, and the row hand
     names those of hand_rows, after the importer and after a rescore (which rewrites
     hand_players), with dates, sessions, matches, stakes."""
-    from ingest.importer import rescore
+    from ingest.api import rescore
 
     path = tmp_path / "demo.duckdb"
     shutil.copy(demo_db_path, path)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_import import hand_line
-from ingest import importer, store
+from ingest import fast_path, store
+from ingest.api import import_files
 from ingest.formats import ofc_hh_fast
-from ingest.importer import import_files
 from tests.test_import import PERSPECTIVE_A, PERSPECTIVE_B, table_dump
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +46,7 @@ def import_both_ways(tmp_path: Path, files: list[tuple[str, bytes]], monkeypatch
     """Import ``files`` with the fast path and without; returns both reports and dumps."""
     out = []
     for fast in (True, False):
-        monkeypatch.setattr(importer, "FAST_PATH", fast)
+        monkeypatch.setattr(fast_path, "FAST_PATH", fast)
         con = store.connect(tmp_path / f"{fast}.duckdb")
         try:
             report = import_files(files, con)
@@ -62,6 +62,19 @@ def test_generated_hands_are_read_by_the_fast_path() -> None:
     lines = canonical_lines(50)
     fast, deferred = ofc_hh_fast.read_lines([(k + 1, line) for k, line in enumerate(lines)])
     assert deferred == [] and len(fast.columns) == 50
+
+
+def test_a_key_given_twice_is_found_by_a_real_parse_not_by_counting() -> None:
+    """Counting ``":`` only flags a line: a name holding ``":`` is still the fast path's, a
+    key given twice (which JSON parsers silently merge) goes to the reference reader, at any
+    level."""
+    line = canonical_lines(1, seed=4)[0]
+    quoted = line.replace('"name": "villain"', '"name": "vil\\": lain"')
+    twice = line.replace('"source": "fast"', '"source": "fast", "source": "other"')
+    deep = line.replace('"seat": 0', '"seat": 0, "seat": 0', 1)
+    assert len({line, quoted, twice, deep}) == 4
+    fast, deferred = ofc_hh_fast.read_lines(list(enumerate([line, quoted, twice, deep], 1)))
+    assert deferred == [2, 3] and len(fast.columns) == 2
 
 
 def test_samples_store_the_same_both_ways(tmp_path: Path, monkeypatch) -> None:

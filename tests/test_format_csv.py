@@ -469,7 +469,7 @@ def test_samples_import_with_names_kept_and_our_points_equal_the_reported_ones(
         tmp_path: Path) -> None:
     import duckdb
 
-    from ingest.importer import import_paths
+    from ingest.api import import_paths
 
     db = tmp_path / "samples.duckdb"
     report = import_paths([SAMPLES / "live", SAMPLES / "csv"], db)

@@ -16,11 +16,11 @@ import duckdb
 import pytest
 
 from ingest import store
+from ingest.api import ImportReport, import_files, import_paths, merge_records, rescore
 from ingest.formats import detect, registry
 from ingest.formats.encoding import decode_bytes
 from ingest.formats.ofc_hh import dumps_record, parse_text
 from ingest.hand_tables import HAND_TABLES, delete_hands, load_records, stored_results
-from ingest.importer import ImportReport, import_files, import_paths, merge_records, rescore
 from ofc_core.board import ROWS
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
@@ -282,19 +282,19 @@ def test_a_file_stored_in_full_before_is_not_read_again(con, monkeypatch) -> Non
     """Importing a folder again for its new files: a file whose bytes were imported before,
     every hand stored and still there, counts its hands as duplicates without being decoded
     or parsed; a file that had a bad hand, or whose hands went, is read again."""
-    from ingest import importer
+    from ingest import pipeline
 
     good = (GOLDEN / "session.jsonl").read_bytes()
     bad = (SAMPLES / "bad-hands.jsonl").read_bytes()
     first = import_files([("a.jsonl", good), ("bad.jsonl", bad)], con)
     read: list[str] = []
-    real = importer._prepare
+    real = pipeline._prepare
 
     def prepare(name, data, digest):
         read.append(name)
         return real(name, data, digest)
 
-    monkeypatch.setattr(importer, "_prepare", prepare)
+    monkeypatch.setattr(pipeline, "_prepare", prepare)
     again = import_files([("copy-of-a.jsonl", good), ("bad.jsonl", bad)], con)
     a, b = again.files
     assert read == ["bad.jsonl"]
@@ -312,18 +312,18 @@ def test_a_file_stored_in_full_before_is_not_read_again(con, monkeypatch) -> Non
 
 
 def test_a_file_whose_hands_go_between_check_and_import_is_read(con, monkeypatch) -> None:
-    from ingest import importer
+    from ingest import pipeline
 
     good = (GOLDEN / "session.jsonl").read_bytes()
     first = import_files([("a.jsonl", good)], con)
     delete_hands(con, [k for (k,) in rows(con, "SELECT hand_key FROM hands")], HAND_TABLES)
-    real = importer._already_stored
+    real = pipeline.already_stored
     answers = iter([(registry()[0], first.stored)])  # the check outside the transaction
 
     def already_stored(c, digest):
         return next(answers, None) or real(c, digest)
 
-    monkeypatch.setattr(importer, "_already_stored", already_stored)
+    monkeypatch.setattr(pipeline, "already_stored", already_stored)
     again = import_files([("a.jsonl", good)], con)
     assert (again.stored, again.duplicate) == (first.stored, 0)
     assert one(con, "SELECT count(*) FROM hands") == first.stored
@@ -517,11 +517,11 @@ def test_progress_is_reported(con) -> None:
 
 
 def test_a_database_error_mid_file_leaves_nothing_half_written(con, monkeypatch) -> None:
-    import ingest.importer as importer
+    from ingest import fast_path, record_path
 
     import_files([("session.jsonl", (GOLDEN / "session.jsonl").read_bytes())], con)
     before = table_dump(con)
-    real = importer.insert_tables
+    real = fast_path.insert_tables
     calls = {"n": 0}
 
     def failing(c, tables):
@@ -530,8 +530,9 @@ def test_a_database_error_mid_file_leaves_nothing_half_written(con, monkeypatch)
             raise duckdb.IOException("IO Error: No space left on device")
         return real(c, tables)
 
-    monkeypatch.setattr(importer, "insert_tables", failing)
-    monkeypatch.setattr(importer, "CHUNK_HANDS", 1)
+    for module in (fast_path, record_path):  # the two paths that store new hands
+        monkeypatch.setattr(module, "insert_tables", failing)
+    monkeypatch.setattr(record_path, "CHUNK_HANDS", 1)
     text = "\n".join(dumps_record(r) for r in _renamed(records_of(SAMPLES / "regular.jsonl")))
     with pytest.raises(store.StoreError, match="disk .* is full"):
         import_files([("more.jsonl", text.encode())], con)
@@ -550,7 +551,7 @@ def test_import_gives_back_the_connection_settings(con) -> None:
 
 
 def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
-    import ingest.importer as importer
+    from ingest import pipeline
 
     good = next(iter(parse_text((GOLDEN / "session.jsonl").read_text(encoding="utf-8"), "x")))
 
@@ -564,7 +565,7 @@ def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
             yield good
             raise IndexError("list index out of range")
 
-    monkeypatch.setattr(importer, "detect", lambda text, name: Broken())
+    monkeypatch.setattr(pipeline, "detect", lambda text, name: Broken())
     report = import_files([("x.log", b"anything\n")], con)
     failure = report.files[0].unreadable
     assert failure is not None and "broken/1 reader failed (IndexError" in failure
@@ -572,3 +573,25 @@ def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
     assert one(con, "SELECT count(*) FROM hands") == 0
     assert rows(con, "SELECT format, hands, stored FROM imports") == [("broken/1", 0, 0)]
     assert rows(con, "SELECT line, message FROM rejected") == [(0, failure)]
+
+
+def test_removing_an_import_takes_exactly_its_hands_and_ledger_rows(con) -> None:
+    """``remove_imports`` with the ids of the import's reports: that file's hands go from
+    every hand table, with its rejected and ledger rows; the other file's stay as they were."""
+    from ingest.api import remove_imports
+
+    bad = (SAMPLES / "bad-hands.jsonl").read_bytes()
+    kept = import_files([("session.jsonl", (GOLDEN / "session.jsonl").read_bytes())], con)
+    before = table_dump(con)
+    gone = import_files([("regular.jsonl", (SAMPLES / "regular.jsonl").read_bytes()),
+                         ("bad.jsonl", bad)], con)
+    ids = [f.import_id for f in gone.files]
+    assert None not in ids and kept.files[0].import_id not in ids
+    assert one(con, "SELECT count(*) FROM rejected") > 0
+    assert remove_imports(con, ids) == gone.stored > 0
+    after = table_dump(con)
+    assert {t: r for t, r in after.items() if t != "imports"} == \
+        {t: r for t, r in before.items() if t != "imports"}
+    assert rows(con, "SELECT import_id FROM imports") == [(kept.files[0].import_id,)]
+    assert one(con, "SELECT count(*) FROM rejected") == 0
+    assert remove_imports(con, ids) == 0

@@ -1,5 +1,6 @@
-"""An older store is upgraded in place on open: nothing a log said is lost, and the derived
-columns the new schema added are filled by rescoring."""
+"""An older store is upgraded in place by the entry points (``ingest.api.upgrade``, never by
+opening it): nothing a log said is lost, and the derived columns the new schema added are
+filled by rescoring."""
 
 from pathlib import Path
 
@@ -7,7 +8,7 @@ import duckdb
 import pytest
 
 from ingest import store
-from ingest.importer import import_paths
+from ingest.api import import_paths, upgrade
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = [ROOT / "data" / "samples" / name for name in ("regular.jsonl", "pineapple.jsonl")]
@@ -23,6 +24,14 @@ def table_rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
         "AND data_type NOT LIKE 'TIMESTAMP%' ORDER BY ordinal_position", [table]).fetchall()]
     quoted = ", ".join(f'"{c}"' for c in cols)
     return con.execute(f"SELECT {quoted} FROM {table} ORDER BY ALL").fetchall()
+
+
+def report_hands(path: Path) -> int:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.execute("SELECT count(*) FROM hands").fetchone()[0]
+    finally:
+        con.close()
 
 
 def make_v2_store(path: Path) -> None:
@@ -42,6 +51,12 @@ def test_an_older_store_is_upgraded_in_place(tmp_path: Path) -> None:
     make_v2_store(old)
     messages: list[str] = []
     con = store.connect(old, notify=messages.append)
+    # Opening does not upgrade (the store never calls up into the importer): the entry
+    # points run the upgrade.
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
+        "2",) and messages == []
+    result = upgrade(con, old, notify=messages.append)
+    assert result is not None and result.hands == report_hands(fresh)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
         store.SCHEMA_VERSION,)
     assert any("Upgrading" in m for m in messages) and any("Upgraded" in m for m in messages)
@@ -57,7 +72,9 @@ def test_an_older_store_is_upgraded_in_place(tmp_path: Path) -> None:
     con.close()
     # Opening again does nothing more.
     again: list[str] = []
-    store.connect(old, notify=again.append).close()
+    con = store.connect(old, notify=again.append)
+    assert upgrade(con, old, notify=again.append) is None
+    con.close()
     assert again == []
 
 
@@ -95,7 +112,7 @@ def test_rescoring_in_bulk_stores_what_rescoring_records_stores(tmp_path: Path, 
     perspectives)."""
     import shutil
 
-    from ingest import importer
+    from ingest import rescoring
 
     samples = sorted((ROOT / "data" / "samples").rglob("*.*"))
     for name in ("bulk", "records"):
@@ -103,18 +120,18 @@ def test_rescoring_in_bulk_stores_what_rescoring_records_stores(tmp_path: Path, 
         import_paths(samples, tmp_path / f"{name}.duckdb")
     con = store.connect(tmp_path / "bulk.duckdb")
     keys = [k for (k,) in con.execute("SELECT hand_key FROM hands").fetchall()]
-    in_bulk = importer._rescore_in_bulk(con, keys)[0]
+    in_bulk = rescoring._rescore_in_bulk(con, keys)[0]
     assert in_bulk is not None
     taken = in_bulk["hands"].num_rows
     with_events = con.execute("SELECT count(DISTINCT hand_key) FROM events").fetchone()[0]
     assert taken > 0.9 * len(keys) and taken <= len(keys) - with_events
-    importer.rescore(con, chunk_hands=400)
+    rescoring.rescore(con, chunk_hands=400)
     bulk = _every_table(con)
     con.close()
 
-    monkeypatch.setattr(importer, "_rescore_in_bulk", lambda con, keys: (None, sorted(keys)))
+    monkeypatch.setattr(rescoring, "_rescore_in_bulk", lambda con, keys: (None, sorted(keys)))
     con = store.connect(tmp_path / "records.duckdb")
-    importer.rescore(con, chunk_hands=400)
+    rescoring.rescore(con, chunk_hands=400)
     records = _every_table(con)
     con.close()
     for table, rows in records.items():
@@ -123,20 +140,20 @@ def test_rescoring_in_bulk_stores_what_rescoring_records_stores(tmp_path: Path, 
 
 def test_ofc_rescore_upgrades_an_older_store_rescoring_once(tmp_path: Path, monkeypatch,
                                                             capsys) -> None:
-    from ingest import importer
+    from ingest import rescoring, upgrade
     from ofc_cli import cmd_rescore
     from ofc_cli.cli import main
 
     path = tmp_path / "old.duckdb"
     make_v2_store(path)
     calls = []
-    real = importer.rescore
+    real = rescoring.rescore
 
     def counted(con, **kwargs):
         calls.append(kwargs)
         return real(con, **kwargs)
 
-    monkeypatch.setattr(importer, "rescore", counted)
+    monkeypatch.setattr(upgrade, "rescore", counted)
     monkeypatch.setattr(cmd_rescore, "rescore", counted)
     assert main(["rescore", "--db", str(path)]) == 0
     out, err = capsys.readouterr()

@@ -97,7 +97,7 @@ def test_different_simulations_never_share_hand_ids(tmp_path):
     """The default session ids carry a fingerprint of what decides the hands: two runs that
     differ only in their policies import side by side, while the same run seen from two
     players merges into the same hands."""
-    from ingest.importer import import_paths
+    from ingest.api import import_paths
 
     common = ["--variant", "pineapple", "--hands", "30", "--seed", "3"]
     careful = _read(_simulate(tmp_path, *common, out="careful.jsonl"))

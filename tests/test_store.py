@@ -12,6 +12,7 @@ import duckdb
 import pytest
 
 from ingest import store
+from ingest.api import upgrade
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,7 +62,7 @@ def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
         store.connect(path)
 
 
-def test_an_older_schema_version_is_upgraded_on_open(tmp_path: Path) -> None:
+def test_an_older_schema_version_is_upgraded_by_the_entry_point(tmp_path: Path) -> None:
     # (tests/test_migration.py upgrades a store with hands and compares every table.)
     path = tmp_path / "old.duckdb"
     con = store.connect(path)
@@ -69,6 +70,8 @@ def test_an_older_schema_version_is_upgraded_on_open(tmp_path: Path) -> None:
     con.close()
     said: list[str] = []
     con = store.connect(path, notify=said.append)
+    assert store.schema_version(con) == "1" and said == []  # opening never upgrades
+    upgrade(con, path, notify=said.append)
     version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     assert version == (store.SCHEMA_VERSION,)
     assert said and "from schema version 1" in said[0]

@@ -2,36 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.common import fetch_all, fetch_df
-
-LEDGER_COLUMNS = ("import_id", "file", "format", "imported_at", "hands", "stored", "duplicate",
-                  "merged", "partial", "rejected")
+from dashboard.queries.common import fetch_df
 
 
-def last_import_id(con: Any) -> int:
-    """The newest import id (0 for none): the ledger of one upload is everything after it."""
-    return int(fetch_all(con, "SELECT coalesce(max(import_id), 0) FROM imports")[0][0])
+def _chosen(import_ids: Sequence[int] | None) -> tuple[str, list[Any]]:
+    """The condition on ``import_id`` for these imports (every import for ``None``)."""
+    if import_ids is None:
+        return "true", []
+    return "list_contains(?, import_id)", [[int(i) for i in import_ids]]
 
 
-def ledger(con: Any, after: int = 0, limit: int = 1000) -> pd.DataFrame:
-    """One row per file import with ``import_id > after``, newest last. ``merged`` (hands
-    already stored that this log completed with its hidden cards) is derived as documented in
-    docs/schema.md."""
-    return fetch_df(con, """
+def ledger(con: Any, import_ids: Sequence[int] | None = None, limit: int = 1000,
+           ) -> pd.DataFrame:
+    """One row per file import (those of ``import_ids``, from the importer's reports; every
+    import for ``None``), newest last. ``merged`` (hands already stored that this log
+    completed with its hidden cards) is derived as documented in docs/schema.md."""
+    where, params = _chosen(import_ids)
+    return fetch_df(con, f"""
         SELECT import_id, path AS file, format, imported_at, hands, stored, duplicate,
                hands - stored - duplicate - rejected AS merged, partial, rejected
-        FROM imports WHERE import_id > ? ORDER BY import_id LIMIT ?""", [after, limit])
+        FROM imports WHERE {where} ORDER BY import_id LIMIT ?""", [*params, limit])
 
 
-def problems(con: Any, after: int = 0, limit: int = 10000) -> pd.DataFrame:
-    """Every hand (or file: line 0) that was not stored, with ``file``, ``line``, ``hand_id``,
-    ``reason`` and ``kind`` ('partial' for a truncated last hand, else 'error')."""
-    return fetch_df(con, """
+def problems(con: Any, import_ids: Sequence[int] | None = None, limit: int = 10000,
+             ) -> pd.DataFrame:
+    """Every hand (or file: line 0) of these imports that was not stored, with ``file``,
+    ``line``, ``hand_id``, ``reason`` and ``kind`` ('partial' for a truncated last hand, else
+    'error')."""
+    where, params = _chosen(import_ids)
+    return fetch_df(con, f"""
         SELECT r.path AS file, r.line, r.hand_id, r.message AS reason,
                CASE WHEN r.partial THEN 'partial' ELSE 'error' END AS kind
-        FROM rejected r WHERE r.import_id > ?
-        ORDER BY r.import_id, r.line LIMIT ?""", [after, limit])
+        FROM rejected r WHERE {where}
+        ORDER BY r.import_id, r.line LIMIT ?""", [*params, limit])

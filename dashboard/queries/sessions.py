@@ -76,17 +76,6 @@ def sessions_cte(filters: Filters, gap_minutes: float) -> tuple[str, list[Any]]:
     return head + "," + _SESSIONS, [*params, float(gap_minutes)]
 
 
-def one_row(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any]) -> dict[str, Any]:
-    """The single row of an aggregate query as ``{column: value}`` (Python ints stay ints)."""
-    cur = con.cursor()
-    try:
-        cur.execute(sql, params)
-        names = [d[0] for d in cur.description]
-        return dict(zip(names, cur.fetchone(), strict=True))
-    finally:
-        cur.close()
-
-
 _HAND_LIST = """
 , listed AS (
     SELECT s.hand_key, s.seat, s.played_at, s.variant, s.player, s.position,

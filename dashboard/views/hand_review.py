@@ -15,7 +15,7 @@ from dashboard import db, filters
 from dashboard.cards import board_html, cards_html, md_text, pretty
 from dashboard.queries import hands as q
 from dashboard.replay import SeatView, step_count, step_label, view_at
-from ofc_core.rules import resolve
+from ofc_core.rules import discards, resolve
 
 ANY = "Any"
 PICKED_KEY = "_hand_review_picked"
@@ -69,16 +69,13 @@ def discards_rule(hand: dict[str, Any], seats: pd.DataFrame):  # type: ignore[no
         ruleset = resolve(hand["variant"], settings.get("overrides") or {})
     except (ValueError, TypeError, AttributeError):
         return lambda seat, street: 0
-    fl_cards = {int(s.seat): s.fl_cards for s in seats.itertuples() if s.fantasyland}
+    fl_cards = {int(s.seat): None if pd.isna(s.fl_cards) else int(s.fl_cards)
+                for s in seats.itertuples() if s.fantasyland}
 
-    def discards(seat: int, street: int) -> int:
-        if seat in fl_cards:
-            cards = fl_cards[seat]
-            return 0 if cards is None or pd.isna(cards) else max(0, int(cards) - 13)
-        plan = ruleset.dealing.streets
-        return plan[street - 1].discarded if 0 < street <= len(plan) else 0
+    def thrown(seat: int, street: int) -> int:
+        return discards(ruleset, street, seat in fl_cards, fl_cards.get(seat))
 
-    return discards
+    return thrown
 
 
 def neighbours(found: pd.DataFrame, hand_key: int) -> None:

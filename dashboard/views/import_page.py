@@ -29,8 +29,8 @@ def run(files: list[tuple[str, bytes]]) -> UploadOutcome:
 
 def show_outcome(outcome: UploadOutcome) -> None:
     con = db.connection()
-    ledger = imports.ledger(con, outcome.after)
-    problems = imports.problems(con, outcome.after)
+    ledger = imports.ledger(con, outcome.import_ids)
+    problems = imports.problems(con, outcome.import_ids)
     refused = pd.DataFrame([{"file": r.file, "line": 0, "hand_id": None, "reason": r.reason,
                              "kind": "refused"} for r in outcome.refused],
                            columns=["file", "line", "hand_id", "reason", "kind"])

@@ -89,21 +89,12 @@ class FileFormat(Protocol):
 
 
 FORMAT_MODULES = ("fpdb_swc", "pineapple_app", "ofc_hh", "live", "csv_boards")
-"""Detection order; a module that is not there yet is skipped. FPDB's ``raw_messages.jsonl``
-is JSON Lines too, so its reader comes before ofc-hh/1's."""
+"""Detection order (modules of this package, imported on first use: they import this one).
+FPDB's ``raw_messages.jsonl`` is JSON Lines too, so its reader comes before ofc-hh/1's."""
 
 
 def registry() -> list[Format]:
-    formats = []
-    for name in FORMAT_MODULES:
-        try:
-            module = importlib.import_module(f"ingest.formats.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"ingest.formats.{name}":
-                continue
-            raise
-        formats.append(module.FORMAT)
-    return formats
+    return [importlib.import_module(f"ingest.formats.{name}").FORMAT for name in FORMAT_MODULES]
 
 
 def detect(text: str, filename: str) -> Format | None:

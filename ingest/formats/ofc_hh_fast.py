@@ -5,9 +5,11 @@ The reference reader (:mod:`ingest.formats.ofc_hh`) builds a :class:`~ofc_core.h
 per hand; that is right for messages and too slow for a million hands. This reader accepts only
 what it can read exactly as the reference does, and sends every other line back to it:
 
-- the line is strict JSON (orjson when installed), an object whose keys are known at every
-  level, each key written ``"key":`` exactly once (duplicate keys are what ``json.loads``
-  would silently merge), no ``events``;
+- the line is strict JSON (orjson when installed), an object whose keys are those of
+  :mod:`ingest.formats.ofc_hh` at every level, no key given twice in one object (what
+  ``json.loads`` would silently merge: a line with more ``":`` than keys is parsed again with
+  the reference reader's duplicate check, :func:`ingest.formats.ofc_hh.loads_line`), no
+  ``events``;
 - fields have the reference's types (names and ids non-empty strings, seats increasing whole
   numbers, flags booleans, ``played_at`` ISO 8601 with an offset, ...);
 - players give either ``streets`` or a ``board`` object (not a compact board string), and every
@@ -36,8 +38,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.formats import ofc_hh
+from ingest.formats.ofc_hh import FORMAT_NAME
 from ingest.hand_tables import FIELD_NAMES, HandColumns
-from ofc_core.batch import RecordScores, score_batch
+from ofc_core.batch import MAX_SEATS, RecordScores, score_batch
 from ofc_core.board import ROW_NAMES
 from ofc_core.cards import DECK
 from ofc_core.records import gc_paused
@@ -67,18 +71,14 @@ except ImportError:  # pragma: no cover - depends on the environment
     def _loads(line: str) -> Any:
         return _decoder.decode(line)
 
-FORMAT_NAME = "ofc-hh/1"
-HAND_KEYS = frozenset({"format", "source", "hand_id", "session_id", "match_id", "played_at",
-                       "stake", "currency", "hero", "variant", "rules", "button", "players"})
-PLAYER_KEYS = frozenset({"name", "seat", "fantasyland", "surrendered", "reported_points",
-                         "board", "streets"})
-STREET_KEYS = frozenset(FIELD_NAMES)
-BOARD_KEYS = frozenset({"top", "middle", "bottom"})
+HAND_KEYS = frozenset(ofc_hh.HAND_KEYS) - {"events"}  # a hand with events takes the reference
+PLAYER_KEYS = frozenset(ofc_hh.PLAYER_KEYS)
+STREET_KEYS = frozenset(ofc_hh.STREET_KEYS)
+BOARD_KEYS = frozenset(ofc_hh.BOARD_KEYS)
 _SPACED_COLON = re.compile(r'"\s+:')
 CARD_TEXTS = pa.array([str(c) for c in DECK] + [""])
 """Card index -> canonical text; index 52 is the empty token of an empty row."""
 EMPTY = 52
-MAX_PLAYERS = 4
 
 
 class _Defer(Exception):
@@ -173,6 +173,19 @@ class _Builder:
                    streets[1], streets[2:], boards[0], boards[1:])
 
 
+def _no_key_twice(line: str, keys: int) -> bool:
+    """Whether a line whose ``":`` count is not its number of keys has no key given twice
+    after all (the rest were ``":`` inside strings): the count only flags lines, the reference
+    reader's strict parse decides."""
+    if line.count('":') < keys:
+        return False
+    try:
+        ofc_hh.loads_line(line)
+    except ValueError:
+        return False
+    return True
+
+
 def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
     """Append one canonical hand to ``b`` or raise :class:`_Defer` (leaving ``b`` as it was).
     The types of card texts are checked later on the whole column."""
@@ -201,7 +214,7 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
     else:
         raise _Defer
     players = get("players")
-    if type(players) is not list or not 1 <= len(players) <= MAX_PLAYERS:
+    if type(players) is not list or not 1 <= len(players) <= MAX_SEATS:
         raise _Defer
     hand = len(b.hands)
     first_player = len(b.players)
@@ -240,8 +253,8 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
             raise _Defer
         b.players.append((hand, name, _flag(pget("fantasyland")), _flag(pget("surrendered")),
                           np.nan if reported is None else float(reported), streets is not None))
-    if line.count('":') != keys or _SPACED_COLON.search(line) or not players_ok(
-            names, button, hero):
+    if _SPACED_COLON.search(line) or not players_ok(names, button, hero) or (
+            line.count('":') != keys and not _no_key_twice(line, keys)):
         raise _Defer
     b.hands.append((source, hand_id, _optional_text(get("session_id")),
                     _optional_text(get("match_id")), _played_at(get("played_at")), variant,
@@ -363,7 +376,7 @@ def read_store(con: Any, keys: Sequence[int]) -> StoredHands:
     player_hand = np.searchsorted(hand_keys, players["hand_key"].to_numpy())
 
     def seat_key(table: pa.Table) -> np.ndarray:
-        return table["hand_key"].to_numpy() * (MAX_PLAYERS + 1) + table["seat"].to_numpy()
+        return table["hand_key"].to_numpy() * (MAX_SEATS + 1) + table["seat"].to_numpy()
 
     player_keys = seat_key(players)  # sorted: players come by hand, then seat
     row_player = np.searchsorted(player_keys, seat_key(streets))
@@ -607,15 +620,15 @@ def score_columns(t: CardTable, boards: np.ndarray, first_to_act: np.ndarray) ->
     n = t.hand_count
     count = np.bincount(t.player_hand, minlength=n)
     start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
-    group = t.hand_ruleset * (MAX_PLAYERS + 1) + count
+    group = t.hand_ruleset * (MAX_SEATS + 1) + count
     out: dict[str, np.ndarray] = {}
     for key in np.unique(group):
         members = np.nonzero(group == key)[0]
-        players = int(key % (MAX_PLAYERS + 1))
+        players = int(key % (MAX_SEATS + 1))
         rows = (start[members][:, None] + np.arange(players)[None, :]).ravel()
         scores = score_batch(
             boards[rows].reshape(len(members), players, 13),
-            t.rulesets[int(key // (MAX_PLAYERS + 1))],
+            t.rulesets[int(key // (MAX_SEATS + 1))],
             fantasyland=t.fantasyland[rows].reshape(len(members), players),
             surrendered=t.surrendered[rows].reshape(len(members), players),
             first_to_act=first_to_act[members])

@@ -1,0 +1,338 @@
+"""Importing session logs into the store: the pipeline that reads files and runs each one's
+transaction.
+
+A file is read, decoded (:func:`ingest.formats.encoding.decode_bytes`), recognised by the format
+registry, parsed, checked (:func:`ofc_core.hand.validate`, inside the parsers), scored in bulk
+(``ofc_core.batch.score_records``) and stored through Arrow, in ONE transaction per file
+together with its ledger row: a crash mid-import leaves all of the file's hands or none.
+Canonical ofc-hh/1 lines take the fast path (:mod:`ingest.fast_path`: columns, array checks,
+``ofc_core.batch.score_batch``), every other hand the record path (:mod:`ingest.record_path`);
+both paths store the same rows. Merging is in :mod:`ingest.merge`, the ledger rows and
+transactions in :mod:`ingest.ledger`, the reports in :mod:`ingest.reports`.
+
+A hand is identified by ``(source, hand_id)`` and stored once. Seeing it again adds nothing
+(a *duplicate*), unless the new log shows cards the stored one hid (another player's view of
+the same hand: their own dealt cards and discards): then the stored hand is completed
+(*merged*). A bad hand never stops a file: it is kept in ``rejected`` with its line and reason.
+A truncated last hand (a file still being written) is *partial*: reported, not stored, and
+imported when the grown file is imported again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from . import fast_path, store
+from .formats import Format, detect, registry
+from .formats.encoding import DecodeError, decode_bytes
+from .ledger import (
+    IMPORT_LOCK,
+    already_stored,
+    insert_import,
+    insert_rejected,
+    next_id,
+    transaction,
+)
+from .record_path import ReaderFailed, reader_failed, store_records
+from .reports import Counts, FileReport, HandIssue, ImportReport, Progress
+from .upgrade import upgrade
+
+# --------------------------------------------------------------------------------------------
+# Entry points
+
+
+def iter_log_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files under ``paths`` (folders recursively, sorted), skipping hidden files and folders."""
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            for sub in sorted(path.rglob("*")):
+                parts = sub.relative_to(path).parts
+                if sub.is_file() and not any(p.startswith(".") for p in parts):
+                    yield sub
+        else:
+            yield path
+
+
+def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
+                 progress: Progress | None = None,
+                 wait_seconds: float = 30.0) -> ImportReport:
+    """Import files and folders into the store at ``db`` (default
+    :func:`ingest.store.default_db_path`). Raises :class:`ingest.store.StoreBusy` /
+    :class:`ingest.store.StoreError` for database problems; everything about the logs is in
+    the report. An older store is upgraded first (:func:`ingest.upgrade.upgrade`)."""
+    files = list(iter_log_files(paths))
+    con = store.connect(db, wait_seconds=wait_seconds)
+    try:
+        upgrade(con, db)
+        return _import(((str(p), _reader(p)) for p in files), con, progress,
+                       sum(_size(p) for p in files))
+    finally:
+        con.close()
+
+
+def import_files(files: Iterable[tuple[str, bytes]], con: duckdb.DuckDBPyConnection, *,
+                 progress: Progress | None = None) -> ImportReport:
+    """Import in-memory files ``(name, content)`` (the dashboard's upload page) through an
+    open connection."""
+    items = [(name, _constant(data)) for name, data in files]
+    total = sum(len(fn()) for _, fn in items)
+    return _import(iter(items), con, progress, total)
+
+
+def _constant(data: bytes) -> Callable[[], bytes]:
+    return lambda: data
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _reader(path: Path) -> Callable[[], bytes]:
+    def read() -> bytes:
+        try:
+            return path.read_bytes()
+        except IsADirectoryError:
+            raise _Unreadable(f"{path}: is a folder") from None
+        except FileNotFoundError:
+            raise _Unreadable(f"{path}: no such file") from None
+        except OSError as exc:
+            raise _Unreadable(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return read
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDBPyConnection,
+            progress: Progress | None, total_bytes: int) -> ImportReport:
+    """Files one transaction each, in order. A file's COMMIT (where DuckDB compresses and
+    writes its rows) runs on a worker thread while this one reads, decodes and parses the next
+    file; the next transaction begins only once that commit is done."""
+    started = time.monotonic()
+    reports: list[FileReport] = []
+    ticker = _Ticker(progress, total_bytes, started)
+    pending: tuple[Future[FileReport], int] | None = None
+
+    def settle() -> None:
+        nonlocal pending
+        if pending is not None:
+            future, size = pending
+            pending = None
+            report = future.result()
+            ticker.hands += report.hands
+            ticker.file_done(size)
+            reports.append(report)
+
+    with _import_settings(con), con.cursor() as ledger, \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
+        try:
+            for name, read in files:
+                try:
+                    data = read()
+                except _Unreadable as exc:
+                    settle()
+                    reports.append(FileReport(name, None, unreadable=str(exc),
+                                              errors=(HandIssue(0, None, str(exc)),)))
+                    continue
+                digest = hashlib.sha256(data).hexdigest()
+                known = already_stored(ledger, digest)  # while the last file commits
+                prepared = _Prepared(name, data, digest, known[0], "", None, known=known[1]) \
+                    if known is not None else _prepare(name, data, digest)
+                settle()
+                IMPORT_LOCK.acquire()
+                try:
+                    future = _import_one(con, prepared, ticker, committer)
+                except BaseException:
+                    IMPORT_LOCK.release()
+                    raise
+                future.add_done_callback(lambda _: IMPORT_LOCK.release())
+                pending = (future, len(data))
+            settle()
+        finally:
+            if pending is not None:  # an error elsewhere: let the commit finish, then raise
+                pending[0].exception()
+    return ImportReport(tuple(reports), time.monotonic() - started)
+
+
+CHECKPOINT_THRESHOLD = "256MB"
+"""DuckDB's ``checkpoint_threshold`` while importing (its default, 16MB, checkpoints after
+almost every file, and each checkpoint compresses the tables' last row groups again)."""
+
+
+@contextmanager
+def _import_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """While importing: DuckDB stores on all cores but one (Python parses on that one;
+    measured: less CPU and wall time on 2 cores), and checkpoints every
+    :data:`CHECKPOINT_THRESHOLD` of log instead of every 16MB (about a quarter less CPU in
+    DuckDB). Both settings are restored afterwards, and the import is checkpointed."""
+    wanted = {"threads": str(max(1, (os.cpu_count() or 2) - 1)),
+              "checkpoint_threshold": CHECKPOINT_THRESHOLD}
+    previous: dict[str, str] = {}
+    for name, value in wanted.items():
+        try:
+            row = con.execute(f"SELECT current_setting('{name}')").fetchone()
+            con.execute(f"SET {name} = '{value}'")
+            if row is not None:
+                previous[name] = str(row[0])
+        except duckdb.Error:
+            pass
+    try:
+        yield
+    finally:
+        for name, value in previous.items():
+            try:
+                con.execute(f"SET {name} = '{value}'")
+            except duckdb.Error:
+                pass
+        if "checkpoint_threshold" in previous:
+            try:
+                con.execute("CHECKPOINT")
+            except duckdb.Error:  # another transaction is open: DuckDB checkpoints later
+                pass
+
+
+class _Ticker:
+    """Turns per-chunk progress into ``progress(done_bytes, total_bytes, label)`` calls."""
+
+    def __init__(self, progress: Progress | None, total: int, started: float) -> None:
+        self.progress = progress
+        self.total = max(total, 1)
+        self.started = started
+        self.base = 0
+        self.hands = 0
+
+    def update(self, name: str, fraction: float, size: int, hands: int) -> None:
+        if self.progress is None:
+            return
+        seconds = max(time.monotonic() - self.started, 1e-6)
+        done = self.hands + hands
+        self.progress(min(self.base + int(size * fraction), self.total), self.total,
+                      f"{name}: {done:,} hands, {done / seconds:,.0f} hands/s")
+
+    def file_done(self, size: int) -> None:
+        self.base += size
+
+
+# --------------------------------------------------------------------------------------------
+# One file
+
+
+@dataclass
+class _Prepared:
+    """A file read, hashed, decoded and recognised, and for the ofc-hh/1 bulk path its lines
+    and first chunk parsed: all that needs no database (done while the previous file
+    commits)."""
+
+    name: str
+    data: bytes
+    digest: str
+    fmt: Format | None
+    text: str
+    unreadable: str | None
+    first: fast_path.First | None = None
+    known: int | None = None
+    """Hands of an earlier import of the same bytes that stored all of them, all still stored
+    (:func:`~ingest.ledger.already_stored`): nothing is decoded or parsed."""
+
+
+def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
+    fmt: Format | None = None
+    unreadable = None
+    text = ""
+    try:
+        text = decode_bytes(data, name)
+        if text.strip():
+            fmt = detect(text, name)
+            if fmt is None:
+                known = ", ".join(f.name for f in registry())
+                unreadable = (f"{name}: not a hand history this version reads (known formats: "
+                              f"{known})")
+    except DecodeError as exc:
+        unreadable = str(exc)
+    except Exception as exc:  # a bug in a format's sniff(): report it, never a traceback
+        unreadable = reader_failed(name, "format detection", exc)
+    prepared = _Prepared(name, data, digest, fmt, text, unreadable)
+    if unreadable is None and fmt is not None and fast_path.takes(fmt):
+        prepared.first = fast_path.first_chunk(text)
+    return prepared
+
+
+def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ticker,
+                committer: ThreadPoolExecutor) -> Future[FileReport]:
+    try:
+        return _import_transaction(con, prepared, prepared.unreadable, ticker, committer)
+    except _Gone:
+        return _import_one(con, _prepare(prepared.name, prepared.data, prepared.digest), ticker,
+                           committer)
+    except ReaderFailed as exc:
+        return _import_transaction(con, prepared, str(exc), ticker, committer)
+
+
+class _Gone(Exception):
+    """A file found stored in full before its transaction no longer is (rolled back)."""
+
+
+def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
+                        unreadable: str | None, ticker: _Ticker,
+                        committer: ThreadPoolExecutor) -> Future[FileReport]:
+    """The file's rows in one transaction; its COMMIT is left to ``committer`` (the returned
+    future gives the file's report once committed, or raises :class:`store.StoreError`)."""
+    name, fmt = prepared.name, prepared.fmt
+    counts = Counts()
+    with transaction(con, f"importing {name}"):
+        import_id = next_id(con, "imports", "import_id")
+        if unreadable is not None:
+            counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
+                                         "partial": False, "raw": None})
+        elif prepared.known is not None:
+            if already_stored(con, prepared.digest) is None:
+                raise _Gone  # its hands went since the check: read the file after all
+            counts.hands = counts.duplicate = prepared.known
+            ticker.update(name, 1.0, len(prepared.data), counts.hands)
+        elif fmt is not None:
+            _store_hands(con, prepared, import_id, counts, ticker)
+        insert_rejected(con, import_id, name, counts.rejected_rows)
+        insert_import(con, import_id, name, prepared.digest, len(prepared.data), fmt, counts)
+    if unreadable is not None:
+        report = FileReport(name, None, unreadable=unreadable,
+                            errors=(HandIssue(0, None, unreadable),), import_id=import_id)
+    else:
+        report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
+                            counts.stored, counts.duplicate, counts.merged, counts.partial,
+                            tuple(counts.errors), import_id=import_id)
+    return committer.submit(_commit, con, name, report)
+
+
+def _commit(con: duckdb.DuckDBPyConnection, name: str, report: FileReport) -> FileReport:
+    with transaction(con, f"importing {name}", begin=False):
+        con.execute("COMMIT")
+    return report
+
+
+def _store_hands(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id: int,
+                 counts: Counts, ticker: _Ticker) -> None:
+    fmt, name, size = prepared.fmt, prepared.name, len(prepared.data)
+    assert fmt is not None
+
+    def tick(share: float) -> None:
+        ticker.update(name, share, size, counts.hands)
+
+    if fast_path.takes(fmt):
+        fast_path.store_fast(con, fmt, name, prepared.text, prepared.first, import_id, counts,
+                             tick)
+    else:
+        store_records(con, fmt, prepared.text, name, import_id, counts, tick)

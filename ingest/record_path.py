@@ -1,0 +1,129 @@
+"""The record path: a format's own reader gives one :class:`~ingest.formats.ParsedHand`
+(a checked ``HandRecord``) or :class:`~ingest.formats.ParseIssue` per hand; new hands are
+scored in chunks (``ofc_core.batch.score_records``) and stored, hands stored before are merged
+(:mod:`ingest.merge`). Every format takes this path; canonical ofc-hh/1 lines take the fast
+path (:mod:`ingest.fast_path`) and leave the lines it does not take to this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+
+import duckdb
+import pyarrow as pa
+
+from ofc_core.batch import score_records
+
+from .formats import Format, ParsedHand, ParseIssue
+from .hand_tables import HandRow, hand_tables, insert_tables
+from .ledger import next_id
+from .merge import merge
+from .reports import Counts
+
+CHUNK_HANDS = 20_000
+"""Hands parsed, scored and inserted at a time (bounds memory on big files)."""
+
+
+class ReaderFailed(Exception):
+    """A format's reader raised instead of reporting a bad hand (a bug in the reader)."""
+
+
+def reader_failed(name: str, what: str, exc: Exception) -> str:
+    return (f"{name}: the {what} failed ({type(exc).__name__}: {exc}); nothing of this file "
+            "was imported. This is a bug in OFC Analytics: please report it with the file.")
+
+
+def parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssue]:
+    """``fmt.parse``, with an exception of the reader turned into :class:`ReaderFailed`."""
+    items = iter(fmt.parse(text, name))
+    while True:
+        try:
+            item = next(items)
+        except StopIteration:
+            return
+        except Exception as exc:
+            raise ReaderFailed(reader_failed(name, f"{fmt.name} reader", exc)) from exc
+        yield item
+
+
+def store_records(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
+                  import_id: int, counts: Counts, tick: Callable[[float], None]) -> None:
+    """A whole file through ``fmt``'s reader, in chunks of :data:`CHUNK_HANDS`; ``tick(share)``
+    follows the share of its lines read."""
+    lines = max(text.count("\n") + 1, 1)
+    chunk: list[ParsedHand] = []
+    for item in parse(fmt, text, name):
+        if isinstance(item, ParseIssue):
+            counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
+            continue
+        chunk.append(item)
+        if len(chunk) >= CHUNK_HANDS:
+            store_chunk(con, chunk, import_id, counts)
+            tick(item.line / lines)
+            chunk = []
+    if chunk:
+        store_chunk(con, chunk, import_id, counts)
+    tick(1.0)
+
+
+def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
+                 batch: list[tuple[int, str]], positions: list[int], last: int,
+                 import_id: int, counts: Counts) -> None:
+    """The lines at ``positions`` of ``batch`` through the format's own reader."""
+    slow: list[ParsedHand] = []
+    for position in positions:
+        number, line = batch[position]
+        # One line read alone as in its file: not at the start (a BOM there is not the
+        # file's), and the last line of the file still last (it may be partial).
+        alone = "\n" + line + ("" if number == last else "\n")
+        for item in parse(fmt, alone, name):
+            item = replace(item, line=number)
+            if isinstance(item, ParseIssue):
+                counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
+            else:
+                slow.append(item)
+    if slow:
+        store_chunk(con, slow, import_id, counts)
+
+
+def _existing_keys(con: duckdb.DuckDBPyConnection,
+                   chunk: Sequence[ParsedHand]) -> dict[tuple[str, str], int]:
+    ids = pa.table({"source": [p.record.source for p in chunk],
+                    "hand_id": [p.record.hand_id for p in chunk]})
+    con.register("_ofc_ids", ids)
+    try:
+        found = con.execute("SELECT h.source, h.hand_id, h.hand_key FROM hands h "
+                            "JOIN _ofc_ids i USING (source, hand_id)").fetchall()
+    finally:
+        con.unregister("_ofc_ids")
+    return {(s, h): k for s, h, k in found}
+
+
+def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], import_id: int,
+                counts: Counts) -> None:
+    existing = _existing_keys(con, chunk)
+    fresh: list[ParsedHand] = []
+    again: list[ParsedHand] = []
+    seen: set[tuple[str, str]] = set()
+    for item in chunk:
+        key = (item.record.source, item.record.hand_id)
+        (again if key in existing or key in seen else fresh).append(item)
+        seen.add(key)
+    if fresh:
+        first = next_id(con, "hands", "hand_key")
+        rows = [HandRow(first + n, import_id, p.line, p.raw) for n, p in enumerate(fresh)]
+        records = [p.record for p in fresh]
+        insert_tables(con, hand_tables(records, rows, score_records(records)))
+        counts.hands += len(fresh)
+        counts.stored += len(fresh)
+        existing.update({(p.record.source, p.record.hand_id): r.hand_key
+                         for p, r in zip(fresh, rows, strict=True)})
+    while again:  # a hand seen twice in one chunk merges in turn
+        now, later, seen = [], [], set()
+        for item in again:
+            key = (item.record.source, item.record.hand_id)
+            (later if key in seen else now).append(item)
+            seen.add(key)
+        merge(con, now, existing, counts)
+        again = later

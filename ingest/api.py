@@ -12,6 +12,7 @@ Opening a store never upgrades it: an entry point calls :func:`connect`, then
 
 from __future__ import annotations
 
+from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
@@ -22,6 +23,7 @@ from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path
 from .upgrade import upgrade
 
 __all__ = [
+    "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "FileReport", "HandIssue", "ImportReport",
     "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError", "connect",
     "default_db_path", "demo_import_ids", "import_files", "import_paths", "iter_log_files",

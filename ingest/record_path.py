@@ -7,7 +7,7 @@ path (:mod:`ingest.fast_path`) and leave the lines it does not take to this one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 
 import duckdb
@@ -15,11 +15,11 @@ import pyarrow as pa
 
 from ofc_core.batch import score_records
 
-from .formats import Format, ParsedHand, ParseIssue
+from .formats import Format, ParsedHand, ParseIssue, UnreadableFile
 from .hand_tables import HandRow, hand_tables, insert_tables
 from .ledger import next_id
 from .merge import merge
-from .reports import Counts
+from .reports import Counts, HandIssue
 
 CHUNK_HANDS = 20_000
 """Hands parsed, scored and inserted at a time (bounds memory on big files)."""
@@ -34,33 +34,57 @@ def reader_failed(name: str, what: str, exc: Exception) -> str:
             "was imported. This is a bug in OFC Analytics: please report it with the file.")
 
 
-def parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssue]:
-    """``fmt.parse``, with an exception of the reader turned into :class:`ReaderFailed`."""
-    items = iter(fmt.parse(text, name))
+def guarded(items: Iterable[ParsedHand | ParseIssue], reader: str, name: str,
+            ) -> Iterator[ParsedHand | ParseIssue]:
+    """A reader's items, with an exception of the reader turned into :class:`ReaderFailed`
+    (a file it cannot open at all, :class:`~ingest.formats.UnreadableFile`, goes through)."""
+    found = iter(items)
     while True:
         try:
-            item = next(items)
+            item = next(found)
         except StopIteration:
             return
+        except UnreadableFile:
+            raise
         except Exception as exc:
-            raise ReaderFailed(reader_failed(name, f"{fmt.name} reader", exc)) from exc
+            raise ReaderFailed(reader_failed(name, f"{reader} reader", exc)) from exc
         yield item
+
+
+def parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssue]:
+    """``fmt.parse``, with an exception of the reader turned into :class:`ReaderFailed`."""
+    try:
+        items = fmt.parse(text, name)
+    except Exception as exc:
+        raise ReaderFailed(reader_failed(name, f"{fmt.name} reader", exc)) from exc
+    return guarded(items, fmt.name, name)
 
 
 def store_records(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
                   import_id: int, counts: Counts, tick: Callable[[float], None]) -> None:
     """A whole file through ``fmt``'s reader, in chunks of :data:`CHUNK_HANDS`; ``tick(share)``
     follows the share of its lines read."""
-    lines = max(text.count("\n") + 1, 1)
+    store_parsed(con, parse(fmt, text, name), fmt.name, name, import_id, counts, tick,
+                 max(text.count("\n") + 1, 1))
+
+
+def store_parsed(con: duckdb.DuckDBPyConnection, items: Iterable[ParsedHand | ParseIssue],
+                 reader: str, name: str, import_id: int, counts: Counts,
+                 tick: Callable[[float], None], lines: int = 0) -> None:
+    """A reader's hands stored in chunks of :data:`CHUNK_HANDS`, its issues counted, its
+    notes kept; ``tick(share)`` follows the share of the ``lines`` read (when known)."""
     chunk: list[ParsedHand] = []
-    for item in parse(fmt, text, name):
+    for item in guarded(items, reader, name):
         if isinstance(item, ParseIssue):
             counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
             continue
+        if item.note:
+            counts.notes.append(HandIssue(item.line, item.record.hand_id, item.note))
         chunk.append(item)
         if len(chunk) >= CHUNK_HANDS:
             store_chunk(con, chunk, import_id, counts)
-            tick(item.line / lines)
+            if lines:
+                tick(item.line / lines)
             chunk = []
     if chunk:
         store_chunk(con, chunk, import_id, counts)

@@ -422,3 +422,50 @@ def write_app_sqlite(path: Path, records: Sequence[HandRecord], *,
     con.commit()
     con.close()
     return path
+
+
+# --------------------------------------------------------------------------------------------
+# The sample files (data/samples/fpdb-swc/, data/samples/pineapple-app/)
+
+
+def write_samples(root: Path, *, app: bool = True) -> list[Path]:
+    """The real-log samples: an FPDB capture folder (``raw_messages.jsonl`` of a 3-handed
+    pineapple table whose capture stops in the middle of its last hand, two turbo hand files,
+    FPDB's database with regular and progressive hands) and the pineapple app's log.
+
+    ``python -m tests.reallogs_fixtures data/samples`` writes them."""
+    capture = root / "fpdb-swc"
+    capture.mkdir(parents=True, exist_ok=True)
+    written = []
+    pineapple = simulated("pineapple", 3, 7, seed=21, error_rate=0.3, session="swc-p")
+    lines = raw_lines(pineapple)
+    cut = "\n".join(lines)
+    cut = cut[: cut.rindex('"GameState"') - 25]  # the capture stops mid-frame
+    (capture / "raw_messages.jsonl").write_text(cut, encoding="utf-8")
+    written.append(capture / "raw_messages.jsonl")
+    for record in simulated("turbo", 2, 2, seed=22, error_rate=0.5, session="swc-t"):
+        path = capture / f"hand_{swc_hand_id(record)}.json"
+        path.write_text(json.dumps(hand_envelope(record), indent=2, ensure_ascii=False),
+                        encoding="utf-8")
+        written.append(path)
+    db = capture / "fpdb.db3"
+    db.unlink(missing_ok=True)
+    envelopes = [hand_envelope(r) for r in simulated("regular", 2, 3, seed=23, session="swc-r")]
+    envelopes += [hand_envelope(r) for r in
+                  simulated("progressive-pineapple", 3, 12, seed=5, session="swc-q")]
+    written.append(write_fpdb_sqlite(db, envelopes))
+    if app:
+        folder = root / "pineapple-app"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "ofc_logs.db").unlink(missing_ok=True)
+        hands = simulated("progressive-pineapple", 2, 12, seed=24, error_rate=0.3,
+                          rules={"jokers": 2, "fl_repeat": "entry"}, session="app")
+        written.append(write_app_sqlite(folder / "ofc_logs.db", hands, unfinished=1))
+    return written
+
+
+if __name__ == "__main__":
+    import sys
+
+    for path in write_samples(Path(sys.argv[1]), app="--no-app" not in sys.argv):
+        print(path)

@@ -78,3 +78,16 @@ def table_names(file: LogFile) -> set[str]:
     """The tables of the SQLite database in ``file`` (raises :class:`UnreadableFile`)."""
     with open_readonly(file) as con:
         return tables(con)
+
+
+KNOWN = "FPDB's HttpOFCHands tables, the pineapple app's sessions, hands and turns"
+
+
+def not_a_log(file: LogFile) -> str:
+    """The refusal of a SQLite database that no format reads, naming its tables."""
+    try:
+        found = ", ".join(sorted(table_names(file))) or "none"
+    except UnreadableFile as exc:
+        return str(exc)
+    return (f"{file.name}: a SQLite database, but not a log this version reads ({KNOWN}); "
+            f"its tables: {found}")

@@ -9,7 +9,15 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ingest.api import MAX_UPLOAD_MB, Limits, Progress, Refusal, import_files, unpack
+from ingest.api import (
+    MAX_UPLOAD_MB,
+    FileReport,
+    Limits,
+    Progress,
+    Refusal,
+    import_files,
+    unpack,
+)
 
 __all__ = ["MAX_UPLOAD_MB", "Limits", "Refusal", "UploadOutcome", "import_uploads", "unpack"]
 
@@ -21,6 +29,8 @@ class UploadOutcome:
     refused: tuple[Refusal, ...]
     imported: int
     """Files handed to the importer."""
+    reports: tuple[FileReport, ...] = ()
+    """The importer's report of each file (its readers' notes, its audit)."""
 
 
 def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, bytes]],
@@ -30,6 +40,7 @@ def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, 
     with :func:`ingest.api.import_files`."""
     unpacked = unpack(uploads, limits or Limits())
     ids: tuple[int, ...] = ()
+    reports: tuple[FileReport, ...] = ()
     if unpacked.files:
         cur = con.cursor()
         try:
@@ -37,4 +48,6 @@ def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, 
         finally:
             cur.close()
         ids = tuple(f.import_id for f in report.files if f.import_id is not None)
-    return UploadOutcome(import_ids=ids, refused=unpacked.refused, imported=len(unpacked.files))
+        reports = report.files
+    return UploadOutcome(import_ids=ids, refused=unpacked.refused, imported=len(unpacked.files),
+                         reports=reports)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 DB_ENV = "OFC_DB"
 DEFAULT_RELATIVE = Path("data") / "ofc.duckdb"
 

@@ -69,6 +69,9 @@ def records_of(path: Path) -> list[HandRecord]:
 # Stored results equal the scalar scorer, for every sample
 
 
+ROW_ORDER = {row.value: n for n, row in enumerate(ROWS)}
+
+
 def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandRecord) -> None:
     key = one(con, "SELECT hand_key FROM hands WHERE source = ? AND hand_id = ?",
               [record.source, record.hand_id])
@@ -82,9 +85,13 @@ def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandReco
         assert (fouled, surrendered, royalties, fl_next) == (
             p.fouled, p.surrendered, p.royalty_total, p.fantasyland_next), (record.hand_id, name)
         assert (raw, points) == (p.raw_points, p.points), (record.hand_id, name)
-        stored_rows = rows(con, "SELECT row_name, cards, strength, category, hand_name, royalty "
-                                "FROM hand_rows WHERE hand_key = ? AND seat = ?", [key, seat])
-        by_row = {r[0]: r[1:] for r in stored_rows}
+        stored_rows = rows(con, "SELECT row_name, cards, strength, category, hand_name, royalty, "
+                                "jokers FROM hand_rows WHERE hand_key = ? AND seat = ?",
+                           [key, seat])
+        by_row = {r[0]: r[1:-1] for r in stored_rows}
+        stood_for = " ".join(r[-1] for r in sorted(stored_rows, key=lambda r: ROW_ORDER[r[0]])
+                             if r[-1])
+        assert stood_for == " ".join(f"{j}={c}" for j, c in p.stood_for), record.hand_id
         board = record.players[seat].board
         for n, row in enumerate(ROWS):
             cards, strength, category, name_, royalty = by_row[row.value]
@@ -95,7 +102,8 @@ def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandReco
             else:
                 assert strength == p.strengths[n]
                 assert category == category_of(strength).name.lower()
-                assert name_ == hand_name(strength)
+                assert name_ == p.hand_names[n]  # (a row holding a joker says so)
+                assert name_.removesuffix(" (joker)") == hand_name(strength)
     names = [p.name for p in record.players]
     pairs = rows(con, "SELECT seat, opp_seat, player, opponent, top_result, middle_result, "
                       "bottom_result, row_points, bonus, scoop, royalties, surrender, total, "

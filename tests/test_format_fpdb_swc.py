@@ -63,7 +63,7 @@ def assert_same_table(source: HandRecord, read: HandRecord, hero: int = 0) -> No
 
 
 @pytest.mark.parametrize("variant,players", [("regular", 3), ("turbo", 2), ("pineapple", 3),
-                                             ("progressive-pineapple", 2)])
+                                             ("progressive-pineapple", 2), ("2-7-pineapple", 3)])
 def test_every_game_code_from_frames_is_the_hand_that_was_played(variant: str,
                                                                  players: int) -> None:
     source = simulated(variant, players, 25, seed=3, error_rate=0.2)
@@ -170,7 +170,7 @@ def test_hand_files_give_the_same_hands_as_the_frames() -> None:
 
 
 def test_fpdb_database_hands_and_the_presets_it_has_to_assume(tmp_path: Path) -> None:
-    hands = {v: simulated(v, 3, 40, seed=5, session=v) for v in CODES if v != "2-7-pineapple"}
+    hands = {v: simulated(v, 3, 40, seed=5, session=v) for v in CODES}
     db = write_fpdb_sqlite(tmp_path / "fpdb.db3",
                            [hand_envelope(r) for rs in hands.values() for r in rs])
     file = LogFile("fpdb.db3", db.read_bytes(), db)
@@ -178,12 +178,13 @@ def test_fpdb_database_hands_and_the_presets_it_has_to_assume(tmp_path: Path) ->
     items = list(FORMAT.parse_file(file))
     assert all(isinstance(i, ParsedHand) for i in items)
     got = {i.record.hand_id: i for i in items}
-    assert len(got) == len(items) == 160
+    assert len(got) == len(items) == 200
     by_variant: dict[str, set[str]] = {}
     for item in items:
         by_variant.setdefault(item.record.variant, set()).add(item.note or "")
-    assert set(by_variant) == {"regular", "turbo", "pineapple", "progressive-pineapple"}
-    assert by_variant["turbo"] == {""}
+    assert set(by_variant) == {"regular", "turbo", "pineapple", "progressive-pineapple",
+                               "2-7-pineapple"}
+    assert by_variant["turbo"] == by_variant["2-7-pineapple"] == {""}
     assert any("assumed pineapple (code 74)" in n for n in by_variant["pineapple"])
     assert by_variant["progressive-pineapple"] == {""}  # a 15-17 card Fantasyland said so
     first = items[0]

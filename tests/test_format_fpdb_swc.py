@@ -222,3 +222,23 @@ def test_seat_cards_reads_the_counts_and_the_cards_in_hand() -> None:
     assert seen is not None
     assert [str(c) for c in seen.rows[0]] == ["2c"] and len(seen.active) == 2
     assert seat_cards("") is None and seat_cards("-0-0-0") is None
+
+
+def test_empty_seats_and_a_player_sitting_out_are_not_in_the_hand() -> None:
+    source = simulated("pineapple", 2, 3, seed=9)
+    lines = []
+    for record in source:
+        for state in swc_frames(record):
+            hero, villain = state["s"]
+            state["s"] = [hero, None, villain, {"n": "Sitter", "c": 900, "b": 0, "p": 0,
+                                                "d": ""}]
+            state["m"]["di"] = {0: 0, 1: 2}[state["m"]["di"]]
+            lines.append(json.dumps({"site": "SealsWithClubs", "message_type": "GameState",
+                                     "captured_at": "2026-11-20T18:00:00Z",
+                                     "payload": frame_payload(state)}))
+    read = hands_of(parsed("\n".join(lines) + "\n"))
+    for record in source:
+        got = read[swc_id(record)]
+        assert [(p.name, p.seat) for p in got.players] == [("Hero", 0), ("Villain 1", 2)]
+        assert got.button == record.button
+        assert_same_table(record, got)

@@ -255,19 +255,19 @@ def _played_at(value: str | None) -> str | None:
 def to_record(capture: Capture) -> tuple[HandRecord, str | None]:
     """The record of a finished captured hand and a note on an assumed preset (raises
     :class:`Refused` with the reason when the hand cannot be imported)."""
-    if not capture.players:
-        raise Refused("no players in the capture")
-    names = [n for n, _ in capture.players]
+    seated = [(n, s) for n, s in capture.players
+              if any(n in snap for snap in capture.snapshots)]  # a seat sitting out has none
+    if not seated:
+        raise Refused("no player's cards were captured")
+    names = [n for n, _ in seated]
     per_player: dict[str, list[_Street]] = {}
     finals: dict[str, Seen] = {}
     for name in names:
         seen = [snap[name] for snap in capture.snapshots if name in snap]
-        if not seen:
-            raise Refused(f"{name}: no cards seen")
         per_player[name], finals[name] = _streets(name, seen)
     variant, note = _variant(capture, per_player)
     players = []
-    for name, seat in capture.players:
+    for name, seat in seated:
         streets, final = per_player[name], finals[name]
         board = Board(*final.rows)
         fantasyland = [len(s.placed) for s in streets] == [13]  # all 13 set at once
@@ -276,7 +276,7 @@ def to_record(capture: Capture) -> tuple[HandRecord, str | None]:
         reported = None if capture.points is None else capture.points.get(name)
         players.append(PlayerRecord(name, seat, board, plays, fantasyland, False,
                                     None if reported is None else float(reported)))
-    seats = [s for _, s in capture.players]
+    seats = [s for _, s in seated]
     button = names[seats.index(capture.dealer)] if capture.dealer in seats else None
     hero = [n for n in names if any(s.active for snap in capture.snapshots
                                     for m, s in snap.items() if m == n)]

@@ -203,3 +203,17 @@ def test_variant_tables_are_rejected_with_their_code(tmp_path: Path, code: int) 
         con.close()
     assert (f.stored, f.rejected) == (0, 2)
     assert all(f"game code {code}" in e.message for e in f.errors)
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+@pytest.mark.parametrize("name", ["fpdb-swc/raw_messages.jsonl", "fpdb-swc/hand_1480001.json",
+                                  "fpdb-swc/fpdb.db3", "pineapple-app/ofc_logs.db"])
+def test_importing_a_real_log_again_stores_nothing(tmp_path: Path, name: str) -> None:
+    target = tmp_path / "ofc.duckdb"
+    (first,) = import_paths([SAMPLES / name], target).files
+    assert first.stored > 0 and first.audit is not None and first.audit.audited == first.stored
+    (again,) = import_paths([SAMPLES / name], target).files
+    assert (again.stored, again.duplicate, again.rejected) == (0, first.stored, 0)
+    assert count(target, "SELECT count(*) FROM hands") == first.stored

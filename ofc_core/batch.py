@@ -538,8 +538,8 @@ class RecordScores:
     player_count: np.ndarray  # (N,) int8
     strengths: np.ndarray  # (N, 4, 3) int32, 0 where absent or surrendered
     fouled: np.ndarray  # (N, 4) bool
-    foul_top_middle: np.ndarray  # (N, 4) bool: middle weaker than top
-    foul_middle_bottom: np.ndarray  # (N, 4) bool: bottom weaker than middle
+    foul_top_middle: np.ndarray  # (N, 4) bool: middle weaker than top (never, at a 2-7 table)
+    foul_middle_bottom: np.ndarray  # (N, 4) bool: bottom weaker than middle (never at 2-7)
     surrendered: np.ndarray  # (N, 4) bool
     royalties: np.ndarray  # (N, 4, 3) int16
     fantasyland_next: np.ndarray  # (N, 4) int8: cards dealt in Fantasyland next hand, 0 if none
@@ -735,8 +735,9 @@ def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset
     top, middle, bottom = strengths[..., 0], strengths[..., 1], strengths[..., 2]
     out["strengths"][:, seats] = strengths
     out["fouled"][:, seats] = fouled
-    out["foul_top_middle"][:, seats] = middle < top
-    out["foul_middle_bottom"][:, seats] = bottom < middle
+    if ruleset.middle is MiddleKind.HIGH:  # (a 2-7 middle is not compared with its neighbours)
+        out["foul_top_middle"][:, seats] = middle < top
+        out["foul_middle_bottom"][:, seats] = bottom < middle
     out["surrendered"][:, seats] = surr
     out["royalties"][:, seats] = royalties
     if boards.jokers is not None:

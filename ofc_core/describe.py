@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ofc_core.board import ROWS as ROWS_ORDER
 from ofc_core.board import Board
 from ofc_core.cards import Rank
-from ofc_core.evaluate import Category, hand_name
+from ofc_core.evaluate import Category, hand_name, low_ranks
 from ofc_core.jokers import resolve_board
 from ofc_core.rules import (
     PRESETS,
@@ -69,6 +69,8 @@ def describe_scoring(system: ScoringSystem) -> str:
 def _royalty_table_markdown(table: RoyaltyTable) -> list[str]:
     lines = [f"### `{table.name}`", "", "| row | royalty |", "|---|---|"]
     for row, mapping in (("bottom", table.bottom), ("middle", table.middle)):
+        if not mapping:
+            continue
         items = ", ".join(f"{describe_royalty_class(k.value)} {v}" for k, v in mapping.items())
         lines.append(f"| {row} | {items} |")
     if table.middle_lows:
@@ -101,7 +103,8 @@ def rules_markdown() -> str:
         players = r.player_range
         fl = ", ".join(f"{_top_name(m)}: {n}" for m, n in r.fl_cards.entry)
         if r.fl_cards.middle_entry is not None:
-            fl += f", or a {hand_name(r.fl_cards.middle_entry)} middle: {r.fl_cards.entry[0][1]}"
+            low = "-".join(map(str, low_ranks(r.fl_cards.middle_entry)))
+            fl += f", or a {low} middle: {r.fl_cards.entry[0][1]}"
             fl += f"; both: {r.fl_cards.both}" if r.fl_cards.both else ""
         if r.fl_cards.repeat:
             fl += f"; repeat {r.fl_cards.repeat}"

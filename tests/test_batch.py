@@ -33,6 +33,8 @@ from ofc_core.rules import (
     FlStay,
     FoulPayout,
     JokerRule,
+    MiddleKind,
+    Ruleset,
     ScoringSystem,
     resolve,
 )
@@ -236,16 +238,19 @@ def score_both(ruleset, count, drawn) -> tuple[RecordScores, list[HandResult]]:
     return scores, results
 
 
-def assert_same(scores: RecordScores, n: int, result: HandResult) -> None:
-    """Hand ``n`` of ``scores`` equals the scalar result field for field; padding is zero."""
+def assert_same(scores: RecordScores, n: int, result: HandResult, ruleset: Ruleset) -> None:
+    """Hand ``n`` of ``scores`` equals the scalar result field for field; padding is zero. The
+    foul relations are those of a poker middle (a 2-7 middle is not compared with its
+    neighbours: both are false)."""
     count = len(result.players)
     assert scores.player_count[n] == count
     for i, p in enumerate(result.players):
         strengths = p.strengths or (0, 0, 0)
         assert tuple(scores.strengths[n, i].tolist()) == strengths
         assert scores.fouled[n, i] == p.fouled
-        assert scores.foul_top_middle[n, i] == (strengths[1] < strengths[0])
-        assert scores.foul_middle_bottom[n, i] == (strengths[2] < strengths[1])
+        poker_middle = ruleset.middle is MiddleKind.HIGH
+        assert scores.foul_top_middle[n, i] == (poker_middle and strengths[1] < strengths[0])
+        assert scores.foul_middle_bottom[n, i] == (poker_middle and strengths[2] < strengths[1])
         assert scores.surrendered[n, i] == p.surrendered
         assert tuple(scores.royalties[n, i].tolist()) == p.royalties
         assert scores.fantasyland_next[n, i] == p.fantasyland_next
@@ -280,7 +285,7 @@ def test_batch_equals_scalar_field_for_field(batch) -> None:
     scores, results = score_both(ruleset, count, drawn)
     assert len(scores) == len(drawn)
     for n, result in enumerate(results):
-        assert_same(scores, n, result)
+        assert_same(scores, n, result, ruleset)
 
 
 @settings(max_examples=100, deadline=None)
@@ -326,7 +331,7 @@ def test_strategies_reach_fantasyland_fouls_surrender_and_caps() -> None:
     ruleset = resolve("progressive-pineapple", {"cap": 10, "fl_stay": "royalty-10"})
     scores, results = score_both(ruleset, 3, drawn)
     for n, result in enumerate(results):
-        assert_same(scores, n, result)
+        assert_same(scores, n, result, ruleset)
     assert scores.fantasyland_next[:, 0].astype(bool).sum() >= 5  # stays in Fantasyland
     assert scores.fouled.any() and scores.surrendered.any()
     assert (scores.capped != scores.total).any()
@@ -370,7 +375,8 @@ def test_score_records_equals_scalar_in_input_order(recs) -> None:
     scores = score_records(recs)
     assert len(scores) == len(recs)
     for n, rec in enumerate(recs):
-        assert_same(scores, n, score_hand(rec.seats(), rec.ruleset, rec.first_to_act))
+        assert_same(scores, n, score_hand(rec.seats(), rec.ruleset, rec.first_to_act),
+                    rec.ruleset)
 
 
 def test_score_records_names_a_hand_with_bad_rules_or_board() -> None:
@@ -400,7 +406,7 @@ def test_strategies_reach_jokers_lows_and_repeat_fantasyland() -> None:
     ruleset = resolve("2-7-pineapple", {"jokers": 2, "fl_repeat": "entry"})
     scores, results = score_both(ruleset, 2, drawn)
     for n, result in enumerate(results):
-        assert_same(scores, n, result)
+        assert_same(scores, n, result, ruleset)
     cards = np.array([d[0] for d in drawn])
     assert (cards >= 52).any(axis=2).sum() >= 50  # boards with a joker
     assert ((scores.strengths[:, 0, 1] >> 20) == Category.LOW_27).sum() >= 20
@@ -408,5 +414,5 @@ def test_strategies_reach_jokers_lows_and_repeat_fantasyland() -> None:
     ruleset = resolve("progressive-pineapple", {"jokers": 2, "fl_repeat": "entry"})
     scores, results = score_both(ruleset, 2, drawn)
     for n, result in enumerate(results):
-        assert_same(scores, n, result)
+        assert_same(scores, n, result, ruleset)
     assert (scores.fantasyland_next[:, 1] == 16).any()

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 
+import duckdb
 import numpy as np
 import pytest
 
+from dashboard.queries.fantasyland import TOP_CLASS
 from ingest import store
 from ingest.api import import_files
 from ingest.formats import csv_boards, live
@@ -285,3 +287,11 @@ def test_live_notation_and_csv_read_jokers_and_the_new_variants() -> None:
     assert hand.record.players[0].board.top[1] is JOKERS[0]
     assert score_hand(hand.record.seats(), hand.record.ruleset).player("ann").stood_for == (
         (JOKERS[0], Card.parse("2d")),)
+
+
+def test_fantasyland_top_class_reads_a_joker_top() -> None:
+    names = ["Pair of Queens (joker)", "Pair of Aces", "Three of a kind, Twos (joker)",
+             "Pair of Jacks (joker)"]
+    got = duckdb.connect().execute(
+        f"SELECT {TOP_CLASS} FROM (SELECT unnest(?) AS top_hand) s", [names]).fetchall()
+    assert [c for (c,) in got] == ["QQ", "AA", "trips", "below QQ"]

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import db, filters
-from dashboard.cards import board_html, cards_html, md_text, pretty
+from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.replay import SeatView, step_count, step_label, view_at
 from ofc_core.rules import discards, resolve
@@ -154,12 +154,14 @@ def seat_street(view: SeatView, four: bool, surrendered: bool = False) -> str:
 def seat_final(seat: Any, final: pd.DataFrame, four: bool) -> str:
     mine = final[final["seat"] == seat.seat]
     rows = []
+    jokers: dict[str, str] = {}
     for r in mine.itertuples(index=False):
         note = "" if r.hand_name is None else str(r.hand_name)
         if r.royalty:
             note += f" · royalty {int(r.royalty)}"
         rows.append((str(r.row_name), r.cards.split(), note))
-    return f'<div class="ofc-board">{board_html(rows, four)}</div>'
+        jokers.update(stood_for(r.jokers))
+    return f'<div class="ofc-board">{board_html(rows, four, jokers=jokers)}</div>'
 
 
 def seat_title(seat: Any) -> str:
@@ -203,6 +205,8 @@ def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
             row[r.row_name] = pretty(r.cards)
             row[f"{r.row_name} hand"] = r.hand_name
             row[f"{r.row_name} royalty"] = int(r.royalty)
+            for joker, card in stood_for(r.jokers).items():
+                row["jokers"] = f"{row.get('jokers', '')} {joker} = {pretty(card)}".strip()
         table.append(row)
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="final_rows")
 

@@ -78,7 +78,7 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                                                             list[Refusal]]:
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
+    except Exception:  # a damaged zip raises BadZipFile, UnicodeDecodeError, EOFError, ...
         return [], [Refusal(name, "not a readable zip file")]
     with z:
         members = [i for i in z.infolist() if not _skipped(i.filename)]
@@ -104,8 +104,8 @@ def _unzip(name: str, data: bytes, limits: Limits) -> tuple[list[tuple[str, byte
                 continue
             try:
                 content = _read_member(z, info, budget)
-            except (ValueError, RuntimeError, zipfile.BadZipFile, OSError) as exc:
-                refused.append(Refusal(where, f"cannot unpack: {exc}"))
+            except Exception as exc:  # damaged data: zlib.error, LZMAError, EOFError, ...
+                refused.append(Refusal(where, f"cannot unpack: {exc or type(exc).__name__}"))
                 continue
             budget -= len(content)
             files.append((where, content))

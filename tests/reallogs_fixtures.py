@@ -21,13 +21,11 @@ import random
 import sqlite3
 import zlib
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ofc_core.board import Board
-from ofc_core.cards import JOKERS, Card
+from ofc_core.cards import Card
 from ofc_core.hand import HandRecord
 from ofc_core.play.engine import SessionSpec, Table, play_session
 from ofc_core.play.policies import policy
@@ -48,37 +46,12 @@ def simulated(variant: str, players: int, hands: int, seed: int, *,
     """Hands our simulator plays (players who chase Fantasyland), the room's points wrong on a
     share of them.
 
-    2-7 pineapple hands are pineapple hands relabelled (the same dealing; the engine does not
-    play 2-7's Fantasyland yet): their boards are legal 2-7 boards (most middles foul), and the
-    room's points are pineapple's, so the audit finds them different."""
-    if variant == "2-7-pineapple":
-        return [replace(r, variant=variant) for r in
-                simulated("pineapple", players, hands, seed, error_rate=error_rate,
-                          rules=rules, session=session)]
+    A joker table's deck has its jokers (X1, X2), as the pineapple app's."""
     names = ("Hero", "Villain 1", "Villain 2", "Villain 3")[:players]
     table = Table(resolve(variant, rules), names, tuple(policy("chaser") for _ in names))
     spec = SessionSpec(session, hands=hands, room_error_rate=error_rate, stake=0.5,
                        currency="R")
     return play_session(table, spec, random.Random(seed))
-
-
-def with_jokers(record: HandRecord, seat: int, count: int = 1) -> HandRecord:
-    """``record`` with the last ``count`` cards that ``seat`` placed turned into jokers (X1,
-    X2) everywhere they appear (the app deals two jokers; our simulator none)."""
-    player = record.players[seat]
-    placed = [c for s in player.streets or () for c in s.placed][-count:]
-    swap = {c: JOKERS[i] for i, c in enumerate(placed)}
-
-    def cards(values: Sequence[Card] | None) -> tuple[Card, ...] | None:
-        return None if values is None else tuple(swap.get(c, c) for c in values)
-
-    streets = tuple(replace(s, top=cards(s.top), middle=cards(s.middle), bottom=cards(s.bottom),
-                            dealt=cards(s.dealt), discard=cards(s.discard))
-                    for s in player.streets or ())
-    board = Board(*(cards(getattr(player.board, r)) or () for r in ROWS))
-    players = list(record.players)
-    players[seat] = replace(player, board=board, streets=streets)
-    return replace(record, players=tuple(players))
 
 
 # --------------------------------------------------------------------------------------------
@@ -492,8 +465,6 @@ def write_samples(root: Path, *, app: bool = True) -> list[Path]:
         (folder / "ofc_logs.db").unlink(missing_ok=True)
         hands = simulated("progressive-pineapple", 2, 12, seed=24, error_rate=0.3,
                           rules={"jokers": 2, "fl_repeat": "entry"}, session="app")
-        hands[2] = with_jokers(hands[2], 0)
-        hands[5] = with_jokers(hands[5], 1, count=2)
         written.append(write_app_sqlite(folder / "ofc_logs.db", hands, unfinished=1))
     return written
 

@@ -28,6 +28,7 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("views/opponents.py", "Opponents", ":material/groups:", "opponents"),
     ("views/fouls.py", "Fouls", ":material/report:", "fouls"),
     ("views/fantasyland.py", "Fantasyland", ":material/auto_awesome:", "fantasyland"),
+    ("views/review.py", "Review", ":material/psychology:", "review"),
     ("views/variants.py", "Variants", ":material/rule:", "variants"),
     ("views/import_page.py", "Import", ":material/upload_file:", "import"),
 )

@@ -139,9 +139,12 @@ def _write_url(filters: Filters) -> None:
             del st.query_params[key]
 
 
-def open_hand(hand_key: int) -> None:
-    """Switch to Hand review showing ``hand_key``, keeping the filters in the URL."""
+def open_hand(hand_key: int, street: int | None = None) -> None:
+    """Switch to Hand review showing ``hand_key`` (at ``street`` of the replayer, if given),
+    keeping the filters in the URL."""
     params = {**current().to_params(), "hand": str(int(hand_key))}
+    if street is not None:
+        params["street"] = str(int(street))
     st.switch_page(HAND_PAGE, query_params=params)
 
 

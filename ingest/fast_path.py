@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from ofc_core.records import gc_paused
 
 from . import record_path
-from .formats import Format, ofc_hh_fast
+from .formats import Format, ofc_hh, ofc_hh_fast
 from .hand_tables import build_tables, insert_tables
 from .ledger import next_id
 from .record_path import store_slowly
@@ -33,7 +33,7 @@ paths)."""
 def takes(fmt: Format) -> bool:
     """Whether the fast path reads files of ``fmt`` (ofc-hh/1, unless :data:`FAST_PATH` is
     off)."""
-    return FAST_PATH and fmt.name == ofc_hh_fast.FORMAT_NAME
+    return FAST_PATH and fmt.name == ofc_hh.FORMAT_NAME
 
 
 def batch(lines: list[str], start: int) -> list[tuple[int, str]]:
@@ -100,11 +100,7 @@ def store_fast(con: duckdb.DuckDBPyConnection, fmt: Format, name: str, text: str
 
     DuckDB stores chunk ``k`` on a worker thread while this one parses chunk ``k + 1`` (the
     connection is never used by both at once)."""
-    if first is None:
-        lines = text.split("\n")
-        early = None
-    else:
-        lines, *early = first
+    lines = text.split("\n") if first is None else first[0]
     chunk_ready: Ready | None = None
     last = len(lines)
     step = record_path.CHUNK_HANDS
@@ -112,8 +108,8 @@ def store_fast(con: duckdb.DuckDBPyConnection, fmt: Format, name: str, text: str
         pending: Future[None] | None = None
         for start in range(0, last, step):
             with gc_paused():
-                if start == 0 and early is not None:
-                    numbered, parsed, chunk_ready = early
+                if start == 0 and first is not None:
+                    _, numbered, parsed, chunk_ready = first
                 else:
                     numbered = batch(lines, start)
                     parsed = ofc_hh_fast.parse_lines(numbered)

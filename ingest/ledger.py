@@ -17,6 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from . import store
+from .decisions import delete_decisions_of
 from .formats import Format, registry
 from .hand_tables import HAND_TABLES, delete_hands, insert_tables
 from .reports import Counts
@@ -101,12 +102,15 @@ def already_stored(con: duckdb.DuckDBPyConnection, digest: str,
 
 
 def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) -> int:
-    """Delete the hands these imports stored (from every hand table), their rejected rows and
-    their ledger rows, inside the caller's transaction; returns the number of hands deleted.
-    A hand another import completed (merged) stays with the import that stored it."""
+    """Delete the hands these imports stored (from every hand table, and their reviewed
+    decisions), their rejected rows and their ledger rows, inside the caller's transaction;
+    returns the number of hands deleted. A hand another import completed (merged) stays with
+    the import that stored it."""
     ids = [int(i) for i in import_ids]
     keys = [int(k) for (k,) in con.execute(
         "SELECT hand_key FROM hands WHERE list_contains(?, import_id)", [ids]).fetchall()]
+    delete_decisions_of(con, "SELECT source, hand_id FROM hands WHERE "
+                             "list_contains(?, import_id)", [ids])
     delete_hands(con, keys, HAND_TABLES)
     con.execute("DELETE FROM rejected WHERE list_contains(?, import_id)", [ids])
     con.execute("DELETE FROM imports WHERE list_contains(?, import_id)", [ids])

@@ -20,9 +20,9 @@ from .hand_tables import (
     delete_hands,
     hand_tables,
     insert_tables,
-    load_records,
 )
 from .reports import Counts
+from .stored_hands import load_records
 
 
 class MergeConflict(ValueError):

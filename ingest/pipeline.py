@@ -324,20 +324,36 @@ def _prepare_text(name: str, data: bytes, digest: str) -> _Prepared:
         unreadable = reader_failed(name, "format detection", exc)
     prepared = _Prepared(name, data, digest, fmt, text, unreadable)
     if unreadable is None and fmt is not None and fast_path.takes(fmt):
-        prepared.first = fast_path.first_chunk(text)
+        try:
+            prepared.first = fast_path.first_chunk(text)
+        except Exception as exc:  # a bug of the bulk reader: the file's error, never a traceback
+            prepared.unreadable = reader_failed(name, "ofc-hh/1 bulk reader", exc)
     return prepared
 
 
 def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ticker,
                 committer: ThreadPoolExecutor) -> Future[FileReport]:
+    """One file in its transaction. Anything raised while reading, checking, scoring or
+    shaping its hands (a bug of ours, never the file's fault) rolls the file back and is
+    recorded as the file's error, at the line where known; database errors
+    (:class:`store.StoreError`) stop the import."""
+    unreadable = None if prepared.unreadable is None else HandIssue(0, None, prepared.unreadable)
     try:
-        return _import_transaction(con, prepared, prepared.unreadable, ticker, committer)
+        return _import_transaction(con, prepared, unreadable, ticker, committer)
     except _Gone:
         return _import_one(con, _prepare(prepared.name, prepared.data, prepared.digest,
                                          prepared.file.path if prepared.file else None),
                            ticker, committer)
-    except (ReaderFailed, UnreadableFile) as exc:  # nothing of the file stays: rolled back
-        return _import_transaction(con, prepared, str(exc), ticker, committer)
+    except ReaderFailed as exc:
+        return _import_transaction(con, prepared, exc.issue, ticker, committer)
+    except UnreadableFile as exc:  # a locked or damaged database: nothing of it stays
+        return _import_transaction(con, prepared, HandIssue(0, None, str(exc)), ticker,
+                                   committer)
+    except store.StoreError:
+        raise
+    except Exception as exc:
+        issue = HandIssue(0, None, reader_failed(prepared.name, "import", exc))
+        return _import_transaction(con, prepared, issue, ticker, committer)
 
 
 class _Gone(Exception):
@@ -345,7 +361,7 @@ class _Gone(Exception):
 
 
 def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
-                        unreadable: str | None, ticker: _Ticker,
+                        unreadable: HandIssue | None, ticker: _Ticker,
                         committer: ThreadPoolExecutor) -> Future[FileReport]:
     """The file's rows in one transaction; its COMMIT is left to ``committer`` (the returned
     future gives the file's report once committed, or raises :class:`store.StoreError`)."""
@@ -354,8 +370,9 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
     with transaction(con, f"importing {name}"):
         import_id = next_id(con, "imports", "import_id")
         if unreadable is not None:
-            counts.rejected_rows.append({"line": 0, "hand_id": None, "message": unreadable,
-                                         "partial": False, "raw": None})
+            counts.rejected_rows.append({"line": unreadable.line, "hand_id": unreadable.hand_id,
+                                         "message": unreadable.message, "partial": False,
+                                         "raw": None})
         elif prepared.known is not None:
             if already_stored(con, prepared.digest) is None:
                 raise _Gone  # its hands went since the check: read the file after all
@@ -367,8 +384,8 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
         insert_import(con, import_id, name, prepared.digest, len(prepared.data), fmt, counts)
         audit = audit_import(con, import_id) if counts.stored else None
     if unreadable is not None:
-        report = FileReport(name, None, unreadable=unreadable,
-                            errors=(HandIssue(0, None, unreadable),), import_id=import_id)
+        report = FileReport(name, None, unreadable=unreadable.message, errors=(unreadable,),
+                            import_id=import_id)
     else:
         report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
                             counts.stored, counts.duplicate, counts.merged, counts.partial,
@@ -392,7 +409,8 @@ def _store_hands(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id:
         ticker.update(name, share, size, counts.hands)
 
     if prepared.file is not None and isinstance(fmt, FileFormat):
-        store_parsed(con, fmt.parse_file(prepared.file), fmt.name, name, import_id, counts,
+        file = prepared.file
+        store_parsed(con, lambda: fmt.parse_file(file), fmt.name, name, import_id, counts,
                      tick)
     elif fast_path.takes(fmt):
         fast_path.store_fast(con, fmt, name, prepared.text, prepared.first, import_id, counts,

@@ -26,53 +26,65 @@ CHUNK_HANDS = 20_000
 
 
 class ReaderFailed(Exception):
-    """A format's reader raised instead of reporting a bad hand (a bug in the reader)."""
+    """A format's reader raised instead of reporting a bad hand (a bug in the reader): the
+    file's error, at ``issue.line`` when known."""
+
+    def __init__(self, issue: HandIssue) -> None:
+        super().__init__(issue.message)
+        self.issue = issue
 
 
-def reader_failed(name: str, what: str, exc: Exception) -> str:
-    return (f"{name}: the {what} failed ({type(exc).__name__}: {exc}); nothing of this file "
-            "was imported. This is a bug in OFC Analytics: please report it with the file.")
+def reader_failed(name: str, what: str, exc: Exception, where: str = "") -> str:
+    """The file's error when ``what`` raised ``exc`` (``where``: after or at which line).
+
+    >>> reader_failed("f.log", "live reader", KeyError("x"), " at line 7")
+    "f.log: the live reader failed at line 7 (KeyError: 'x'); nothing of this file was \
+imported. This is a bug in OFC Analytics: please report it with the file."
+    """
+    return (f"{name}: the {what} failed{where} ({type(exc).__name__}: {exc}); nothing of this "
+            "file was imported. This is a bug in OFC Analytics: please report it with the file.")
 
 
-def guarded(items: Iterable[ParsedHand | ParseIssue], reader: str, name: str,
-            ) -> Iterator[ParsedHand | ParseIssue]:
-    """A reader's items, with an exception of the reader turned into :class:`ReaderFailed`
-    (a file it cannot open at all, :class:`~ingest.formats.UnreadableFile`, goes through)."""
-    found = iter(items)
-    while True:
-        try:
-            item = next(found)
-        except StopIteration:
-            return
-        except UnreadableFile:
-            raise
-        except Exception as exc:
-            raise ReaderFailed(reader_failed(name, f"{reader} reader", exc)) from exc
-        yield item
-
-
-def parse(fmt: Format, text: str, name: str) -> Iterator[ParsedHand | ParseIssue]:
-    """``fmt.parse``, with an exception of the reader turned into :class:`ReaderFailed`."""
+def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue]], reader: str, name: str,
+            line: int = 0) -> Iterator[ParsedHand | ParseIssue]:
+    """The items of a reader, with an exception of the reader turned into
+    :class:`ReaderFailed` (at ``line`` when the text is that one line, else after the last
+    hand it gave); a file it cannot open at all (:class:`~ingest.formats.UnreadableFile`, a
+    locked or damaged database) goes through as it is."""
+    last = 0
     try:
-        items = fmt.parse(text, name)
+        for item in items():  # (what the caller raises is not raised here)
+            last = item.line
+            yield item
+    except UnreadableFile:
+        raise
     except Exception as exc:
-        raise ReaderFailed(reader_failed(name, f"{fmt.name} reader", exc)) from exc
-    return guarded(items, fmt.name, name)
+        where = f" at line {line}" if line else f" after line {last}" if last else ""
+        raise ReaderFailed(HandIssue(line, None, reader_failed(
+            name, f"{reader} reader", exc, where))) from exc
+
+
+def parse(fmt: Format, text: str, name: str, line: int = 0,
+          ) -> Iterator[ParsedHand | ParseIssue]:
+    """``fmt.parse``, guarded (:func:`guarded`)."""
+    return guarded(lambda: fmt.parse(text, name), fmt.name, name, line)
 
 
 def store_records(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
                   import_id: int, counts: Counts, tick: Callable[[float], None]) -> None:
     """A whole file through ``fmt``'s reader, in chunks of :data:`CHUNK_HANDS`; ``tick(share)``
     follows the share of its lines read."""
-    store_parsed(con, parse(fmt, text, name), fmt.name, name, import_id, counts, tick,
+    store_parsed(con, lambda: fmt.parse(text, name), fmt.name, name, import_id, counts, tick,
                  max(text.count("\n") + 1, 1))
 
 
-def store_parsed(con: duckdb.DuckDBPyConnection, items: Iterable[ParsedHand | ParseIssue],
+def store_parsed(con: duckdb.DuckDBPyConnection,
+                 items: Callable[[], Iterable[ParsedHand | ParseIssue]],
                  reader: str, name: str, import_id: int, counts: Counts,
                  tick: Callable[[float], None], lines: int = 0) -> None:
-    """A reader's hands stored in chunks of :data:`CHUNK_HANDS`, its issues counted, its
-    notes kept; ``tick(share)`` follows the share of the ``lines`` read (when known)."""
+    """A reader's hands (``items()``, guarded) stored in chunks of :data:`CHUNK_HANDS`, its
+    issues counted, its notes kept; ``tick(share)`` follows the share of the ``lines`` read
+    (when known)."""
     chunk: list[ParsedHand] = []
     for item in guarded(items, reader, name):
         if isinstance(item, ParseIssue):
@@ -101,7 +113,7 @@ def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
         # One line read alone as in its file: not at the start (a BOM there is not the
         # file's), and the last line of the file still last (it may be partial).
         alone = "\n" + line + ("" if number == last else "\n")
-        for item in parse(fmt, alone, name):
+        for item in parse(fmt, alone, name, number):
             item = replace(item, line=number)
             if isinstance(item, ParseIssue):
                 counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
@@ -144,7 +156,9 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
         existing.update({(p.record.source, p.record.hand_id): r.hand_key
                          for p, r in zip(fresh, rows, strict=True)})
     while again:  # a hand seen twice in one chunk merges in turn
-        now, later, seen = [], [], set()
+        now: list[ParsedHand] = []
+        later: list[ParsedHand] = []
+        seen = set()
         for item in again:
             key = (item.record.source, item.record.hand_id)
             (later if key in seen else now).append(item)

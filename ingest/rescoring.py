@@ -22,10 +22,10 @@ from .hand_tables import (
     delete_hands,
     hand_tables,
     insert_tables,
-    load_records,
 )
 from .ledger import IMPORT_LOCK, transaction
 from .reports import HandIssue, Progress, RescoreResult
+from .stored_hands import load_records
 
 
 def rescore(con: duckdb.DuckDBPyConnection, *, progress: Progress | None = None,
@@ -60,11 +60,15 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
     """Rescore the hands ``keys`` in one transaction: in bulk (:func:`_rescore_in_bulk`)
     where the bulk reader takes them, the others (match events, or not valid any more) as
     records, which says what is wrong with a hand that fails (it is kept as it was)."""
-    bulk, rest = _rescore_in_bulk(con, keys)
-    loaded = load_records(con, rest)
+    try:
+        bulk, rest = _rescore_in_bulk(con, keys)
+    except duckdb.Error:
+        raise
+    except Exception:  # a bug of the bulk path: the records say what is wrong, if anything
+        bulk, rest = None, sorted(keys)
     good: list[tuple[HandRecord, HandRow]] = []
     failed: list[HandIssue] = []
-    for record, row in loaded.values():
+    for record, row in _loaded(con, rest, failed):
         problems = validate(record)
         if problems:
             failed.append(HandIssue(row.line or 0, record.hand_id,
@@ -72,11 +76,8 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
                                     f"{'; '.join(problems)}"))
         else:
             good.append((record, row))
-    records = [r for r, _ in good]
-    rows = [row for _, row in good]
     derived = ("hands", "hand_players", "hand_rows", "pairs")
-    parts = [t for t in (bulk, hand_tables(records, rows, score_records(records)) if good
-                         else None) if t is not None]
+    parts = [t for t in (bulk, _scored_tables(good, failed)) if t is not None]
     done = [int(k) for t in parts for k in t["hands"]["hand_key"].to_numpy()]
     with transaction(con, "rescoring"):
         delete_hands(con, done, derived)
@@ -84,6 +85,50 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
             insert_tables(con, {name: tables[name] for name in derived})
         con.execute("COMMIT")
     return failed
+
+
+def _loaded(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
+            failed: list[HandIssue]) -> list[tuple[HandRecord, HandRow]]:
+    """The stored hands ``keys`` as records; a hand that cannot be rebuilt (a bug, or a store
+    edited by hand) is added to ``failed`` and kept as it was."""
+    try:
+        return list(load_records(con, keys).values())
+    except duckdb.Error:
+        raise
+    except Exception as exc:
+        if len(keys) > 1:
+            return [item for k in keys for item in _loaded(con, [k], failed)]
+        row = con.execute("SELECT line, hand_id, source FROM hands WHERE hand_key = ?",
+                          [keys[0]]).fetchone()
+        failed.append(_kept(*(row or (0, None, None)), "cannot be read back", exc))
+        return []
+
+
+def _scored_tables(good: Sequence[tuple[HandRecord, HandRow]],
+                   failed: list[HandIssue]) -> dict[str, pa.Table] | None:
+    """The tables of the hands ``good`` scored as records; a hand whose scoring raises (a
+    bug) is added to ``failed`` (kept as it was) and the others are scored one by one."""
+    if not good:
+        return None
+    records, rows = [r for r, _ in good], [row for _, row in good]
+    try:
+        return hand_tables(records, rows, score_records(records))
+    except Exception as exc:
+        if len(good) == 1:
+            failed.append(_kept(rows[0].line, records[0].hand_id, records[0].source,
+                                "cannot be scored", exc))
+            return None
+    parts = [t for item in good if (t := _scored_tables([item], failed)) is not None]
+    return {name: pa.concat_tables([t[name] for t in parts]) for name in parts[0]} if parts \
+        else None
+
+
+def _kept(line: int | None, hand_id: str | None, source: str | None, what: str,
+          exc: Exception) -> HandIssue:
+    """A stored hand that rescoring leaves as it was because ``what`` raised ``exc``."""
+    return HandIssue(line or 0, hand_id, f"hand {hand_id!r} ({source}): {what} "
+                     f"({type(exc).__name__}: {exc}); kept as it was. This is a bug in OFC "
+                     "Analytics: please report it.")
 
 
 def _rescore_in_bulk(con: duckdb.DuckDBPyConnection, keys: Sequence[int],

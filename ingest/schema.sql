@@ -1,4 +1,4 @@
--- OFC Analytics DuckDB schema, version 4. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 5. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
 -- The big tables carry no PRIMARY KEY / UNIQUE index (they slow bulk loading and updates in
@@ -149,4 +149,31 @@ CREATE TABLE IF NOT EXISTS rejected (
     message   VARCHAR NOT NULL,
     partial   BOOLEAN NOT NULL,
     raw       VARCHAR
+);
+
+-- Decision review (`ofc review`): one row per reviewed decision of a player. Keyed by the hand's
+-- (source, hand_id), so rescoring and merging hands keep it; written only by
+-- ingest.decisions.write_decisions. Placements in compact board notation: the cards placed this
+-- street as top-middle-bottom, discards after a slash ('Qh--Kd/2c').
+CREATE TABLE IF NOT EXISTS decisions (
+    source     VARCHAR NOT NULL,
+    hand_id    VARCHAR NOT NULL,
+    player     VARCHAR NOT NULL,
+    street     TINYINT NOT NULL,         -- 1-based; a Fantasyland set is street 1
+    kind       VARCHAR NOT NULL,         -- 'first five' | 'street' | 'fantasyland set'
+    board      VARCHAR NOT NULL,         -- the player's board before it ('Ks-2c5d-', '--' at first)
+    dealt      VARCHAR NOT NULL,         -- 'Qh Kd 2c'
+    chosen     VARCHAR NOT NULL,
+    chosen_ev  DOUBLE NOT NULL,          -- points (Fantasyland value included)
+    chosen_se  DOUBLE NOT NULL,          -- standard error of chosen_ev
+    best       VARCHAR NOT NULL,
+    best_ev    DOUBLE NOT NULL,
+    best_se    DOUBLE NOT NULL,
+    ev_lost    DOUBLE NOT NULL,          -- best_ev - chosen_ev, >= 0
+    fl_chase   BOOLEAN NOT NULL,         -- the best placement aimed at QQ+ on top
+    candidates SMALLINT NOT NULL,        -- legal placements valued
+    rollouts   INTEGER NOT NULL,         -- rollouts spent (placements x rollouts each)
+    policy     VARCHAR NOT NULL,         -- rollout policy, e.g. 'best-of-24'
+    version    VARCHAR NOT NULL,         -- ofc_core.play.review.REVIEW_VERSION
+    reviewed_at TIMESTAMPTZ NOT NULL
 );

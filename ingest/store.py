@@ -9,8 +9,8 @@ what to do.
 >>> con = connect(":memory:")
 >>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
-['events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'pairs', 'placements',
- 'rejected']
+['decisions', 'events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'pairs',
+ 'placements', 'rejected']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 DB_ENV = "OFC_DB"
 DEFAULT_RELATIVE = Path("data") / "ofc.duckdb"
 
@@ -163,6 +163,12 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
     """Create the schema of a new store; refuse a newer one, and an older one read-only."""
     try:
         version = schema_version(con)
+        foreign = sorted({t for t, _, _ in missing_columns(con)}) \
+            if version is None and _has_any_table(con) else []
+        if foreign:  # tables named like ours, without our columns, and no schema version
+            raise StoreError(f"{display_path(path)} is not an OFC Analytics database (tables of "
+                             f"another program: {', '.join(foreign)}). Pass another path with "
+                             "--db or set OFC_DB.")
         if version is not None and version != SCHEMA_VERSION:
             if not version.isdigit() or int(version) > int(SCHEMA_VERSION):
                 raise StoreError(f"{display_path(path)} has schema version {version}, written by a "
@@ -185,6 +191,11 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
             con.execute("COMMIT")
     except duckdb.Error as exc:
         raise StoreError(describe_error(exc, path)) from None
+
+
+def _has_any_table(con: duckdb.DuckDBPyConnection) -> bool:
+    return con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+                       "'main'").fetchone() != (0,)
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:

@@ -15,6 +15,8 @@ COMMANDS: dict[str, str] = {
     "export": "write the database tables as Parquet",
     "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",
     "dashboard": "start the dashboard (Streamlit)",
+    "review": "value every logged decision of a player by rollouts (the decisions table)",
+    "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",
 }
 
 

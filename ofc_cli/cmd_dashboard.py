@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -66,7 +67,37 @@ def run(args: argparse.Namespace) -> int:
         return 1
     env = {**os.environ, store.DB_ENV: str(db)}
     print(f"OFC Analytics dashboard on http://localhost:{args.port} (database {db})", flush=True)
+    return serve(streamlit_command(db, args.port, args.address), env)
+
+
+FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+"""Signals passed on to Streamlit: ``kill``, Ctrl-C, a closed terminal."""
+
+STOP_SECONDS = 20.0
+"""How long Streamlit gets to stop after a forwarded signal before it is killed."""
+
+
+def serve(command: list[str], env: dict[str, str]) -> int:
+    """Run Streamlit until it exits; SIGTERM, SIGINT and SIGHUP sent to this process are passed
+    on to it and waited for, so a stopped dashboard leaves neither the port nor the database
+    held. Exit status: 0 after a signal, else Streamlit's."""
+    child = subprocess.Popen(command, env=env)
+    received: list[int] = []
+
+    def forward(signum: int, _frame: object) -> None:
+        received.append(signum)
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in FORWARDED}
     try:
-        return subprocess.call(streamlit_command(db, args.port, args.address), env=env)
-    except KeyboardInterrupt:
-        return 0
+        while True:
+            try:
+                code = child.wait(timeout=STOP_SECONDS if received else None)
+                break
+            except subprocess.TimeoutExpired:
+                child.kill()  # it ignored the signal: do not leave it serving
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0 if received else code

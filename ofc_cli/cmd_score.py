@@ -189,6 +189,10 @@ def _hand(path: str, item: ParsedHand, as_json: bool, out: TextIO, err: TextIO) 
         message = f"hand {record.hand_id!r}: cannot be scored: {exc}"
         return _issue(path, ParseIssue(item.line, record.hand_id, message, item.raw), as_json,
                       out, err)
+    except Exception as exc:  # a bug of ours: this hand's error, never a traceback
+        message = f"hand {record.hand_id!r}: cannot be scored: {_bug(exc)}"
+        return _issue(path, ParseIssue(item.line, record.hand_id, message, item.raw), as_json,
+                      out, err)
     if as_json:
         _emit(out, {"file": path, "line": item.line} | result_to_json(record, result))
     else:
@@ -205,21 +209,37 @@ def score_file(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
             _emit(out, {"file": path, "error": str(exc)})
         err.write(f"ofc score: {exc}\n")
         return 1
-    fmt = detect(text, path) or ofc_hh.FORMAT
     status = 0
-    for item in fmt.parse(text, path):
-        if isinstance(item, ParseIssue):
-            status |= _issue(path, item, as_json, out, err)
-        else:
-            status |= _hand(path, item, as_json, out, err)
+    last = 0
+    try:
+        fmt = detect(text, path) or ofc_hh.FORMAT
+        for item in fmt.parse(text, path):
+            if isinstance(item, ParseIssue):
+                status |= _issue(path, item, as_json, out, err)
+            else:
+                status |= _hand(path, item, as_json, out, err)
+            last = item.line
+    except BrokenPipeError:  # the reader of our output left: run() stops quietly
+        raise
+    except Exception as exc:  # a bug of a reader: the rest of this file is its error
+        message = f"{path}: reading failed after line {last}: {_bug(exc)}"
+        if as_json:
+            _emit(out, {"file": path, "error": message})
+        err.write(f"ofc score: {_clean(message)}\n")
+        return 1
     return status
+
+
+def _bug(exc: Exception) -> str:
+    return (f"{type(exc).__name__}: {exc}. This is a bug in OFC Analytics: please report it "
+            "with the file.")
 
 
 def score_db(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
     """Print the stored hands' results (read from the tables, not recomputed), in import
     order, in the shape of :func:`score_file`; 2 if the database cannot be used."""
     from ingest import store
-    from ingest.hand_tables import stored_results
+    from ingest.stored_hands import stored_results
 
     try:
         con = store.connect(path, read_only=True)

@@ -37,8 +37,9 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -82,7 +83,8 @@ def _rank_multisets(size: int) -> np.ndarray:
     grid = np.indices((13,) * size).reshape(size, -1).T
     grid = grid[np.all(grid[:, :-1] <= grid[:, 1:], axis=1)]
     counts = (grid[:, :, None] == np.arange(13)).sum(axis=1)
-    return grid[counts.max(axis=1) <= 4] + 2
+    multisets: np.ndarray = grid[counts.max(axis=1) <= 4] + 2
+    return multisets
 
 
 def _pack(category: np.ndarray, ranks: np.ndarray) -> np.ndarray:
@@ -242,7 +244,7 @@ def _boards(cards: np.ndarray, jokers: int = 0) -> np.ndarray:
     return flat
 
 
-def _chunks(boards: np.ndarray):
+def _chunks(boards: np.ndarray) -> Iterator[tuple[int, int, np.ndarray]]:
     """``(start, stop, (B, 13) uint8 C-contiguous)`` chunks of boards."""
     for start in range(0, len(boards), CHUNK_BOARDS):
         chunk = np.ascontiguousarray(boards[start:start + CHUNK_BOARDS], dtype=np.uint8)
@@ -343,7 +345,7 @@ def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
     royalties = np.empty((3, n), np.int16)
     for start, stop, chunk in _chunks(boards):
         rows = _evaluate_chunk(chunk)
-        foul = is_foul(*rows)
+        foul = is_foul(*rows)  # type: ignore[arg-type]  # elementwise on arrays
         fouled[start:stop] = foul
         legal = ~foul
         for r, s in enumerate(rows):
@@ -499,7 +501,8 @@ def _low_royalties(table: RoyaltyTable) -> tuple[np.ndarray, np.ndarray]:
                   if ranks[4] - ranks[0] != 4)
     points = np.array([table.points(Row.MIDDLE, s) for s in lows], np.int16)
     _LOW_ROYALTIES[id(table)] = (table, np.array(lows, np.int64), points)
-    return _LOW_ROYALTIES[id(table)][1:]  # type: ignore[return-value]
+    _, lows_array, points_array = _LOW_ROYALTIES[id(table)]
+    return lows_array, points_array
 
 
 def score_boards_under(cards: np.ndarray, ruleset: Ruleset) -> BoardScores:
@@ -605,8 +608,8 @@ def _fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarra
     top = strengths[..., 0]
     entry = np.zeros(top.shape, np.int8)
     fl = ruleset.fl_cards
-    for minimum, cards in fl.entry:
-        entry = np.where(top >= minimum, np.int8(cards), entry)
+    for minimum, count in fl.entry:
+        entry = np.where(top >= minimum, np.int8(count), entry)
     if fl.middle_entry is not None:
         first = np.int8(fl.entry[0][1])
         by_middle = np.where((entry > 0) & bool(fl.both), np.int8(fl.both or 0),
@@ -614,9 +617,9 @@ def _fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarra
         entry = np.where(strengths[..., 1] >= fl.middle_entry, by_middle, entry)
     rule = ruleset.fl_stay.rule
     stays = np.zeros(top.shape, bool)
-    for r, minimum in enumerate((rule.top, rule.middle, rule.bottom)):
-        if minimum is not None:
-            stays |= strengths[..., r] >= minimum
+    for r, floor in enumerate((rule.top, rule.middle, rule.bottom)):
+        if floor is not None:
+            stays |= strengths[..., r] >= floor
     if rule.row_royalty is not None:
         stays |= royalties.max(axis=-1) >= rule.row_royalty
     repeat = ruleset.fl_cards.repeat
@@ -842,7 +845,7 @@ class _RecordArrays:
 
 def _record_arrays(records: Sequence[HandRecord], count: int) -> _RecordArrays:
     """The arrays :func:`score_batch` reads, from records of ``count`` players each."""
-    flat: list = []
+    flat: list[object] = []
     fantasyland: list[bool] = []
     surrendered: list[bool] = []
     fl_dealt: list[int] = []
@@ -896,7 +899,7 @@ def score_records(records: Sequence[HandRecord]) -> RecordScores:
     >>> score_records([rec]).points[0].tolist()
     [10.0, -10.0, 0.0, 0.0]
     """
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[Any, ...], list[int]] = {}
     for k, rec in enumerate(records):
         rules = rec.rules
         key = (rec.variant, tuple(sorted(rules.items())) if rules else (), len(rec.players))

@@ -81,7 +81,8 @@ class Board:
         return cls(*(parse_compact_row(p) for p in parts))
 
     def row(self, row: Row) -> tuple[BoardCard, ...]:
-        return getattr(self, row.value)  # type: ignore[no-any-return]
+        cards: tuple[BoardCard, ...] = getattr(self, row.value)
+        return cards
 
     @property
     def cards(self) -> tuple[BoardCard, ...]:

@@ -190,8 +190,8 @@ def _example_markdown(example: WorkedExample) -> list[str]:
         r.royalties.points(row, s) for row, s in zip(ROWS_ORDER, resolved.strengths,
                                                      strict=True)]
     for k, row in enumerate(rows):
-        joker = " (joker)" if resolved.joker_rows[k] else ""
-        lines.append(f"- {row}: {hand_name(resolved.strengths[k])}{joker}, royalty "
+        suffix = " (joker)" if resolved.joker_rows[k] else ""
+        lines.append(f"- {row}: {hand_name(resolved.strengths[k])}{suffix}, royalty "
                      f"{royalties[k]}")
     for joker, card in resolved.stood_for:
         lines.append(f"- {joker} stood for {card}")

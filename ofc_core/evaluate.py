@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
 
-from ofc_core.cards import Card, Rank, parse_cards
+from ofc_core.cards import Card, Rank, parse_cards, real_cards
 
 Strength = int
 """An integer on the one scale shared by all rows; greater is stronger."""
@@ -175,7 +175,7 @@ def evaluate_low_27(cards: Iterable[Card]) -> Strength:
 
 def strength(text: str) -> Strength:
     """Shorthand for tests and docs: ``strength("Qh Qd 2c") == evaluate(parse_cards(...))``."""
-    return evaluate(parse_cards(text))
+    return evaluate(real_cards(parse_cards(text)))
 
 
 def is_royal_flush(s: Strength) -> bool:

@@ -132,7 +132,7 @@ def _check_streets(player: PlayerRecord, ruleset: Ruleset) -> list[str]:
         if s.dealt is not None and not 13 <= len(s.dealt) <= most:
             errors.append(f"{player.name}: Fantasyland deals 13-{most} cards in "
                           f"{ruleset.variant}, got {len(s.dealt)}")
-        expected = [(None, 13, None)]
+        expected: list[tuple[int | None, int, int | None]] = [(None, 13, None)]
     else:
         plan = ruleset.dealing.streets
         if len(streets) > len(plan) or (not player.surrendered and len(streets) != len(plan)):

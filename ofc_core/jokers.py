@@ -101,7 +101,7 @@ def resolve_board(board: Board, ruleset: Ruleset) -> ResolvedBoard:
     assert best is not None
     (legal, bottom, middle, top), filled, choice = best
     jokers = tuple(rows[r][k] for r, k in slots)
-    stood_for = tuple(zip(jokers, choice, strict=True))  # type: ignore[arg-type]
+    stood_for = tuple(zip(jokers, choice, strict=True))
     return ResolvedBoard(*filled, (top, middle, bottom), not legal, stood_for,  # type: ignore
                          joker_rows)
 

@@ -19,10 +19,12 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields
-from typing import Any
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
 
 
-def positional(cls: type) -> Callable[..., Any]:
+def positional(cls: type[T]) -> Callable[..., T]:
     """A constructor of ``cls`` (a frozen dataclass with ``slots=True`` and no
     ``__post_init__``) taking every field positionally and setting its slots directly.
 
@@ -30,7 +32,7 @@ def positional(cls: type) -> Callable[..., Any]:
     >>> positional(Board)((), (), ()) == Board((), (), ())
     True
     """
-    names = [f.name for f in fields(cls)]
+    names = [f.name for f in fields(cast(Any, cls))]
     if "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} needs slots and no __post_init__")
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
@@ -38,7 +40,7 @@ def positional(cls: type) -> Callable[..., Any]:
     body = "".join(f"    set_{n}(record, {n})\n" for n in names)
     exec(f"def make({', '.join(names)}):\n    record = new(cls)\n{body}    return record\n",
          scope)
-    make: Callable[..., Any] = scope["make"]
+    make: Callable[..., T] = scope["make"]
     make.__doc__ = f"{cls.__name__}({', '.join(names)}), every field given, slots set directly."
     return make
 

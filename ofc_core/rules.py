@@ -619,7 +619,7 @@ def _choice(key: str, enum: type[StrEnum]) -> Any:
 
 
 def _royalty_table(value: Any) -> RoyaltyTable:
-    if value not in ROYALTY_TABLES:
+    if not isinstance(value, str) or value not in ROYALTY_TABLES:
         options = ", ".join(ROYALTY_TABLES)
         raise ValueError(f"rules.royalties: unknown table {value!r} (one of {options})")
     return ROYALTY_TABLES[value]

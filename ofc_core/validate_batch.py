@@ -28,7 +28,7 @@ or discards have no tokens and ``dealt_known`` / ``discard_known`` false.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -96,6 +96,10 @@ def valid_hands(t: CardTable) -> np.ndarray:
     ok = np.ones(n, bool)
     if n == 0:
         return ok
+    off_deck = (t.card < 0) | (t.card >= 64)  # 64: the card slots of the lookup tables below
+    if off_deck.any():  # not a card (a reader's "unknown" mark): the hand is invalid
+        ok &= ~_hands_of(_players_of(t, off_deck), t)
+        t = replace(t, card=np.where(off_deck, 0, t.card))
     plan = _plan_arrays(t.rulesets)
     rs = t.hand_ruleset
     count = np.bincount(t.player_hand, minlength=n)
@@ -143,6 +147,13 @@ def valid_hands(t: CardTable) -> np.ndarray:
     return ok
 
 
+def _players_of(t: CardTable, cards: np.ndarray) -> np.ndarray:
+    """Players (as a boolean mask) holding the card tokens flagged in ``cards`` (a mask)."""
+    players = np.zeros(len(t.player_hand), bool)
+    players[t.row_player[t.card_row[cards]]] = True
+    return players
+
+
 def _present(keys: np.ndarray, size: int) -> np.ndarray:
     """A boolean lookup table of ``size`` entries, true at ``keys``."""
     table = np.zeros(size, bool)
@@ -173,7 +184,7 @@ def _duplicates(t: CardTable, n: int, m: int) -> np.ndarray:
     seen = _present(player * 64 + t.card, m * 64).reshape(m, 64)
     per_hand = np.zeros((n, 64), np.int64)
     _add_rows(per_hand, t, seen)
-    dup = (per_hand > 1).any(axis=1)
+    dup = np.asarray((per_hand > 1).any(axis=1))
     on_board = (t.card_field >= TOP) & (t.card_field <= BOTTOM)
     twice = np.bincount(player[on_board] * 64 + t.card[on_board], minlength=m * 64) > 1
     dup[t.player_hand[twice.reshape(m, 64).any(axis=1)]] = True
@@ -207,9 +218,12 @@ def card_table(records: Sequence[HandRecord]) -> CardTable:
     Records whose rules do not resolve are not representable: resolve them first.
     """
     rulesets: list[Ruleset] = []
-    index: dict[tuple, int] = {}
-    hand_ruleset, player_hand, fl, surr, has_streets = [], [], [], [], []
-    row_player, row_street, dealt_known, discard_known = [], [], [], []
+    index: dict[tuple[object, ...], int] = {}
+    hand_ruleset: list[int] = []
+    player_hand: list[int] = []
+    row_player: list[int] = []
+    row_street: list[int] = []
+    fl, surr, has_streets, dealt_known, discard_known = [], [], [], [], []  # bools
     card_row, card_field, cards = [], [], []
 
     def add(row: int, field: int, values) -> None:  # type: ignore[no-untyped-def]

@@ -18,7 +18,7 @@ import math
 import random
 import shutil
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -355,7 +355,11 @@ def test_sessions_split_by_inactivity(con, rows, gap):
     assert sorted(df["hands"]) == sorted(len(s) for s in expected)
     by_points = sorted(round(sum(r["points"] for r in s), 9) for s in expected)
     assert sorted(round(p, 9) for p in df["points"]) == by_points
-    assert _close(df["cumulative_points"].iloc[-1], sum(r["points"] for r in mine))
+    # race points (OFC Double) are left out of the running total when other hands are there
+    mixed = len({r["scoring"] == "race" for r in mine}) > 1
+    assert mixed  # the fixture mixes the two
+    assert _close(df["cumulative_points"].iloc[-1],
+                  sum(r["points"] for r in mine if not (mixed and r["scoring"] == "race")))
     for _, row in df.iterrows():
         hands = sessions.period_hands(con, HERO_ONLY, "session", row["period"], gap_minutes=gap)
         assert len(hands) == row["hands"]
@@ -439,7 +443,8 @@ def test_fantasyland_card_counts(con, rows):
 
 @pytest.fixture(scope="module")
 def pair_rows(con) -> list[dict]:
-    cur = con.execute("""SELECT p.*, h.stake, me.fouled AS me_fouled, me.surrendered AS me_sur,
+    cur = con.execute("""SELECT p.*, h.stake, h.scoring, h.match_id, me.fouled AS me_fouled,
+                                me.surrendered AS me_sur,
                                 o.fouled AS o_fouled, o.surrendered AS o_sur,
                                 me.royalties AS me_roy, o.royalties AS o_roy
                          FROM pairs p JOIN hands h USING (hand_key)
@@ -449,24 +454,45 @@ def pair_rows(con) -> list[dict]:
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
+def _match_money(con, player: str) -> dict[int, float]:
+    """Independently of the dashboard's SQL: per hand that ends an OFC Double match, the
+    player's money (stake x final cube, or 2 ** doubles taken, won or lost)."""
+    taken: Counter[str] = Counter()
+    ends = []
+    for hand_key, kind, by, accepted, data, match_id, stake in con.execute(
+            "SELECT e.hand_key, e.type, e.by_player, e.accepted, e.data, h.match_id, h.stake "
+            "FROM events e JOIN hands h USING (hand_key)").fetchall():
+        if kind == "double" and accepted:
+            taken[match_id] += 1
+        elif kind == "match_end":
+            ends.append((hand_key, by or json.loads(data).get("winner"), json.loads(data),
+                         match_id, stake))
+    return {k: (1 if winner == player else -1) * stake * (d.get("cube") or 2 ** taken[m])
+            for k, winner, d, m, stake in ends if stake is not None}
+
+
 def test_opponent_table_equals_python(con, pair_rows):
-    df = opponents.table(con, HERO_ONLY).set_index("opponent")
+    df = opponents.table(con, HERO_ONLY).set_index(["opponent", "scoring"])
     mine = [p for p in pair_rows if p["player"] == HERO]
-    assert set(df.index) == {ANN, ODD}
-    for opp in (ANN, ODD):
-        ps = [p for p in mine if p["opponent"] == opp]
+    assert {o for o, _ in df.index} == {ANN, ODD}
+    ended = _match_money(con, HERO)
+    for opp, scoring in df.index:
+        ps = [p for p in mine if p["opponent"] == opp and p["scoring"] == scoring]
         pts = [p["points"] for p in ps]
-        got = df.loc[opp]
+        got = df.loc[(opp, scoring)]
         assert got["hands"] == len(ps)
         assert _close(got["net_points"], sum(pts))
         half = 1.96 * statistics.stdev(pts) / math.sqrt(len(pts))
         assert _close(got["ci_low"], statistics.fmean(pts) - half)
         assert _close(got["ci_high"], statistics.fmean(pts) + half)
-        assert _close(got["money"], sum(p["points"] * p["stake"] for p in ps
+        race = scoring == "race"  # race points are not money: the matches pay stake x cube
+        assert _close(got["money"], sum(ended.get(p["hand_key"], 0.0) if race
+                                        else p["points"] * p["stake"] for p in ps
                                         if p["stake"] is not None))
         assert _close(got["rows_won_pct"], sum(p["rows_won"] for p in ps) / (3 * len(ps)))
         assert got["scoops_for"] == sum(p["scoop"] for p in ps)
-        against = [q for q in pair_rows if q["player"] == opp and q["opponent"] == HERO]
+        against = [q for q in pair_rows if q["player"] == opp and q["opponent"] == HERO
+                   and q["scoring"] == scoring]
         assert got["scoops_against"] == sum(q["scoop"] for q in against)
         assert got["royalties_for"] == sum(p["me_roy"] for p in ps)
         assert got["royalties_against"] == sum(p["o_roy"] for p in ps)
@@ -476,13 +502,14 @@ def test_opponent_table_equals_python(con, pair_rows):
 
 
 def test_head_to_head_parts_add_up_to_the_net(con):
-    table = opponents.table(con, HERO_ONLY).set_index("opponent")
-    for opp in table.index:
-        split = opponents.head_to_head(con, HERO_ONLY, opp).set_index("component")
-        assert _close(split["points"].sum(), table.loc[opp, "net_points"])
-        assert len(opponents.versus_hands(con, HERO_ONLY, opp)) == table.loc[opp, "hands"]
+    table = opponents.table(con, HERO_ONLY).set_index(["opponent", "scoring"])
+    for opp, scoring in table.index:
+        split = opponents.head_to_head(con, HERO_ONLY, opp, scoring).set_index("component")
+        assert _close(split["points"].sum(), table.loc[(opp, scoring), "net_points"])
+        assert len(opponents.versus_hands(con, HERO_ONLY, opp, scoring=scoring)) == \
+            table.loc[(opp, scoring), "hands"]
         for component, row in split.iterrows():
-            hands = opponents.versus_hands(con, HERO_ONLY, opp, component)
+            hands = opponents.versus_hands(con, HERO_ONLY, opp, component, scoring=scoring)
             assert len(hands) == row["hands"]
     # ODD surrendered once against the hero: the surrender part is that payment
     odd = opponents.head_to_head(con, HERO_ONLY, ODD).set_index("component")
@@ -490,13 +517,14 @@ def test_head_to_head_parts_add_up_to_the_net(con):
 
 
 def test_cumulative_net_ends_at_the_net(con):
-    table = opponents.table(con, HERO_ONLY).set_index("opponent")
-    cum = opponents.cumulative(con, HERO_ONLY, tuple(table.index))
-    assert set(cum["opponent"]) == set(table.index)
+    table = opponents.table(con, HERO_ONLY).set_index(["opponent", "scoring"])
+    names = tuple({o for o, _ in table.index})
+    cum = opponents.cumulative(con, HERO_ONLY, names)
+    assert set(cum["opponent"]) == set(names)
     assert set(opponents.cumulative(con, HERO_ONLY, (ODD,))["opponent"]) == {ODD}
-    for opp, line in cum.groupby("opponent"):
-        assert _close(line["cumulative_points"].iloc[-1], table.loc[opp, "net_points"])
-        assert line["hand_no"].iloc[-1] == table.loc[opp, "hands"]
+    for key, line in cum.groupby(["opponent", "scoring"]):  # one line per scoring system
+        assert _close(line["cumulative_points"].iloc[-1], table.loc[key, "net_points"])
+        assert line["hand_no"].iloc[-1] == table.loc[key, "hands"]
 
 
 def test_opponents_need_a_player(con):
@@ -647,7 +675,8 @@ def test_opponents_page_table(page_db, pair_rows, monkeypatch):
     at = run_page(page_db, "opponents", monkeypatch, player=HERO)
     table = next(d.value for d in at.dataframe if "scoops_for" in d.value.columns)
     for _, row in table.iterrows():
-        ps = [p for p in pair_rows if p["player"] == HERO and p["opponent"] == row["opponent"]]
+        ps = [p for p in pair_rows if p["player"] == HERO and p["opponent"] == row["opponent"]
+              and p["scoring"] == row["scoring"]]
         assert row["hands"] == len(ps) and _close(row["net_points"], sum(p["points"] for p in ps))
     # the odd name is shown as data in a table, never as markdown HTML, and reaches plotly
     # (which reads a few tags in labels) as entities

@@ -22,7 +22,8 @@ from ofc_core.play.engine import (
     hero_view,
     play_session,
 )
-from ofc_core.play.policies import POLICIES, policy, set_fantasyland
+from ofc_core.play.fantasyland import set_fantasyland
+from ofc_core.play.policies import POLICIES, policy
 from ofc_core.rules import PRESETS, ButtonInFl, resolve
 from ofc_core.scoring import score_hand
 

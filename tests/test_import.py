@@ -20,7 +20,8 @@ from ingest.api import ImportReport, import_files, import_paths, merge_records, 
 from ingest.formats import LogFile, detect, detect_file, registry
 from ingest.formats.encoding import decode_bytes
 from ingest.formats.ofc_hh import dumps_record, parse_text
-from ingest.hand_tables import HAND_TABLES, delete_hands, load_records, stored_results
+from ingest.hand_tables import HAND_TABLES, delete_hands
+from ingest.stored_hands import load_records, stored_results
 from ofc_core.board import ROWS
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
@@ -598,7 +599,7 @@ def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
     monkeypatch.setattr(pipeline, "detect", lambda text, name: Broken())
     report = import_files([("x.log", b"anything\n")], con)
     failure = report.files[0].unreadable
-    assert failure is not None and "broken/1 reader failed (IndexError" in failure
+    assert failure is not None and "broken/1 reader failed after line 1 (IndexError" in failure
     assert "report it" in failure and report.exit_code == 1
     assert one(con, "SELECT count(*) FROM hands") == 0
     assert rows(con, "SELECT format, hands, stored FROM imports") == [("broken/1", 0, 0)]

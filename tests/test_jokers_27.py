@@ -5,6 +5,7 @@ hands of those tables (the Hypothesis twin test in test_batch.py draws them too)
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from dashboard.queries.fantasyland import TOP_CLASS
 from ingest import store
 from ingest.api import import_files
-from ingest.formats import csv_boards, live
+from ingest.formats import csv_boards, live, ofc_hh
 from ofc_core.batch import resolved_rows, score_batch
 from ofc_core.board import Board, Row
 from ofc_core.cards import JOKERS, Card, parse_card, parse_cards
@@ -21,9 +22,11 @@ from ofc_core.describe import WORKED_EXAMPLES
 from ofc_core.evaluate import Category, category_of, evaluate_low_27, hand_name
 from ofc_core.hand import HandRecord, PlayerRecord, validate
 from ofc_core.jokers import resolve_board
+from ofc_core.play.review import review_hand
 from ofc_core.rules import PRESETS, resolve
 from ofc_core.scoring import Seat, score_hand
 
+ROOT = Path(__file__).resolve().parent.parent
 JOKER = PRESETS["joker-pineapple"]
 LOW = PRESETS["2-7-pineapple"]
 
@@ -295,3 +298,10 @@ def test_fantasyland_top_class_reads_a_joker_top() -> None:
     got = duckdb.connect().execute(
         f"SELECT {TOP_CLASS} FROM (SELECT unnest(?) AS top_hand) s", [names]).fetchall()
     assert [c for (c,) in got] == ["QQ", "AA", "trips", "below QQ"]
+
+
+def test_review_leaves_joker_and_27_hands_alone() -> None:
+    text = (ROOT / "data" / "samples" / "jokers-27.jsonl").read_text(encoding="utf-8")
+    records = [p.record for p in ofc_hh.parse_text(text, "j.jsonl") if hasattr(p, "record")]
+    assert len(records) == 7
+    assert all(review_hand(r, r.players[0].name) == [] for r in records)

@@ -162,9 +162,9 @@ def test_ofc_rescore_upgrades_an_older_store_rescoring_once(tmp_path: Path, monk
     assert "Upgrading" in err and f"rescored {hands:,} hands" in out
 
 
-def test_a_version_3_store_gains_the_jokers_column(tmp_path: Path) -> None:
-    """Schema v4 added hand_rows.jokers (what a joker stood for): an upgrade adds and fills it."""
-    path = tmp_path / "v3.duckdb"
+def test_a_version_4_store_gains_the_jokers_column(tmp_path: Path) -> None:
+    """Schema v5 added hand_rows.jokers (what a joker stood for): an upgrade adds and fills it."""
+    path = tmp_path / "v4.duckdb"
     hand = ('{"format": "ofc-hh/1", "source": "m", "hand_id": "1", "variant": '
             '"joker-pineapple", "players": [{"name": "a", "seat": 0, "board": '
             '"AhX12c-KhKd9c7s3d-QhQdQc8s8d"}, {"name": "b", "seat": 1, "board": '
@@ -173,7 +173,7 @@ def test_a_version_3_store_gains_the_jokers_column(tmp_path: Path) -> None:
     assert import_paths([tmp_path / "j.jsonl"], path).stored == 1
     con = duckdb.connect(str(path))
     con.execute("ALTER TABLE hand_rows DROP COLUMN jokers")
-    con.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
     con.close()
     con = store.connect(path, notify=lambda _: None)
     assert upgrade(con, path, notify=lambda _: None) is not None

@@ -610,10 +610,11 @@ def test_crlf_and_cr_become_lf() -> None:
 
 
 @pytest.mark.parametrize(("data", "expected"), [
-    (b"caf\xe9 ok", "x.jsonl: not UTF-8 text (byte 0xe9 at offset 3)"),
-    (b"\xef\xbb\xbfcaf\xe9", "x.jsonl: not UTF-8 text (byte 0xe9 at offset 6)"),
+    (b"caf\xe9 ok", "x.jsonl: not UTF-8 text (byte 0xe9 at offset 3, line 1)"),
+    (b"\xef\xbb\xbfcaf\xe9", "x.jsonl: not UTF-8 text (byte 0xe9 at offset 6, line 1)"),
+    (b"a\r\nb\rc\n\xc0\xaf", "x.jsonl: not UTF-8 text (byte 0xc0 at offset 7, line 4)"),
     (b"\xff\xfe\x00\xd8", "x.jsonl: not UTF-16-LE text"),
-    ("hands".encode("utf-16-le"), "x.jsonl: contains NUL characters"),
+    ("a\nhands".encode("utf-16-le"), "x.jsonl: contains NUL characters (first on line 1)"),
     (b"PK\x03\x04\x00\x00", "x.jsonl: contains NUL characters"),
 ])
 def test_undecodable_bytes_raise_a_clear_error(data: bytes, expected: str) -> None:

@@ -9,8 +9,9 @@ is unfinished.
 
 The money of a match, from the player's side, is stake x final cube (the cube from
 ``match_end``, else 2 to the number of accepted doubles), positive if the player won it and
-negative if they lost. The points are the banked race points stored per hand
-(``hand_players.points``); nothing is rescored here.
+negative if they lost: :func:`dashboard.queries.common.money_sql`, the definition every page
+uses, so Overview, Sessions and Opponents give the same money. The points are the banked
+race points stored per hand (``hand_players.points``); nothing is rescored here.
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df
+from dashboard.queries.common import (
+    CUBE,
+    MATCH_ENDS,
+    Filters,
+    fetch_df,
+    match_end_join,
+    money_sql,
+)
 from dashboard.queries.sessions import hand_list, scope_cte
-
-CUBE = ("TRY_CAST(coalesce(json_extract_string(e.data, '$.cube'), "
-        "json_extract_string(e.data, '$.multiplier')) AS INTEGER)")
-"""The cube value an event's data gives (``cube``; ``multiplier`` is read too)."""
 
 _MATCHES = """
 , mine AS (
@@ -54,17 +58,17 @@ _MATCHES = """
     SELECT m.match_id, min(m.played_at) AS started, max(m.played_at) AS ended,
            count(*) AS hands, string_agg(DISTINCT o.opponent, ', ') AS opponent,
            sum(m.points) AS points, sum(o.opponent_points) AS opponent_points,
-           any_value(m.stake) AS stake, any_value(m.currency) AS currency
-    FROM mine m LEFT JOIN opp o ON o.hand_key = m.hand_key
+           any_value(m.stake) AS stake, any_value(m.currency) AS currency,
+           sum({money}) AS match_money
+    FROM mine m LEFT JOIN opp o ON o.hand_key = m.hand_key {money_join}
     GROUP BY m.match_id
 ), matches AS (
-    SELECT p.*, e.winner, e.reason,
+    SELECT p.* EXCLUDE (match_money), e.winner, e.reason,
            coalesce(c.offers, 0) AS offers, coalesce(c.taken, 0) AS taken,
            coalesce(c.declined, 0) AS declined,
            coalesce(e.end_cube, CAST(2 ** coalesce(c.taken, 0) AS INTEGER)) AS cube,
            CASE WHEN e.winner IS NULL THEN NULL ELSE e.winner = ? END AS won,
-           CASE WHEN e.winner IS NULL THEN NULL WHEN e.winner = ? THEN 1 ELSE -1 END
-               * p.stake * coalesce(e.end_cube, 2 ** coalesce(c.taken, 0)) AS money
+           CASE WHEN e.winner IS NULL THEN NULL ELSE p.match_money END AS money
     FROM played p LEFT JOIN ends e ON e.match_id = p.match_id
                   LEFT JOIN cubes c ON c.match_id = p.match_id
 )
@@ -75,7 +79,9 @@ def _matches(filters: Filters) -> tuple[str, list]:
     if filters.player is None:
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
-    return head + _MATCHES.format(cube=CUBE), [*params, *[filters.player] * 4]
+    sql = head + ", " + MATCH_ENDS + _MATCHES.format(
+        cube=CUBE, money=money_sql("m"), money_join=match_end_join("m"))
+    return sql, [*params, *[filters.player] * 3]
 
 
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:

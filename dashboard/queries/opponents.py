@@ -13,20 +13,20 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df
+from dashboard.queries.common import MATCH_ENDS, Filters, fetch_df, match_end_join, money_sql
 from dashboard.queries.sessions import scope_cte
 
 _VERSUS = """
 , versus AS (
-    SELECT s.hand_key, s.played_at, s.variant, s.stake, s.currency,
-           s.player,
+    SELECT s.hand_key, s.played_at, s.variant, s.scoring, s.stake, s.currency,
+           s.player, {money} AS money,
            p.opponent, p.points, p.total, p.row_points, p.bonus, p.royalties AS royalty_net,
            p.surrender, p.rows_won, p.rows_lost, p.scoop,
            s.royalties AS royalties_for, s.fouled AS fouled, s.surrendered AS surrendered
            {their_columns}
     FROM scope s
     JOIN pairs p ON p.hand_key = s.hand_key  -- names are unique in a hand: p.seat = s.seat
-    {their_join}
+    {their_join} {money_join}
     WHERE s.player = ? AND p.player = ? {narrow}
 )
 """
@@ -39,9 +39,10 @@ list of opponents narrow the scan)."""
 
 
 def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
-            theirs: bool = True) -> tuple[str, list]:
+            theirs: bool = True, money: bool = False) -> tuple[str, list]:
     """``scope`` and ``versus``: one row per hand and opponent of ``filters.player`` (only
-    ``opponents``, when given); ``theirs`` adds the opponent's own row (royalties, foul)."""
+    ``opponents``, when given); ``theirs`` adds the opponent's own row (royalties, foul);
+    ``money`` the hand's money (:func:`~dashboard.queries.common.money_sql`; else NULL)."""
     if filters.player is None:
         raise ValueError("the opponents of whom? choose a player first")
     head, params = scope_cte(filters)
@@ -52,19 +53,23 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
             narrow += " AND list_contains(?, o.player)"
             extra.append(list(opponents))
     sql = _VERSUS.format(narrow=narrow, their_columns=_THEIR_COLUMNS if theirs else "",
-                         their_join=_THEIR_JOIN if theirs else "")
+                         their_join=_THEIR_JOIN if theirs else "",
+                         money=money_sql("s", "p.points") if money else "NULL::DOUBLE",
+                         money_join=match_end_join("s") if money else "")
+    if money:
+        head += ", " + MATCH_ENDS
     return head + sql, [*params, filters.player, filters.player, *extra]
 
 
 _TABLE = """
 , ours AS (
-    SELECT opponent,
+    SELECT opponent, scoring,
            count(*) AS hands,
            sum(points) AS net_points,
            avg(points) AS points_per_hand,
            avg(points) - 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_low,
            avg(points) + 1.96 * stddev_samp(points) / sqrt(count(*)) AS ci_high,
-           sum(points * stake) AS money,
+           sum(money) AS money,
            CASE WHEN min(currency) = max(currency) THEN min(currency)
                 ELSE min(currency) || ', ' || max(currency) END AS currency,
            sum(rows_won) / (3.0 * count(*)) AS rows_won_pct,
@@ -73,19 +78,20 @@ _TABLE = """
            sum(royalties_for)::BIGINT AS royalties_for,
            avg(CASE WHEN surrendered THEN NULL ELSE fouled::INT END) AS our_foul_rate
     FROM versus
-    GROUP BY opponent
+    GROUP BY opponent, scoring
 ), theirs AS (
     SELECT o.player AS opponent,
            sum(o.royalties)::BIGINT AS royalties_against,
-           avg(CASE WHEN o.surrendered THEN NULL ELSE o.fouled::INT END) AS their_foul_rate
+           avg(CASE WHEN o.surrendered THEN NULL ELSE o.fouled::INT END) AS their_foul_rate,
+           o.scoring
     FROM scope s JOIN hand_players o ON o.hand_key = s.hand_key
     WHERE s.player = ? AND o.player <> ?
-    GROUP BY o.player
+    GROUP BY o.player, o.scoring
 )
 SELECT ours.* EXCLUDE (our_foul_rate), theirs.royalties_against, theirs.their_foul_rate,
        ours.our_foul_rate
-FROM ours JOIN theirs USING (opponent)
-ORDER BY hands DESC, opponent
+FROM ours JOIN theirs USING (opponent, scoring)
+ORDER BY hands DESC, opponent, scoring
 """
 """Our side from the pairs; theirs (royalties, fouls) from their own rows in the same hands,
 aggregated apart: two passes over single-key joins cost less than one over the pair and the
@@ -93,11 +99,12 @@ opponent's row together."""
 
 
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """One row per opponent of the filtered player: hands together, net points, points per
-    hand with its 95% interval (``ci_low``, ``ci_high``; NaN with one hand), money (points x
-    stake, where the stake is known), rows won (share of rows), scoops and royalties for and
-    against, their foul rate and ours in those hands."""
-    head, params = _versus(filters, theirs=False)
+    """One row per opponent of the filtered player and scoring system (race points are never
+    added to other points): hands together, net points, points per hand with its 95% interval
+    (``ci_low``, ``ci_high``; NaN with one hand), money (where the stake is known: points x
+    stake; OFC Double: stake x cube of each match won or lost), rows won (share of rows),
+    scoops and royalties for and against, their foul rate and ours in those hands."""
+    head, params = _versus(filters, theirs=False, money=True)
     return fetch_df(con, head + _TABLE, [*params, filters.player, filters.player])
 
 
@@ -108,16 +115,16 @@ _CUMULATIVE = """
 , numbered AS (
     SELECT v.opponent, v.hand_key, v.played_at,
            row_number() OVER w AS hand_no,
-           count(*) OVER (PARTITION BY v.opponent) AS total,
+           count(*) OVER (PARTITION BY v.opponent, v.scoring) AS total, v.scoring,
            sum(v.points) OVER w AS cumulative_points
     FROM versus v
-    WINDOW w AS (PARTITION BY v.opponent ORDER BY v.played_at NULLS LAST, v.hand_key
+    WINDOW w AS (PARTITION BY v.opponent, v.scoring ORDER BY v.played_at NULLS LAST, v.hand_key
                  ROWS UNBOUNDED PRECEDING)
 )
-SELECT opponent, hand_no, hand_key, played_at, cumulative_points
+SELECT opponent, scoring, hand_no, hand_key, played_at, cumulative_points
 FROM numbered
 WHERE hand_no % greatest(1, total // ?) = 0 OR hand_no = total
-ORDER BY opponent, hand_no
+ORDER BY opponent, scoring, hand_no
 """
 
 TOP_OPPONENTS = 8
@@ -148,19 +155,22 @@ player fouled; surrender payments; and what table-stakes caps took off. Each par
 
 _SPLIT = """
 SELECT {parts}
-FROM versus WHERE opponent = ?
+FROM versus WHERE opponent = ? AND scoring = coalesce(?, scoring)
 """
 
 
-def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str) -> pd.DataFrame:
-    """``component``, ``points``, ``hands`` for the filtered player against ``opponent``; the
-    ``points`` add up to the net of :func:`table`."""
+def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str,
+                 scoring: str | None = None) -> pd.DataFrame:
+    """``component``, ``points``, ``hands`` for the filtered player against ``opponent`` (in
+    one ``scoring`` system: race points are not added to others); the ``points`` add up to
+    the net of that row of :func:`table`."""
     parts = ", ".join(
         f"coalesce(sum(CASE WHEN {cond} THEN {value} ELSE 0 END), 0) AS p{i}, "
         f"count(*) FILTER (WHERE {cond}) AS n{i}"
         for i, (value, cond) in enumerate(COMPONENTS.values()))
     head, params = _versus(filters, (opponent,))
-    row = fetch_df(con, head + _SPLIT.format(parts=parts), [*params, opponent]).iloc[0]
+    row = fetch_df(con, head + _SPLIT.format(parts=parts),
+                   [*params, opponent, scoring]).iloc[0]
     return pd.DataFrame({
         "component": list(COMPONENTS),
         "points": [float(row[f"p{i}"]) for i in range(len(COMPONENTS))],
@@ -171,7 +181,7 @@ def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
 _HANDS = """
 , picked AS (
     SELECT * FROM versus
-    WHERE opponent = ? AND ({cond})
+    WHERE opponent = ? AND scoring = coalesce(?, scoring) AND ({cond})
     ORDER BY played_at NULLS LAST, hand_key
     LIMIT ?
 )
@@ -184,12 +194,14 @@ ORDER BY v.played_at NULLS LAST, v.hand_key
 
 
 def versus_hands(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str,
-                 component: str | None = None, limit: int = 500) -> pd.DataFrame:
+                 component: str | None = None, limit: int = 500,
+                 scoring: str | None = None) -> pd.DataFrame:
     """The hands of the filtered player against ``opponent`` (only those carrying ``component`` of
     :data:`COMPONENTS` when given), with the pair's settlement."""
     cond = COMPONENTS[component][1] if component else "TRUE"
     head, params = _versus(filters, (opponent,))
-    return fetch_df(con, head + _HANDS.format(cond=cond), [*params, opponent, int(limit)])
+    return fetch_df(con, head + _HANDS.format(cond=cond),
+                    [*params, opponent, scoring, int(limit)])
 
 
 def page(con: duckdb.DuckDBPyConnection, filters: Filters) -> tuple[pd.DataFrame, ...]:
@@ -198,9 +210,11 @@ def page(con: duckdb.DuckDBPyConnection, filters: Filters) -> tuple[pd.DataFrame
     first = table(con, filters)
     if first.empty:
         return (first,)
-    names = tuple(str(o) for o in first["opponent"].head(TOP_OPPONENTS))
-    return (first, cumulative(con, filters, names), head_to_head(con, filters, names[0]),
-            versus_hands(con, filters, names[0]))
+    names = tuple(dict.fromkeys(str(o) for o in first["opponent"]))[:TOP_OPPONENTS]
+    scoring = str(first["scoring"].iloc[0])
+    return (first, cumulative(con, filters, names),
+            head_to_head(con, filters, names[0], scoring),
+            versus_hands(con, filters, names[0], scoring=scoring))
 
 
 BENCHMARK_QUERIES = [("page", page)]

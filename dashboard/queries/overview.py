@@ -13,12 +13,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dashboard.queries import review
 from dashboard.queries.common import (
+    MATCH_ENDS,
     PLAYER_ROWS,
+    RACE,
     Filters,
     fetch_all,
     fetch_all_numpy,
     fetch_df,
+    match_end_join,
+    money_sql,
     where,
 )
 
@@ -35,7 +40,12 @@ class Summary:
     approximation, ``1.96 * sd / sqrt(n)``; ``None`` under two hands). Rates are fractions in
     0..1, ``None`` when nothing to count: ``fl_entry`` over hands not played in Fantasyland,
     ``fl_stay`` over hands played in it. ``money`` maps currency (``''`` when unnamed) to the
-    net amount over the hands with a known stake.
+    net amount over the hands with a known stake (OFC Double: its matches' stake x cube).
+
+    Race points (OFC Double) are not added to other points: when the hands mix race scoring
+    with another system, ``net_points``, ``per_hand`` and ``ci95`` are over the other hands
+    only and ``race_left_out`` says how many race hands were left out. ``by_scoring`` gives
+    (scoring system, hands, points) for each system.
     """
 
     hands: int
@@ -49,13 +59,17 @@ class Summary:
     avg_royalties: float | None
     money: tuple[tuple[str, float, int], ...]
     """(currency, net amount, hands with that stake)."""
+    race_left_out: int = 0
+    by_scoring: tuple[tuple[str, int, float], ...] = ()
 
 
 def summary(con: Any, filters: Filters) -> Summary:
-    """One pass over the player's hands, grouped by stake currency, then combined."""
+    """One pass over the player's hands, grouped by stake currency and scoring, then
+    combined."""
     cond, params = where(filters)
     groups = fetch_all(con, f"""
-        SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), count(*),
+        WITH {MATCH_ENDS}
+        SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), hp.scoring, count(*),
                coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
                count(*) FILTER (WHERE NOT hp.surrendered),
                count(*) FILTER (WHERE hp.fouled AND NOT hp.surrendered),
@@ -63,26 +77,39 @@ def summary(con: Any, filters: Filters) -> Summary:
                count(*) FILTER (WHERE hp.fantasyland_next > 0 AND NOT hp.fantasyland),
                count(*) FILTER (WHERE hp.fantasyland),
                count(*) FILTER (WHERE hp.fantasyland_next > 0 AND hp.fantasyland),
-               coalesce(sum(hp.royalties), 0), sum(hp.points * hp.stake)
-        {PLAYER_ROWS} WHERE {cond}
-        GROUP BY 1, 2 ORDER BY 3 DESC""", params)
-    n, total, squares, set_, fouls, regular, entries, fl_hands, stays, royalties = (
-        sum(g[k] for g in groups) for k in range(2, 12))
+               coalesce(sum(hp.royalties), 0), sum({money_sql("hp")})
+        {PLAYER_ROWS} {match_end_join("hp")} WHERE {cond}
+        GROUP BY 1, 2, 3 ORDER BY 4 DESC""", params)
+    n, _, _, set_, fouls, regular, entries, fl_hands, stays, royalties = (
+        sum(g[k] for g in groups) for k in range(3, 13))
+    mixed = len({g[2] == RACE for g in groups}) > 1
+    counted = [g for g in groups if not (mixed and g[2] == RACE)]
+    points_n, total, squares = (sum(g[k] for g in counted) for k in range(3, 6))
 
     def ratio(part: float, whole: float) -> float | None:
         return part / whole if whole else None
 
-    mean = ratio(total, n)
+    mean = ratio(total, points_n)
     ci = None
-    if n >= 2 and mean is not None:
-        variance = max(0.0, (squares - n * mean * mean) / (n - 1))
-        ci = Z95 * math.sqrt(variance) / math.sqrt(n)
-    money = tuple((currency, float(amount), hands) for staked, currency, hands, *_, amount
-                  in groups if staked)
+    if points_n >= 2 and mean is not None:
+        variance = max(0.0, (squares - points_n * mean * mean) / (points_n - 1))
+        ci = Z95 * math.sqrt(variance) / math.sqrt(points_n)
+    money: dict[str, tuple[float, int]] = {}
+    for staked, currency, _, hands, *_, amount in groups:
+        if staked:
+            was = money.get(currency, (0.0, 0))
+            money[currency] = (was[0] + float(amount or 0.0), was[1] + hands)
+    systems: dict[str, tuple[int, float]] = {}
+    for g in groups:
+        was = systems.get(g[2], (0, 0.0))
+        systems[g[2]] = (was[0] + g[3], was[1] + float(g[4]))
     return Summary(hands=n, net_points=float(total), per_hand=mean, ci95=ci,
                    foul_rate=ratio(fouls, set_), fl_entry=ratio(entries, regular),
                    fl_stay=ratio(stays, fl_hands), fl_hands=fl_hands,
-                   avg_royalties=ratio(royalties, n), money=money)
+                   avg_royalties=ratio(royalties, n),
+                   money=tuple((c, m, h) for c, (m, h) in money.items()),
+                   race_left_out=n - points_n,
+                   by_scoring=tuple((k, h, p) for k, (h, p) in sorted(systems.items())))
 
 
 _NULL_TIME_FIRST = -(2**62)
@@ -104,7 +131,13 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     ``n`` (hand number), ``hand_key``, ``played_at``, ``points`` (that hand), ``total``,
     ``without_fl`` (hands not played in Fantasyland), ``royalties`` (net royalties exchanged,
     from ``pairs``) and ``row_points`` (rows and bonuses won, from ``pairs``), all cumulative.
-    Long histories keep every k-th hand and the last one.
+    Long histories keep every k-th hand and the last one. When the hands mix race scoring
+    (OFC Double) with another system, the race hands are left out.
+
+    ``expected`` is the luck line (only with a player chosen and some hands reviewed, else all
+    NaN): the same running total with each reviewed hand's points replaced by the EV of the
+    player's position after its first placement (``decisions.chosen_ev`` of street 1, see
+    :func:`dashboard.queries.review.expected_first`); real minus expected is the cards' luck.
 
     Two column scans, then the running sums in numpy: on a million hands this is several
     times faster than window functions over a join of the pairs.
@@ -112,12 +145,15 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     cond, params = where(filters)
     mine = fetch_all_numpy(con, f"""
         SELECT hp.hand_key, coalesce(epoch_us(hp.played_at), {_NULL_TIME_FIRST}) AS t,
-               hp.seat, hp.points, hp.fantasyland
+               hp.seat, hp.points, hp.fantasyland, hp.scoring = '{RACE}' AS race
         {PLAYER_ROWS} WHERE {cond}""", params)
+    race = np.asarray(mine["race"], dtype=bool)
+    if race.any() and not race.all():  # race points are not added to other points
+        mine = {name: np.asarray(values)[~race] for name, values in mine.items()}
     count = len(mine["hand_key"])
     if count == 0:
         return pd.DataFrame(columns=["n", "hand_key", "played_at", "points", "total",
-                                     "without_fl", "royalties", "row_points"])
+                                     "without_fl", "royalties", "row_points", "expected"])
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
     if filters.player is not None:
@@ -143,7 +179,21 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
         "without_fl": np.cumsum(np.where(fl, 0.0, points))[keep],
         "royalties": np.cumsum(royalties[order])[keep],
         "row_points": np.cumsum(rows[order])[keep],
+        "expected": _expected(con, filters, mine["hand_key"][order], points)[keep],
     })
+
+
+def _expected(con: Any, filters: Filters, keys: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The running total with reviewed hands counted at their expected points; NaN when no
+    hand is reviewed (or no player is chosen)."""
+    if filters.player is None:
+        return np.full(len(keys), np.nan)
+    found = review.expected_first(con, filters.player)
+    if found.empty:
+        return np.full(len(keys), np.nan)
+    by_key = dict(zip(found["hand_key"].astype(np.int64), found["expected"], strict=True))
+    values = np.array([by_key.get(int(k), p) for k, p in zip(keys, points, strict=True)])
+    return np.cumsum(values)
 
 
 DIRECT_LOOKUP_LIMIT = 20_000_000
@@ -183,16 +233,20 @@ def _per_hand(seat_key: np.ndarray, pairs: dict[str, np.ndarray]) -> tuple[np.nd
 
 def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     """One row per session (newest first): ``session``, ``started``, ``hands``, ``points``,
-    ``per_hand``, ``foul_rate``, ``fl_hands``, ``money`` (where stakes are known) and
+    ``per_hand``, ``scoring`` (the session's scoring systems), ``foul_rate``, ``fl_hands``,
+    ``money`` (where stakes are known; OFC Double: stake x cube of the matches it ended) and
     ``first_hand`` (the hand key that opens the session)."""
     cond, params = where(filters)
     return fetch_df(con, f"""
+        WITH {MATCH_ENDS}
         SELECT coalesce(hp.session_id, '(none)') AS session, min(hp.played_at) AS started,
                count(*) AS hands, sum(hp.points) AS points, avg(hp.points) AS per_hand,
                avg(hp.fouled::INT) AS foul_rate,
+               CASE WHEN min(hp.scoring) = max(hp.scoring) THEN min(hp.scoring)
+                    ELSE min(hp.scoring) || ', ' || max(hp.scoring) END AS scoring,
                count(*) FILTER (WHERE hp.fantasyland) AS fl_hands,
-               sum(hp.points * hp.stake) AS money,
+               sum({money_sql("hp")}) AS money,
                arg_min(hp.hand_key, hp.played_at) AS first_hand
-        {PLAYER_ROWS} WHERE {cond}
+        {PLAYER_ROWS} {match_end_join("hp")} WHERE {cond}
         GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
         [*params, limit])

@@ -24,7 +24,16 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df, where
+from dashboard.queries.common import (
+    MATCH_ENDS,
+    RACE,
+    Filters,
+    fetch_df,
+    match_end_join,
+    money_sql,
+    point_sql,
+    where,
+)
 
 DEFAULT_GAP_MINUTES = 30
 
@@ -145,19 +154,29 @@ _PERIOD_TABLE = """
            {foul_rate} AS foul_rate,
            {fl_entry_rate} AS fl_entry_rate,
            count(*) FILTER (WHERE s.fantasyland) AS fl_hands,
-           sum(s.points * s.stake) AS money,
+           sum({money}) AS money,
            CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
-                ELSE min(s.currency) || ', ' || max(s.currency) END AS currency
+                ELSE min(s.currency) || ', ' || max(s.currency) END AS currency,
+           CASE WHEN min(s.scoring) = max(s.scoring) THEN min(s.scoring)
+                ELSE min(s.scoring) || ', ' || max(s.scoring) END AS scoring,
+           coalesce(sum({plain_points}), 0) AS plain_points,
+           count(*) FILTER (WHERE s.scoring = '{race}') AS race_hands
     FROM scope s {join}
     GROUP BY 1, 2
 ), periods AS (
     SELECT {label} AS period, * EXCLUDE (k1, k2) FROM grouped
+), mixing AS (
+    -- race points are not added to other points: with both, the running total leaves them out
+    SELECT bool_or(race_hands > 0) AND bool_or(race_hands < hands) AS mixed FROM periods
 )
-SELECT row_number() OVER (ORDER BY started NULLS LAST, period) AS period_no, *,
-       sum(points) OVER (ORDER BY started NULLS LAST, period) AS cumulative_points,
+SELECT row_number() OVER (ORDER BY started NULLS LAST, period) AS period_no,
+       periods.* EXCLUDE (plain_points, race_hands),
+       periods.race_hands,
+       sum(CASE WHEN mixing.mixed THEN plain_points ELSE points END)
+           OVER (ORDER BY started NULLS LAST, period) AS cumulative_points,
        avg(points_per_hand) OVER (ORDER BY started NULLS LAST, period
                                   ROWS {trend} PRECEDING) AS trend_points_per_hand
-FROM periods
+FROM periods, mixing
 ORDER BY period_no
 """
 
@@ -165,8 +184,10 @@ ORDER BY period_no
 def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str = "session",
                  gap_minutes: float = DEFAULT_GAP_MINUTES) -> pd.DataFrame:
     """One row per session (or week, or day) in time order: hands, points, points per hand,
-    foul rate, Fantasyland entry rate, FL hands, money (points x stake where the stake is
-    known), the running total, and the trend (points per hand averaged over the last
+    foul rate, Fantasyland entry rate, FL hands, money (where the stake is known: points x
+    stake; OFC Double: stake x cube of the matches the period ended), the scoring systems,
+    ``race_hands``, the running total (without race points when the periods mix race
+    scoring with another system), and the trend (points per hand averaged over the last
     ``TREND_PERIODS`` periods). ``period`` is the key for :func:`hand_list` with
     ``PERIODS[period]``."""
     k1, k2, label = _PERIOD_PARTS[period]
@@ -176,9 +197,10 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     else:
         head, params = scope_cte(filters)
         join = ""
-    sql = head + _PERIOD_TABLE.format(k1=k1, k2=k2, label=label, join=join,
-                                      foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE,
-                                      trend=TREND_PERIODS - 1)
+    sql = head + ", " + MATCH_ENDS + _PERIOD_TABLE.format(
+        k1=k1, k2=k2, label=label, join=f"{join} {match_end_join('s')}",
+        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1,
+        money=money_sql("s"), plain_points=point_sql("s"), race=RACE)
     return fetch_df(con, sql, params)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df
+from dashboard.queries.common import MATCH_ENDS, Filters, fetch_df, match_end_join, money_sql
 from dashboard.queries.sessions import FL_ENTRY_RATE, FOUL_RATE, hand_list, scope_cte
 
 _TABLE = """
@@ -25,10 +25,10 @@ SELECT s.variant, s.ruleset_label, s.scoring,
        {fl_entry_rate} AS fl_entry_rate,
        avg(s.fantasyland::INT) AS fl_hand_share,
        avg(s.royalties) AS royalties_per_hand,
-       sum(s.points * s.stake) AS money,
+       sum({money}) AS money,
        CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
                 ELSE min(s.currency) || ', ' || max(s.currency) END AS currency
-FROM scope s
+FROM scope s {money_join}
 GROUP BY ALL
 ORDER BY hands DESC, s.variant, s.ruleset_label
 """
@@ -37,9 +37,12 @@ ORDER BY hands DESC, s.variant, s.ruleset_label
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Per variant and ruleset: ``hands``, ``points_per_hand`` with its 95% interval,
     ``points``, ``foul_rate``, ``fl_entry_rate``, ``fl_hand_share`` (hands played in
-    Fantasyland), ``royalties_per_hand`` and ``money``."""
+    Fantasyland), ``royalties_per_hand`` and ``money`` (OFC Double: its matches' stake x
+    cube)."""
     head, params = scope_cte(filters)
-    sql = head + _TABLE.format(foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE)
+    sql = head + ", " + MATCH_ENDS + _TABLE.format(
+        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, money=money_sql("s"),
+        money_join=match_end_join("s"))
     return fetch_df(con, sql, params)
 
 

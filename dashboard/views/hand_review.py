@@ -14,6 +14,7 @@ import streamlit as st
 from dashboard import db, filters
 from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
+from dashboard.queries import review as review_q
 from dashboard.replay import SeatView, step_count, step_label, view_at
 from ofc_core.rules import discards, resolve
 
@@ -111,6 +112,10 @@ def header(hand: dict[str, Any]) -> None:
 
 def step_controls(hand_key: int, steps: int) -> int:
     key = f"replay_step_{hand_key}"
+    wanted = st.query_params.get("street")
+    if wanted and wanted.isdigit():  # opened at a street (the Review page): once, then it moves
+        st.session_state[key] = min(steps, max(1, int(wanted)))
+        del st.query_params["street"]
     st.session_state.setdefault(key, 1)
 
     def move(delta: int) -> None:
@@ -128,6 +133,20 @@ def step_controls(hand_key: int, steps: int) -> int:
                   "cards placed this street are outlined)"
                   if steps > 1 else "**Showdown** (this log gives only the final boards)")
     return step
+
+
+def reviewed_street(hand_key: int, street: int) -> None:
+    """What ``ofc review`` found for this street: the EV of what was played and of the best
+    placement (docs/review.md)."""
+    for d in db.query(review_q.at_street, hand_key, street).itertuples(index=False):
+        played = f"{d.chosen_ev:+.2f} ± {d.chosen_se:.2f}"
+        if d.ev_lost > 0:
+            best = (f"best `{d.best}` {d.best_ev:+.2f} ± {d.best_se:.2f}: "
+                    f"**{d.ev_lost:.2f} points lost**")
+        else:
+            best = "the best placement found"
+        st.markdown(f":material/insights: Review of {md_text(d.player)}'s {md_text(d.kind)}: "
+                    f"played `{d.chosen}` EV {played}; {best}")
 
 
 def seat_street(view: SeatView, four: bool, surrendered: bool = False) -> str:
@@ -181,6 +200,8 @@ def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
     st.markdown("#### Replayer")
     steps = step_count(streets)
     step = step_controls(int(hand["hand_key"]), steps)
+    if step < steps:
+        reviewed_street(int(hand["hand_key"]), step)
     four = filters.four_colour()
     views = {v.seat: v for v in view_at(streets, seats, step, discards_rule(hand, seats))}
     per_row = 2 if len(seats) > 2 else len(seats)  # 3-4 players: two boards a row, readable

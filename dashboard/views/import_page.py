@@ -36,6 +36,8 @@ def show_outcome(outcome: UploadOutcome) -> None:
                            columns=["file", "line", "hand_id", "reason", "kind"])
     problems = pd.concat([refused, problems], ignore_index=True) if len(refused) else problems
     totals = ledger[["hands", "stored", "duplicate", "merged", "partial", "rejected"]].sum()
+    if outcome.error is not None:
+        st.error(f"The import stopped: {md_text(outcome.error)}")
     st.subheader("Ledger")
     st.markdown(
         f"**{len(ledger)}** files read: **{int(totals['stored'])}** hands stored, "

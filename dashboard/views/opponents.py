@@ -14,10 +14,13 @@ from dashboard.queries.common import Filters
 
 COLUMNS = {
     "opponent": w.text("Opponent"),
+    "scoring": w.text("Scoring", help="one row per scoring system: race points (OFC Double) "
+                      "are not added to other points"),
     "hands": w.count("Hands together"),
     "net_points": w.signed("Net points", 0),
     **w.CI_COLUMNS,
-    "money": w.signed("Money", help="points x stake, hands with a stake"),
+    "money": w.signed("Money", help="points x stake, hands with a stake; OFC Double: stake x "
+                      "cube of each match won or lost"),
     "currency": w.text("Currency"),
     "rows_won_pct": w.percent("Rows won"),
     "scoops_for": w.count("Scoops for"),
@@ -41,9 +44,11 @@ VERSUS_COLUMNS = {
 }
 
 
-def versus(current: Filters, key: str, opponent: str, component: str | None = None) -> None:
-    """The hands played against ``opponent`` (carrying ``component`` of the net)."""
-    hands = db.query(opponents.versus_hands, current, opponent, component)
+def versus(current: Filters, key: str, opponent: str, component: str | None = None,
+           scoring: str | None = None) -> None:
+    """The hands played against ``opponent`` (carrying ``component`` of the net, in one
+    ``scoring`` system when given)."""
+    hands = db.query(opponents.versus_hands, current, opponent, component, scoring=scoring)
     what = f"against {opponent}" + (f" carrying {component}" if component else "")
     w.show_hands(hands, key, what, columns=VERSUS_COLUMNS, sep=" ")
 
@@ -61,9 +66,11 @@ def table(current: Filters, frame: pd.DataFrame) -> None:
 def cumulative(current: Filters, names: list[str]) -> None:
     frame = db.query(opponents.cumulative, current, tuple(names[:opponents.TOP_OPPONENTS]))
     fig = go.Figure()
-    for opponent, line in frame.groupby("opponent", sort=False):
+    several = frame["scoring"].nunique() > 1
+    for (opponent, scoring), line in frame.groupby(["opponent", "scoring"], sort=False):
+        name = f"{opponent} ({scoring})" if several else str(opponent)
         fig.add_trace(go.Scattergl(
-            x=line["hand_no"], y=line["cumulative_points"], name=w.plot_text([opponent])[0],
+            x=line["hand_no"], y=line["cumulative_points"], name=w.plot_text([name])[0],
             mode="lines+markers", marker={"size": 3},
             customdata=line[["hand_key"]].to_numpy(),
             hovertemplate="hand %{x}: %{y:+,.0f}<extra>%{fullData.name}</extra>"))
@@ -87,14 +94,22 @@ def split_chart(split: pd.DataFrame) -> list | None:
     return w.chart(fig, "opponents_split")
 
 
-def head_to_head(current: Filters, names: list[str]) -> None:
+def head_to_head(current: Filters, rows: list[tuple[str, str]]) -> None:
+    """The net against one opponent in one scoring system (race points are not added to
+    others), part by part."""
+    names = [o for o, _ in rows]
     default = names.index(current.opponent) if current.opponent in names else 0
-    opponent = st.selectbox("Opponent", names, index=default, key="opponents_h2h")
-    point = split_chart(db.query(opponents.head_to_head, current, opponent))
+    several = len({s for _, s in rows}) > 1
+    picked = st.selectbox("Opponent", range(len(rows)), index=default, key="opponents_h2h",
+                          format_func=lambda i: f"{rows[i][0]} ({rows[i][1]})" if several
+                          else rows[i][0])
+    opponent, scoring = rows[picked or 0]
+    point = split_chart(db.query(opponents.head_to_head, current, opponent, scoring))
     st.caption("Without a foul: row points, bonuses and the royalty exchange; hands where "
                "either player fouled are counted whole under fouls. Click a bar to list "
                "its hands.")
-    versus(current, "opponents_split_hands", opponent, point[0] if point and point[0] else None)
+    versus(current, "opponents_split_hands", opponent, point[0] if point and point[0] else None,
+           scoring)
 
 
 def main() -> None:
@@ -104,10 +119,11 @@ def main() -> None:
     current, frame = page
     table(current, frame)
     st.subheader("Running net per opponent")
-    names = [str(o) for o in frame["opponent"]]
+    names = list(dict.fromkeys(str(o) for o in frame["opponent"]))
     cumulative(current, names)
     st.subheader("Head to head")
-    head_to_head(current, names)
+    head_to_head(current, [(str(o), str(s)) for o, s in zip(frame["opponent"],
+                                                               frame["scoring"], strict=True)])
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

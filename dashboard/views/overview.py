@@ -15,9 +15,11 @@ SESSION_COLUMNS = {
     "hands": w.count("Hands"),
     "points": w.signed("Points", 0),
     "per_hand": w.signed("Per hand"),
+    "scoring": w.text("Scoring", help="race: OFC Double race points, not added to others"),
     "foul_rate": w.percent("Foul %"),
     "fl_hands": w.count("FL hands"),
-    "money": w.signed("Money"),
+    "money": w.signed("Money", help="points x stake; OFC Double: stake x cube of each match "
+                      "won or lost"),
     "first_hand": None,
 }
 
@@ -39,6 +41,19 @@ def metrics(s: overview.Summary) -> None:
     w.metric_row(("Foul %", w.pct(s.foul_rate)), ("Fantasyland entry %", w.pct(s.fl_entry)),
                  ("Fantasyland stay %", w.pct(s.fl_stay), f"{s.fl_hands:,} FL hands"),
                  ("Average royalties", avg))
+    points_note(s)
+
+
+def points_note(s: overview.Summary) -> None:
+    """Say which points the totals hold when the hands mix scoring systems."""
+    if len(s.by_scoring) < 2:
+        return
+    parts = " · ".join(f"{system}: {w.num(points, 0)} over {hands:,} hands"
+                       for system, hands, points in s.by_scoring)
+    left_out = (f" The {s.race_left_out:,} OFC Double hands (race points) are left out of the "
+                "net points, points per hand and the graph; their money is counted from "
+                "their matches (stake x cube)." if s.race_left_out else "")
+    st.caption(f"Points by scoring system: {parts}.{left_out}")
 
 
 LINES = (
@@ -47,6 +62,14 @@ LINES = (
     ("row_points", "Rows and bonuses", "#2ca02c"),
     ("royalties", "Royalties", "#ff7f0e"),
 )
+
+
+LUCK = (
+    "**Expected (luck line)**: the same running total, with each hand reviewed by `ofc review` "
+    "counted at the expected points of your position after your first placement (your first "
+    "five as played, everything after it played out by rollouts) instead of what it scored. "
+    "The gap between the total and the expected line is the cards' luck; the points your "
+    "decisions cost are the EV lost on the Review page.")
 
 
 def graph(current: filters.Filters) -> None:
@@ -59,10 +82,17 @@ def graph(current: filters.Filters) -> None:
             marker={"size": 4}, line={"color": colour, "width": 2 if total else 1.4},
             customdata=frame["hand_key"].to_numpy(),
             hovertemplate="hand %{x}<br>%{y:+,.0f} points<extra>" + name + "</extra>"))
+    if frame["expected"].notna().any():
+        fig.add_trace(go.Scatter(
+            x=frame["n"], y=frame["expected"], name="Expected (luck line)", mode="lines",
+            line={"color": "#7f7f7f", "width": 1.6, "dash": "dash"},
+            hovertemplate="hand %{x}<br>%{y:+,.0f} expected<extra></extra>"))
     w.layout(fig, height=420, top=30, xaxis_title="hands played",
              yaxis_title="points (cumulative)", legend={"orientation": "h", "y": 1.08},
              hovermode="closest")
     w.chart_opens_hand(fig, "overview_graph", "Click a point to open that hand in Hand review.")
+    if frame["expected"].notna().any():
+        st.caption(LUCK)
 
 
 def sessions_table(current: filters.Filters) -> None:

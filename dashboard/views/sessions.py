@@ -20,12 +20,31 @@ COLUMNS = {
     "hands": w.count("Hands"),
     "points": w.signed("Points", 1),
     "points_per_hand": w.signed("Per hand"),
+    "scoring": w.text("Scoring", help="race: OFC Double race points (not money, and not "
+                      "added to other points)"),
     "foul_rate": w.percent("Foul %"),
     "fl_entry_rate": w.percent("FL entry %"),
     "fl_hands": w.count("FL hands"),
     **w.MONEY_COLUMNS,
     "cumulative_points": w.signed("Running total", 1),
+    "race_hands": None,
 }
+
+
+def winning(frame: pd.DataFrame) -> int:
+    """Periods won: by money where a period is all OFC Double (race points are not a result
+    of their own), else by points."""
+    race = frame["race_hands"] == frame["hands"]
+    won = frame["points"].gt(0).where(~race, frame["money"].gt(0))
+    return int(won.sum())
+
+
+def race_note(frame: pd.DataFrame) -> None:
+    race = int(frame["race_hands"].sum())
+    if race and race < int(frame["hands"].sum()):
+        st.caption(f"The running total leaves out the race points of {race:,} OFC Double "
+                   "hands (race points are not added to other points); their money is "
+                   "stake x cube of each match.")
 
 
 def chart(frame: pd.DataFrame, period: str) -> list | None:
@@ -63,12 +82,13 @@ def main() -> None:
         w.no_hands()
         return
     w.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
-                 ("Winning", f"{int((frame['points'] > 0).sum()):,}"),
+                 ("Winning", f"{winning(frame):,}"),
                  ("Best", w.num(frame["points"].max(), 1)),
                  ("Worst", w.num(frame["points"].min(), 1)))
     point = chart(frame, period)
     st.caption("Click a bar or point to list its hands.")
-    row = w.table(frame, "sessions_table", COLUMNS, order=tuple(COLUMNS),
+    race_note(frame)
+    row = w.table(frame, "sessions_table", COLUMNS, order=tuple(k for k, v in COLUMNS.items() if v),
                   rates=("foul_rate", "fl_entry_rate"))
     w.hands_behind(w.picked(point, row, frame, "period"), "sessions_hands",
                    PERIOD_LABELS[period].lower() + " {}", sessions.period_hands, current,

@@ -14,6 +14,9 @@ full description is ``docs/format-live-csv.md``.
 >>> r = hand.record
 >>> (r.source, r.hand_id, r.variant, r.played_at, [p.reported_points for p in r.players])
 ('club', '7', 'regular', '2026-11-26T21:05:00+00:00', [-4.0, 4.0])
+
+Why one module of this size: the header aliases, the column mapping and a message for every
+bad cell are the format.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ normalised to ``\\n``; non-breaking spaces are kept (they are part of names, and
 >>> decode_bytes(b"caf\\xe9", "c.txt")
 Traceback (most recent call last):
 ...
-ingest.formats.encoding.DecodeError: c.txt: not UTF-8 text (byte 0xe9 at offset 3); save the \
-file as UTF-8 (or UTF-16 with a byte order mark)
+ingest.formats.encoding.DecodeError: c.txt: not UTF-8 text (byte 0xe9 at offset 3, line 1); save \
+the file as UTF-8 (or UTF-16 with a byte order mark)
 """
 
 from __future__ import annotations
@@ -50,12 +50,24 @@ def decode_bytes(data: bytes, filename: str) -> str:
     except UnicodeDecodeError as exc:
         label = "UTF-8" if encoding == "utf-8" else encoding.upper()
         byte = body[exc.start]
+        before = body[:exc.start].decode(encoding, errors="replace")
+        line = _line_of(before, len(before))
         raise DecodeError(
             f"{filename}: not {label} text (byte 0x{byte:02x} at offset "
-            f"{exc.start + len(data) - len(body)}); save the file as UTF-8 (or UTF-16 with a "
-            "byte order mark)"
+            f"{exc.start + len(data) - len(body)}, line {line}); save the file as UTF-8 (or "
+            "UTF-16 with a byte order mark)"
         ) from None
     if "\x00" in text:
-        raise DecodeError(f"{filename}: contains NUL characters, so it is binary or UTF-16 "
+        raise DecodeError(f"{filename}: contains NUL characters (first on line "
+                          f"{_line_of(text, text.index(chr(0)))}), so it is binary or UTF-16 "
                           "without a byte order mark; save it as UTF-8")
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _line_of(text: str, offset: int) -> int:
+    """The 1-based line of ``text[offset]``, line ends read as :func:`decode_bytes` reads them.
+
+    >>> _line_of("a\\r\\nb\\rc\\nd", 7)
+    4
+    """
+    return text[:offset].replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1

@@ -21,6 +21,10 @@ are shared with the CSV reader (:mod:`ingest.formats.csv_boards`).
 >>> (issue.line, issue.hand_id, issue.message)
 (3, '3', "hand '3': Bob: a board has three rows, top-middle-bottom or top / middle / bottom \
 (got 'Xx')")
+
+Why one module of this size: the value readers (cards, boards, flags, points, dates) that the
+CSV reader shares and the notation's parser, with a message for every way a line can be wrong,
+are one grammar.
 """
 
 from __future__ import annotations

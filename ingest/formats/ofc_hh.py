@@ -17,11 +17,17 @@ reader checks it strictly and names the hand in every message. The full field re
 Traceback (most recent call last):
 ...
 ingest.formats.ofc_hh.HandError: hand '8': 0 players: pineapple needs 2-3
+
+Why one module of this size: reading and writing ofc-hh/1, with a message for every field, are
+the format's one definition (its keys are also the fast path's).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -377,9 +383,52 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+_LARGEST = sys.float_info.max
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONG_NUMBER = re.compile(r"\d{300}")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text} is too large")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    if abs(value) > _LARGEST:
+        raise ValueError(f"the number {text[:20]}... is too large")
+    return value
+
+
 def loads_line(line: str) -> Any:
-    """Strict JSON: no NaN/Infinity, no key given twice in one object."""
-    return json.loads(line, parse_constant=_no_constants, object_pairs_hook=_no_duplicate_keys)
+    """Strict JSON: no NaN/Infinity, no key given twice in one object, every number within a
+    double's range (``1e400`` is not read as infinity), no lone UTF-16 surrogate (``"\\ud800"``,
+    half a character), no nesting too deep to read. Every refusal is a ``ValueError``.
+
+    >>> loads_line('{"stake": 1e400}')
+    Traceback (most recent call last):
+    ...
+    ValueError: the number 1e400 is too large
+    >>> loads_line('[' * 100_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested too deeply
+    """
+    try:  # an integer beyond a double has over 300 digits: only then is each one checked
+        obj = json.loads(line, parse_constant=_no_constants, object_pairs_hook=_no_duplicate_keys,
+                         parse_float=_finite_float,
+                         parse_int=_bounded_int if _LONG_NUMBER.search(line) else None)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if _SURROGATE.search(line):
+        try:
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("a \\u escape gives half a character (a lone UTF-16 surrogate)"
+                             ) from None
+    return obj
 
 
 def _guess_hand_id(line: str) -> str | None:
@@ -390,7 +439,7 @@ def _guess_hand_id(line: str) -> str | None:
     rest = line[key + len('"hand_id"'):].lstrip().removeprefix(":").lstrip()
     try:
         value, _ = json.JSONDecoder().raw_decode(rest)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else None
 
@@ -441,13 +490,19 @@ class OfcHhFormat:
     version: str = "1"
 
     def sniff(self, text: str, filename: str) -> bool:
-        """A first non-blank line that opens a JSON object naming this format (or any JSON
-        object in a ``.jsonl`` / ``.ndjson`` file)."""
-        first = next((ln.strip() for ln in text.removeprefix("\ufeff").split("\n", 20)[:20]
-                      if ln.strip()), "")
-        if not first.startswith("{"):
-            return False
-        return f'"{FORMAT_NAME}"' in first or filename.lower().endswith((".jsonl", ".ndjson"))
+        """A ``.jsonl`` / ``.ndjson`` file not blank, or one of whose first 20 lines opens a
+        JSON object naming this format: a broken first line is that hand's error, not the
+        file's.
+
+        >>> FORMAT.sniff('{"source": "x"\\n{"format": "ofc-hh/1"}', "log.txt")
+        True
+        >>> FORMAT.sniff('[1]', "log.jsonl"), FORMAT.sniff('ann: Ah Kd 2c', "log.txt")
+        (True, False)
+        """
+        if filename.lower().endswith((".jsonl", ".ndjson")):
+            return bool(text.strip())
+        return any(ln.lstrip().startswith("{") and f'"{FORMAT_NAME}"' in ln
+                   for ln in text.removeprefix("\ufeff").split("\n", 20)[:20])
 
     def parse(self, text: str, filename: str) -> Iterator[ParsedHand | ParseIssue]:
         return parse_text(text, filename)

@@ -23,6 +23,10 @@ The importer reads the lines it is given back through the reference reader, whic
 what is wrong. Accepted hands are scored by :func:`ofc_core.batch.score_batch`, grouped by
 ruleset and player count. :func:`read_store` fills the same columns from the store's tables,
 for ``ofc rescore``.
+
+Why one module of this size: line -> rows -> columns -> array checks, and the store read back
+into the same columns, are one reader; kept together so that what it accepts can be read
+against the reference reader in one place.
 """
 
 from __future__ import annotations
@@ -194,7 +198,7 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
         raise _Defer
     try:
         obj = _loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise _Defer from None
     if type(obj) is not dict or not obj.keys() <= HAND_KEYS:
         raise _Defer
@@ -504,6 +508,11 @@ def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:
         card_field.append(np.full(len(index), field_, np.int8))
         card.append(index)
         card_text.append(flat_text)
+    if not canonical.all():  # before any check: a token that is not a card has index -1
+        spelled = np.zeros(n, bool)
+        spelled[player_hand[row_player[~canonical]]] = True
+        deferred = sorted(deferred + [b.hands["input"][h] for h in np.nonzero(spelled)[0]])
+        return _finish(_keep(b, ~spelled), deferred)
     table = CardTable(
         rulesets=rulesets, hand_ruleset=ruleset_index, player_hand=player_hand,
         fantasyland=np.array(b.fantasyland, bool), surrendered=np.array(b.surrendered, bool),
@@ -514,7 +523,6 @@ def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:
         card_row=np.concatenate(card_row), card_field=np.concatenate(card_field),
         card=np.concatenate(card))
     good = valid_hands(table) & ~unresolved
-    good[np.unique(player_hand[row_player[~canonical]])] = False
     inputs = b.hands["input"]
     if not good.all():
         deferred = sorted(deferred + [inputs[h] for h in np.nonzero(~good)[0]])

@@ -125,7 +125,8 @@ class CubeView:
 class Policy(Protocol):
     """A player's decisions. ``place`` must return a legal :class:`Placement` for ``view``."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def place(self, view: View, rng: random.Random) -> Placement: ...
 
@@ -147,7 +148,7 @@ def check_placement(view: View, placement: Placement) -> None:
     ofc_core.play.engine.IllegalMove: street 2: placed 1 cards and discarded 2, must place 2
     """
     top, middle, bottom, discard = placement
-    _, street, _, dealt, place, board, _, _ = view
+    street, dealt, place, board = view.street, view.dealt, view.place, view.board
     placed = len(top) + len(middle) + len(bottom)
     if placed != place or placed + len(discard) != len(dealt):
         raise IllegalMove(f"street {street + 1}: placed {placed} cards and discarded "
@@ -265,7 +266,7 @@ def _cards(indexes: Cards) -> tuple[BoardCard, ...]:
     return tuple(map(_CARD, indexes))
 
 
-class _CardTuples(dict):
+class _CardTuples(dict[Cards, tuple[BoardCard, ...]]):
     """Card values of card-index tuples: looked up for the tuples of up to two cards (what a
     pineapple street places in a row or discards); a tuple of three (a finished top, three
     cards a first street puts in one row) is converted once and remembered (at most 132,600
@@ -412,7 +413,7 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
             view = View(ruleset, 0, 0, deck[end - count:end], 13, empty, (), True)
             placement = policies[i].place(view, rng)
             check_placement(view, placement)
-            rows[i] = (placement[0], placement[1], placement[2])
+            rows[i] = (placement.top, placement.middle, placement.bottom)
             streets[i].append(_street_play(deck_cards[end - count:end], placement))
             end -= count
     # Opponents clockwise from each player's left; a Fantasyland board stays hidden.
@@ -577,7 +578,8 @@ def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]
     expected = np.array([h.fantasyland_next for h in hands]).reshape(len(hands), n)
     if not np.array_equal(scores.fantasyland_next[:, :n], expected):
         raise AssertionError("engine and batch scorer disagree on Fantasyland")
-    return scores.points[:, :n].tolist()
+    points: list[list[float]] = scores.points[:, :n].tolist()
+    return points
 
 
 Progress = Callable[[int], None]
@@ -686,7 +688,8 @@ def play_matches(table: Table, spec: SessionSpec, rng: random.Random,
         raise ValueError("Double matches need a match target and two players")
     unlimited = float("inf")
     chips = [spec.bankroll if spec.bankroll is not None else unlimited] * 2
-    button, fantasyland = spec.button % 2, (0, 0)
+    button = spec.button % 2
+    fantasyland: tuple[int, ...] = (0, 0)
     clock = _Clock(spec.start, spec.seconds_per_hand)
     records: list[HandRecord] = []
     number, match_no = 0, 0
@@ -704,7 +707,8 @@ def play_matches(table: Table, spec: SessionSpec, rng: random.Random,
             for seat, p in enumerate(played.result.players):
                 match.scores[seat] += p.points
             winner = match.winner()
-            events, reason = [], "target"
+            events: list[Event] = []
+            reason = "target"
             if winner is None:
                 events, winner = _cube_action(table, match, chips, rng)
                 reason = "declined"

@@ -1,0 +1,140 @@
+"""Benchmark: ``ofc review`` of a three-handed pineapple session, and how precision buys time.
+
+Simulates ``--hands`` hands of three-handed pineapple (seats ``careful``, ``chaser``,
+``careful``; the log as ``Hero``'s room writes it), imports them into a fresh store, and times
+``ofc review --player Hero`` on it, in wall and CPU seconds (the command as a user runs it:
+loading the hands, rollouts, storing the decisions). Target: 1,000 hands in under 10 minutes
+at the default precision.
+
+``--trade P1,P2,...`` reviews the first ``--trade-hands`` hands again at each precision
+(points, one standard error) and prints the time and the mean standard error of ``ev_lost``'s
+two terms, to show how precision and time trade. The last line printed is JSON. Usage:
+``python benchmarks/bench_review.py [--hands 1000] [--trade 0.25,0.5,1,2]``.
+
+``--bias N`` measures the default rollout policy's bias on the first N decisions of the session
+where the review found a better placement than the one played: the chosen and the best
+placement are valued again on ``--bias-rollouts`` common deals by the default policy, by a
+stronger one of its kind (best of 192), and by the ``careful`` bot playing every street without
+seeing the future (slow, in Python); it prints the mean difference of each one's values and
+EV lost from the default's, and how often each agrees that the best beats the chosen.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = "1"  # one core: set before numpy loads
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import duckdb  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ingest.stored_hands import load_records  # noqa: E402
+from ofc_cli.cli import main as ofc  # noqa: E402
+from ofc_core.play.policies import policy  # noqa: E402
+from ofc_core.play.review import parse_placement, spots_of  # noqa: E402
+from ofc_core.play.rollout import DEFAULT_POLICY, BestOfK, BotRollouts, SpotRollouts  # noqa: E402
+
+
+def quietly(*args: str) -> int:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return ofc(list(args))
+
+
+def store(folder: Path, hands: int, seed: int) -> Path:
+    log, db = folder / "session.jsonl", folder / "review.duckdb"
+    assert quietly("simulate", "--variant", "pineapple", "--players", "3", "--hands",
+                   str(hands), "--seed", str(seed), "--policies", "careful,chaser,careful",
+                   "--perspective", "hero", "--hero", "Hero", "--out", str(log)) == 0
+    files = sorted(folder.glob("*.jsonl"))
+    assert quietly("import", *map(str, files), "--db", str(db)) == 0
+    return db
+
+
+def timed_review(db: Path, *extra: str) -> dict[str, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    assert quietly("review", "--db", str(db), "--player", "Hero", "--again", *extra) == 0
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    con = duckdb.connect(str(db), read_only=True)
+    n, rollouts, se, lost = con.execute(
+        "SELECT count(*), sum(rollouts), avg(sqrt(chosen_se ^ 2 + best_se ^ 2)), sum(ev_lost) "
+        "FROM decisions WHERE player = 'Hero'").fetchone()
+    hands = con.execute("SELECT count(DISTINCT hand_id) FROM decisions").fetchone()[0]
+    con.close()
+    return {"hands": hands, "decisions": n, "rollouts": int(rollouts), "wall_s": round(wall, 1),
+            "cpu_s": round(cpu, 1), "mean_se": round(se, 3), "ev_lost_per_hand":
+            round(lost / max(hands, 1), 3)}
+
+
+def bias(db: Path, count: int, rollouts: int) -> dict[str, object]:
+    """Values of (chosen, best) pairs under three rollout policies, on the same deals."""
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute(
+        "SELECT h.hand_key, d.street, d.chosen, d.best FROM decisions d JOIN hands h USING "
+        "(source, hand_id) WHERE d.kind <> 'fantasyland set' AND d.ev_lost > 0 "
+        "ORDER BY h.hand_key, d.street LIMIT ?", [count]).fetchall()
+    records = load_records(con, sorted({k for k, *_ in rows}))
+    con.close()
+    policies = {"default": DEFAULT_POLICY, "best-of-192": BestOfK(192),
+                "bot-careful": BotRollouts(policy("careful"))}
+    values: dict[str, list[tuple[float, float]]] = {name: [] for name in policies}
+    seconds = dict.fromkeys(policies, 0.0)
+    for key, street, chosen, best in rows:
+        spot = next(d.spot for d in spots_of(records[key][0], "Hero") if d.street == street)
+        for name, rollout_policy in policies.items():
+            start = time.process_time()
+            r = SpotRollouts(spot, rollout_policy, seed=street)
+            v = r.values([parse_placement(chosen), parse_placement(best)], r.deal(rollouts))
+            seconds[name] += time.process_time() - start
+            values[name].append((float(v[0].mean()), float(v[1].mean())))
+    out: dict[str, object] = {"decisions": len(rows), "rollouts": rollouts}
+    base = values["default"]
+    for name, pairs in values.items():
+        out[name] = {
+            "chosen_ev_minus_default": round(sum(c - b[0] for (c, _), b in zip(
+                pairs, base, strict=True)) / max(len(rows), 1), 3),
+            "ev_lost": round(sum(b - c for c, b in pairs) / max(len(rows), 1), 3),
+            "agrees_best_is_better": round(sum(b > c for c, b in pairs) / max(len(rows), 1), 3),
+            "cpu_s": round(seconds[name], 1)}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--trade", default="", help="precisions to compare, e.g. 0.25,0.5,1,2")
+    parser.add_argument("--trade-hands", type=int, default=100)
+    parser.add_argument("--bias", type=int, default=0, help="decisions to measure the bias on")
+    parser.add_argument("--bias-rollouts", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = store(Path(tmp), args.hands, args.seed)
+        result: dict[str, object] = {"default": timed_review(db)}
+        trade = {}
+        if args.bias:
+            result["bias"] = bias(db, args.bias, args.bias_rollouts)
+            print(result["bias"], flush=True)
+        for p in filter(None, args.trade.split(",")):
+            con = duckdb.connect(str(db))
+            con.execute("DELETE FROM decisions")
+            con.close()
+            trade[p] = timed_review(db, "--precision", p, "--hands", str(args.trade_hands))
+            print(p, trade[p], flush=True)
+        result["trade"] = trade
+    result["load_average"] = round(os.getloadavg()[0], 1)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

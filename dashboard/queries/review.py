@@ -1,0 +1,121 @@
+"""Review page queries: the decisions ``ofc review`` stored (docs/review.md), for the player.
+
+A decision row is joined to its hand and to the player's row of it, so the shared filters
+apply. "EV lost per hand" divides by the reviewed hands (hands with at least one decision).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from dashboard.queries.common import Filters, fetch_all, fetch_df, where
+
+DECISIONS = ("FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id "
+             "JOIN hand_players hp ON hp.hand_key = h.hand_key AND hp.player = d.player")
+"""The FROM clause of every query here: one row per decision, with the filters' aliases."""
+
+KINDS = ("first five", "street", "fantasyland set")
+
+CHASE = "fantasyland chase"
+"""The fourth kind the page shows: decisions whose best placement aimed at QQ+ on top."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    hands: int
+    decisions: int
+    ev_lost: float
+    costly: int
+    """Decisions that lost more than one point."""
+
+    @property
+    def per_hand(self) -> float | None:
+        return self.ev_lost / self.hands if self.hands else None
+
+
+def summary(con: Any, filters: Filters) -> Summary:
+    cond, params = where(filters)
+    hands, decisions, lost, costly = fetch_all(con, f"""
+        SELECT count(DISTINCT h.hand_key), count(*), coalesce(sum(d.ev_lost), 0),
+               count(*) FILTER (WHERE d.ev_lost > 1)
+        {DECISIONS} WHERE {cond}""", params)[0]
+    return Summary(int(hands), int(decisions), float(lost), int(costly))
+
+
+def costliest(con: Any, filters: Filters, limit: int = 50) -> pd.DataFrame:
+    """The decisions that lost the most, costliest first."""
+    cond, params = where(filters)
+    return fetch_df(con, f"""
+        SELECT h.hand_key, h.played_at, h.hand_id, d.street, d.kind, d.board, d.dealt, d.chosen,
+               d.chosen_ev, d.best, d.best_ev, d.ev_lost, d.fl_chase, h.variant
+        {DECISIONS} WHERE {cond}
+        ORDER BY d.ev_lost DESC, h.hand_key, d.street LIMIT ?""", [*params, limit])
+
+
+def _per_hand(con: Any, filters: Filters, group: str, label: str) -> pd.DataFrame:
+    """EV lost per reviewed hand, by ``group`` (a SQL expression named ``label``)."""
+    cond, params = where(filters)
+    return fetch_df(con, f"""
+        WITH reviewed AS (SELECT count(DISTINCT h.hand_key) AS n {DECISIONS} WHERE {cond})
+        SELECT {group} AS {label}, count(*) AS decisions, sum(d.ev_lost) AS ev_lost,
+               sum(d.ev_lost) / any_value(reviewed.n) AS per_hand,
+               avg(d.ev_lost) AS per_decision
+        {DECISIONS}, reviewed WHERE {cond}
+        GROUP BY 1 ORDER BY 1""", [*params, *params])
+
+
+def by_street(con: Any, filters: Filters) -> pd.DataFrame:
+    return _per_hand(con, filters, "d.street", "street")
+
+
+def by_kind(con: Any, filters: Filters) -> pd.DataFrame:
+    """The three kinds, plus Fantasyland chases (decisions that are also counted in their
+    kind)."""
+    kinds = _per_hand(con, filters, "d.kind", "kind")
+    cond, params = where(filters)
+    chases = fetch_df(con, f"""
+        WITH reviewed AS (SELECT count(DISTINCT h.hand_key) AS n {DECISIONS} WHERE {cond})
+        SELECT '{CHASE}' AS kind, count(*) AS decisions, coalesce(sum(d.ev_lost), 0) AS ev_lost,
+               coalesce(sum(d.ev_lost), 0) / any_value(reviewed.n) AS per_hand,
+               avg(d.ev_lost) AS per_decision
+        {DECISIONS}, reviewed WHERE {cond} AND d.fl_chase""", [*params, *params])
+    return pd.concat([kinds, chases[chases["decisions"] > 0]], ignore_index=True)
+
+
+def by_variant(con: Any, filters: Filters) -> pd.DataFrame:
+    """EV lost per hand within each variant (each variant's own reviewed hands)."""
+    cond, params = where(filters)
+    return fetch_df(con, f"""
+        SELECT h.variant, count(DISTINCT h.hand_key) AS hands, count(*) AS decisions,
+               sum(d.ev_lost) AS ev_lost, sum(d.ev_lost) / count(DISTINCT h.hand_key) AS per_hand
+        {DECISIONS} WHERE {cond} GROUP BY 1 ORDER BY 1""", params)
+
+
+def over_time(con: Any, filters: Filters) -> pd.DataFrame:
+    """EV lost per reviewed hand by day played."""
+    cond, params = where(filters)
+    return fetch_df(con, f"""
+        SELECT CAST(h.played_at AS DATE) AS day, count(DISTINCT h.hand_key) AS hands,
+               sum(d.ev_lost) / count(DISTINCT h.hand_key) AS per_hand
+        {DECISIONS} WHERE {cond} AND h.played_at IS NOT NULL GROUP BY 1 ORDER BY 1""", params)
+
+
+def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:
+    """The reviewed decisions of one street of a hand (one per reviewed player)."""
+    return fetch_df(con, """
+        SELECT d.player, d.kind, d.chosen, d.chosen_ev, d.chosen_se, d.best, d.best_ev,
+               d.best_se, d.ev_lost, d.rollouts
+        FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
+        WHERE h.hand_key = ? AND d.street = ? ORDER BY d.player""", [hand_key, street])
+
+
+def expected_first(con: Any, player: str) -> pd.DataFrame:
+    """``hand_key, expected``: the EV of ``player``'s position after the first placement of
+    each reviewed hand (the first five's ``chosen_ev``) — the luck line's points."""
+    return fetch_df(con, """
+        SELECT h.hand_key, d.chosen_ev AS expected
+        FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
+        WHERE d.player = ? AND d.street = 1 AND d.kind = 'first five'""", [player])

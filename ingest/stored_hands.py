@@ -1,0 +1,189 @@
+"""Stored hands read back: the :class:`~ofc_core.hand.HandRecord` of stored rows (for
+``ofc rescore``, for completing a hand seen in a second log, and for ``ofc score --db``), and
+their stored results in the shape of ``ofc score --json``. ``ofc rescore`` reads most hands
+back in bulk with :func:`ingest.formats.ofc_hh_fast.read_store` instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from ofc_core.board import ROW_NAMES, Board
+from ofc_core.cards import JOKER_SPELLINGS, Card, parse_cards
+from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
+from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
+
+from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow
+
+
+@lru_cache(maxsize=4096)
+def _cards_from_text(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+def _fetch(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = con.execute(sql).to_arrow_table().to_pylist()
+    return rows
+
+
+def load_records(con: duckdb.DuckDBPyConnection,
+                 keys: Sequence[int]) -> dict[int, tuple[HandRecord, HandRow]]:
+    """The stored hands ``keys`` as records (with their key, import, line and raw text)."""
+    if not keys:
+        return {}
+    con.register("_ofc_load_keys", pa.table({"hand_key": pa.array(list(keys), pa.int64())}))
+    try:
+        where = "WHERE hand_key IN (SELECT hand_key FROM _ofc_load_keys)"
+        hands = _fetch(con, f"""
+            SELECT hand_key, source, hand_id, session_id, match_id,
+                   strftime(timezone('UTC', played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at,
+                   variant, ruleset, button, hero, stake, currency, import_id, raw, line
+            FROM hands {where}""")
+        players = _fetch(con, f"""
+            SELECT hand_key, seat, player, fantasyland, surrendered, reported_points
+            FROM hand_players {where} ORDER BY hand_key, seat""")
+        rows = _fetch(con, f"SELECT hand_key, seat, row_name, cards FROM hand_rows {where}")
+        streets = _fetch(con, f"""
+            SELECT hand_key, seat, street, dealt, top, middle, bottom, discard
+            FROM placements {where} ORDER BY hand_key, seat, street""")
+        events = _fetch(con, f"""
+            SELECT hand_key, idx, type, by_player, accepted, data
+            FROM events {where} ORDER BY hand_key, idx""")
+    finally:
+        con.unregister("_ofc_load_keys")
+    return assemble_records(hands, players, rows, streets, events)
+
+
+def _optional_cards(text: str | None) -> tuple[Card, ...] | None:
+    return None if text is None else _cards_from_text(text)
+
+
+def assemble_records(hands: list[dict[str, Any]], players: list[dict[str, Any]],
+                     rows: list[dict[str, Any]], streets: list[dict[str, Any]],
+                     events: list[dict[str, Any]]) -> dict[int, tuple[HandRecord, HandRow]]:
+    """Records from the stored rows of some hands (each list as fetched, one dict per row)."""
+    boards: dict[tuple[int, int], dict[str, tuple[Card, ...]]] = {}
+    for r in rows:
+        boards.setdefault((r["hand_key"], r["seat"]), {})[r["row_name"]] = \
+            _cards_from_text(r["cards"])
+    plays: dict[tuple[int, int], list[StreetPlay]] = {}
+    for s in streets:
+        plays.setdefault((s["hand_key"], s["seat"]), []).append(StreetPlay(
+            _cards_from_text(s["top"]), _cards_from_text(s["middle"]),
+            _cards_from_text(s["bottom"]), _optional_cards(s["dealt"]),
+            _optional_cards(s["discard"])))
+    seated: dict[int, list[PlayerRecord]] = {}
+    for p in players:
+        where = (p["hand_key"], p["seat"])
+        b = boards.get(where, {})
+        board = Board(b.get("top", ()), b.get("middle", ()), b.get("bottom", ()))
+        st = plays.get(where)
+        seated.setdefault(p["hand_key"], []).append(PlayerRecord(
+            p["player"], p["seat"], board, None if st is None else tuple(st),
+            p["fantasyland"], p["surrendered"], p["reported_points"]))
+    happened: dict[int, list[Event]] = {}
+    for e in events:
+        data = MappingProxyType(json.loads(e["data"])) if e["data"] else MappingProxyType({})
+        happened.setdefault(e["hand_key"], []).append(
+            Event(e["type"], e["by_player"] or "", e["accepted"], data))
+    out: dict[int, tuple[HandRecord, HandRow]] = {}
+    for h in hands:
+        key = h["hand_key"]
+        settings = json.loads(h["ruleset"])
+        record = HandRecord(
+            source=h["source"], hand_id=h["hand_id"], variant=h["variant"],
+            players=tuple(seated.get(key, ())),
+            rules=MappingProxyType(settings.get("overrides", {})), button=h["button"],
+            session_id=h["session_id"], match_id=h["match_id"], played_at=h["played_at"],
+            stake=h["stake"], currency=h["currency"], hero=h["hero"],
+            events=tuple(happened.get(key, ())))
+        out[key] = (record, HandRow(key, h["import_id"], h["line"], h["raw"]))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Stored results
+
+
+def _stored_result(record: HandRecord, players: list[dict[str, Any]],
+                   rows: dict[int, dict[str, dict[str, Any]]],
+                   pairs: list[dict[str, Any]]) -> HandResult:
+    names = [p.name for p in record.players]
+    vs: dict[int, dict[str, float]] = {}
+    pair_results = []
+    for q in pairs:
+        vs.setdefault(q["seat"], {})[names[q["opp_seat"]]] = tidy_points(q["points"])
+        pair_results.append(PairResult(
+            q["player"], q["opponent"], (q["top_result"], q["middle_result"], q["bottom_result"]),
+            q["row_points"], q["bonus"], q["royalties"], tidy_points(q["surrender"]),
+            tidy_points(q["total"]), tidy_points(q["points"])))
+    results = []
+    for p in players:
+        by_row = rows.get(p["seat"], {})
+        strengths = None if p["surrendered"] else tuple(by_row[r]["strength"] for r in ROW_NAMES)
+        royalties = tuple(by_row[r]["royalty"] if r in by_row else 0 for r in ROW_NAMES)
+        stood_for = tuple((JOKER_SPELLINGS[name], Card.parse(card))
+                          for r in ROW_NAMES if (by_row.get(r) or {}).get("jokers")
+                          for name, card in (part.split("=") for part in
+                                             by_row[r]["jokers"].split()))
+        joker_rows = tuple(bool((by_row.get(r) or {}).get("jokers")) for r in ROW_NAMES)
+        results.append(PlayerResult(
+            p["player"], p["fouled"], p["surrendered"], strengths, royalties,  # type: ignore[arg-type]
+            p["fantasyland_next"], tidy_points(p["raw_points"]), tidy_points(p["points"]),
+            vs.get(p["seat"], {}), stood_for, joker_rows))  # type: ignore[arg-type]
+    return HandResult(tuple(results), tuple(pair_results))
+
+
+def stored_results(con: duckdb.DuckDBPyConnection, chunk_hands: int = 20_000,
+                   ) -> Iterator[tuple[HandRecord, HandResult, str | None, int | None]]:
+    """Every stored hand with its stored result (as the scorer's :class:`HandResult`, read from
+    the tables, not recomputed), the file it was imported from and its line, in import order."""
+    start = None
+    while True:
+        query = ("SELECT hand_key FROM hands {} "
+                 "ORDER BY import_id, coalesce(line, 0), hand_key LIMIT ?")
+        if start is None:
+            keys = [k for (k,) in con.execute(query.format(""), [chunk_hands]).fetchall()]
+        else:
+            keys = [k for (k,) in con.execute(query.format(
+                "WHERE (import_id, coalesce(line, 0), hand_key) > (?, ?, ?)"), [*start, chunk_hands]
+            ).fetchall()]
+        if not keys:
+            return
+        loaded = load_records(con, keys)
+        con.register("_ofc_res_keys", pa.table({"hand_key": pa.array(keys, pa.int64())}))
+        try:
+            where = "WHERE hand_key IN (SELECT hand_key FROM _ofc_res_keys)"
+            copies = ", ".join((*HAND_COLUMNS_ON_PLAYERS, *ROW_NAMES_ON_PLAYERS))
+            players = _fetch(con, f"SELECT * EXCLUDE ({copies}) FROM hand_players {where} "
+                                  "ORDER BY hand_key, seat")
+            rows = _fetch(con, f"SELECT * FROM hand_rows {where}")
+            pairs = _fetch(con, f"SELECT * FROM pairs {where} ORDER BY hand_key, seat, opp_seat")
+            files = dict(con.execute(
+                f"SELECT h.hand_key, i.path FROM hands h JOIN imports i USING (import_id) {where}"
+            ).fetchall())
+        finally:
+            con.unregister("_ofc_res_keys")
+        by_hand_players: dict[int, list[dict[str, Any]]] = {}
+        for p in players:
+            by_hand_players.setdefault(p["hand_key"], []).append(p)
+        by_hand_rows: dict[int, dict[int, dict[str, dict[str, Any]]]] = {}
+        for r in rows:
+            by_hand_rows.setdefault(r["hand_key"], {}).setdefault(r["seat"], {})[r["row_name"]] = r
+        by_hand_pairs: dict[int, list[dict[str, Any]]] = {}
+        for q in pairs:
+            by_hand_pairs.setdefault(q["hand_key"], []).append(q)
+        for key in keys:
+            record, row = loaded[key]
+            result = _stored_result(record, by_hand_players.get(key, []),
+                                    by_hand_rows.get(key, {}), by_hand_pairs.get(key, []))
+            yield record, result, files.get(key), row.line
+        last = loaded[keys[-1]][1]
+        start = (last.import_id, last.line or 0, last.hand_key)

@@ -1,0 +1,160 @@
+"""``ofc review --player NAME [--db PATH] [--since DATE] [--hands N] [--variant V]
+[--rollouts N | --precision P] [--again] [--json]``: value every logged decision of a player
+by rollouts (docs/review.md) and store them in the ``decisions`` table.
+
+Resumable: hands already reviewed by this version of the review are skipped (an interrupted
+review goes on where it stopped); ``--again`` reviews them again (after a code change, or at
+another precision). Exit status 0; 1 if the player has no stored hands; 2 if the database could
+not be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, replace
+
+from ingest import store
+from ingest.api import (
+    DecisionRow,
+    player_hands,
+    reviewed_hands,
+    upgrade,
+    write_decisions,
+)
+from ingest.stored_hands import load_records
+from ofc_cli.cmd_import import ProgressBar, clean_text
+from ofc_core.cards import DECK
+from ofc_core.hand import HandRecord
+from ofc_core.play.review import (
+    DEFAULT_PRECISION,
+    REVIEW_VERSION,
+    Precision,
+    Reviewed,
+    board_text,
+    placement_text,
+    review_hand,
+)
+from ofc_core.play.rollout import DEFAULT_POLICY
+
+CHUNK = 25
+"""Hands loaded, reviewed and stored together (one transaction): what an interruption loses."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="PATH", default=None,
+                        help=f"database file (default: ${store.DB_ENV} or data/ofc.duckdb)")
+    parser.add_argument("--player", required=True, help="whose decisions to review")
+    parser.add_argument("--since", metavar="DATE", default=None,
+                        help="only hands played from this date (YYYY-MM-DD)")
+    parser.add_argument("--hands", metavar="N", type=int, default=None,
+                        help="only the player's last N hands")
+    parser.add_argument("--variant", default=None, help="only hands of this variant")
+    parser.add_argument("--rollouts", metavar="N", type=int, default=None,
+                        help="most rollouts per placement (default "
+                             f"{DEFAULT_PRECISION.max_rollouts})")
+    parser.add_argument("--precision", metavar="POINTS", type=float, default=None,
+                        help="stop when the placements left are within this many points of the "
+                             f"best, at one standard error (default {DEFAULT_PRECISION.precision})")
+    parser.add_argument("--again", action="store_true",
+                        help="review hands already reviewed by this version too")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per decision")
+
+
+def precision_of(args: argparse.Namespace) -> Precision:
+    p = DEFAULT_PRECISION
+    if args.rollouts is not None:
+        p = replace(p, max_rollouts=args.rollouts)
+    if args.precision is not None:
+        p = replace(p, precision=args.precision)
+    return p
+
+
+def _text(cards: Sequence[int]) -> str:
+    return " ".join(str(DECK[c]) for c in cards)
+
+
+def decision_row(record: HandRecord, r: Reviewed) -> DecisionRow:
+    e = r.evaluation
+    return DecisionRow(
+        source=record.source, hand_id=record.hand_id, player=r.player, street=r.street,
+        kind=r.kind, board=board_text(r.board), dealt=_text(r.dealt),
+        chosen=placement_text(e.chosen.placement),
+        chosen_ev=round(e.chosen.ev, 4), chosen_se=round(e.chosen.se, 4),
+        best=placement_text(e.best.placement), best_ev=round(e.best.ev, 4),
+        best_se=round(e.best.se, 4), ev_lost=round(e.ev_lost, 4), fl_chase=r.fl_chase,
+        candidates=e.candidates, rollouts=e.rollouts,
+        policy=DEFAULT_POLICY.name if r.evaluation.rollouts else "fantasyland-setter",
+        version=REVIEW_VERSION)
+
+
+def _check(args: argparse.Namespace) -> str | None:
+    if args.hands is not None and args.hands < 1:
+        return "--hands must be at least 1"
+    if args.rollouts is not None and args.rollouts < 1:
+        return "--rollouts must be at least 1"
+    if args.precision is not None and args.precision <= 0:
+        return "--precision must be a positive number of points"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = _check(args)
+    if problem:
+        print(f"ofc review: {problem}", file=sys.stderr)
+        return 2
+    bar = ProgressBar(sys.stderr)
+    try:
+        con = store.connect(args.db)
+        upgrade(con, args.db, progress=bar)
+    except store.StoreError as exc:
+        print(f"ofc review: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _review(con, args, bar)
+    except store.StoreError as exc:
+        bar.close()
+        print(f"ofc review: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        con.close()
+
+
+def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ignore[no-untyped-def]
+    started = time.monotonic()
+    keys = player_hands(con, args.player, args.since, args.hands, args.variant)
+    if not keys:
+        print(f"ofc review: no stored hands of {clean_text(args.player)!r}", file=sys.stderr)
+        return 1
+    done = set() if args.again else reviewed_hands(con, args.player, REVIEW_VERSION)
+    todo = [k for k, s, h in keys if (s, h) not in done]
+    precision = precision_of(args)
+    decisions = rollouts = 0
+    lost = 0.0
+    for start in range(0, len(todo), CHUNK):
+        chunk = todo[start:start + CHUNK]
+        rows = []
+        for key in chunk:
+            record = load_records(con, [key])[key][0]
+            for r in review_hand(record, args.player, precision=precision):
+                row = decision_row(record, r)
+                rows.append(row)
+                if args.json:
+                    print(json.dumps(asdict(row)), flush=True)
+        write_decisions(con, rows)
+        decisions += len(rows)
+        rollouts += sum(r.rollouts for r in rows)
+        lost += sum(r.ev_lost for r in rows)
+        bar(start + len(chunk), len(todo), f"{start + len(chunk)} of {len(todo)} hands")
+    bar.close()
+    seconds = time.monotonic() - started
+    skipped = len(keys) - len(todo)
+    print(f"reviewed {len(todo):,} hands ({decisions:,} decisions, {rollouts:,} rollouts) in "
+          f"{seconds:.1f} s; EV lost {lost:.1f} points"
+          + (f"; {skipped:,} already reviewed (--again to redo)" if skipped else ""),
+          file=sys.stderr if args.json else sys.stdout)
+    return 0

@@ -1,0 +1,399 @@
+"""Decision review: what each placement of a logged hand was worth, and the best one.
+
+For every street of a player whose dealt cards and placement the log shows, the position is
+rebuilt as the player saw it (:func:`spots_of`): its own board, the opponents' rows placed so
+far (those who act before it this street have placed it already), and what each seat has left
+to play. :func:`evaluate` values every legal placement by rollouts (``ofc_core.play.rollout``)
+and finds the best:
+
+- rollouts come in rounds on the same deals for every placement (common random numbers); after
+  each round a placement whose paired difference to the leader is more than ``z`` standard
+  errors below it is dropped, so later rounds go to the close ones;
+- the chosen placement is never dropped, so its value and its difference to the best are
+  measured on every rollout;
+- it stops when one placement is left, when every remaining one is within ``precision`` points
+  of the leader at one standard error, or at ``max_rollouts`` per placement;
+- a position with nothing left to deal is valued exactly, once;
+- the chosen and the best placement are then valued again on fresh deals (the best's value
+  on the rollouts that picked it is biased upwards), and those values are reported.
+
+A Fantasyland hand is set in one street (street 1): its set is valued as royalties, plus the
+Fantasyland value if it stays, and compared with the setter's best (:func:`review_fantasyland`).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ofc_core.batch import score_boards
+from ofc_core.board import Board
+from ofc_core.cards import DECK, BoardCard
+from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
+from ofc_core.play.engine import Cards, Placement, Rows
+from ofc_core.play.fantasyland import set_fantasyland
+from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
+from ofc_core.play.rollout import (
+    DEFAULT_POLICY,
+    FantasylandValue,
+    RolloutPolicy,
+    SeatSpot,
+    Spot,
+    SpotRollouts,
+    board_array,
+    default_fantasyland_value,
+    fl_table,
+)
+from ofc_core.rules import MiddleKind, Ruleset, Street
+
+REVIEW_VERSION = "1"
+"""Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
+
+FIRST_ROUND = 24
+"""Rollouts per placement in the first round; each later round doubles the total."""
+
+
+@dataclass(frozen=True)
+class Precision:
+    """When to stop: ``precision`` points (one standard error of the difference to the
+    leader), ``max_rollouts`` per placement, ``z`` standard errors to drop a placement."""
+
+    precision: float = 0.5
+    max_rollouts: int = 768
+    z: float = 2.0
+
+
+DEFAULT_PRECISION = Precision()
+
+
+@dataclass(frozen=True)
+class Valued:
+    """A placement and its estimated value (points), standard error and rollouts."""
+
+    placement: Placement
+    ev: float
+    se: float
+    rollouts: int
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    chosen: Valued
+    best: Valued
+    rollouts: int
+    """Rollouts spent on the decision (placements times rollouts each)."""
+    candidates: int
+
+    @property
+    def ev_lost(self) -> float:
+        return max(0.0, self.best.ev - self.chosen.ev)
+
+
+def _stats(values: np.ndarray) -> tuple[float, float]:
+    n = len(values)
+    se = float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    return float(values.mean()), se
+
+
+def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_POLICY,
+             fl_value: FantasylandValue = default_fantasyland_value,
+             precision: Precision = DEFAULT_PRECISION, seed: int = 0) -> Evaluation:
+    """Value every legal placement of ``spot`` and the ``chosen`` one; the best by rollouts."""
+    hero = spot.hero_seat
+    placements = legal_placements(spot.dealt, spot.place, free_slots(hero.board))
+    chosen_at = next((i for i, p in enumerate(placements) if same_placement(p, chosen)), None)
+    if chosen_at is None:
+        raise ValueError(f"the chosen placement {chosen} is not legal here")
+    rollouts = SpotRollouts(spot, policy, fl_value, seed)
+    m = len(placements)
+    history: list[list[np.ndarray]] = [[] for _ in range(m)]
+    alive = list(range(m))
+    total = 0
+    n_done = 0
+    while True:
+        size = 1 if rollouts.exact else (FIRST_ROUND if n_done == 0 else n_done)
+        size = max(1, min(size, precision.max_rollouts - n_done))
+        block = rollouts.deal(size)
+        values = rollouts.values([placements[a] for a in alive], block)
+        total += len(alive) * size
+        n_done += size
+        for row, a in enumerate(alive):
+            history[a].append(values[row])
+        if rollouts.exact or len(alive) == 1 or n_done >= precision.max_rollouts:
+            break
+        alive, close = _survivors(history, alive, precision, chosen_at)
+        if len(alive) == 1 or close:
+            break
+    stats = [_stats(np.concatenate(h)) for h in history]
+    best_at = max(alive, key=lambda a: stats[a][0])
+    if stats[chosen_at][0] >= stats[best_at][0]:
+        best_at = chosen_at
+    counts = [sum(len(v) for v in h) for h in history]
+    if best_at != chosen_at and not rollouts.exact:
+        # The leader's value on the rollouts that chose it is biased upwards (the largest of
+        # many noisy means): the chosen and the best are valued again on fresh deals.
+        size = min(max(n_done, FIRST_ROUND), precision.max_rollouts)
+        fresh = rollouts.values([placements[chosen_at], placements[best_at]], rollouts.deal(size))
+        total += 2 * size
+        for a, values in zip((chosen_at, best_at), fresh, strict=True):
+            stats[a], counts[a] = _stats(values), size
+
+    def valued(a: int) -> Valued:
+        return Valued(placements[a], stats[a][0], stats[a][1], counts[a])
+
+    return Evaluation(valued(chosen_at), valued(best_at), total, m)
+
+
+def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Precision,
+               chosen: int) -> tuple[list[int], bool]:
+    """The placements not clearly worse than the leader (and the chosen one, always: its
+    value is what the review reports), and whether all of those are within ``precision`` of
+    the leader (one standard error of the paired difference)."""
+    runs = {a: np.concatenate(history[a]) for a in alive}
+    leader = max(alive, key=lambda a: runs[a].mean())
+    keep = [leader]
+    close = True
+    for a in alive:
+        if a == leader:
+            continue
+        diff = runs[leader] - runs[a]
+        mean, se = _stats(diff)
+        if mean > precision.z * se and a != chosen:
+            continue
+        keep.append(a)
+        close = close and se <= precision.precision
+    return sorted(keep), close
+
+
+# --------------------------------------------------------------------------------------------
+# Positions from a logged hand
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One reviewable decision of a logged hand: ``street`` is 1-based."""
+
+    player: str
+    street: int
+    spot: Spot
+    chosen: Placement
+    board_before: Rows
+
+
+def _indexes(cards: tuple[BoardCard, ...] | None) -> Cards:
+    return tuple(c.index for c in cards or ())
+
+
+def _placement(s: StreetPlay) -> Placement:
+    return Placement(_indexes(s.top), _indexes(s.middle), _indexes(s.bottom),
+                     _indexes(s.discard))
+
+
+def _rows_after(streets: tuple[StreetPlay, ...], count: int) -> Rows:
+    rows: Rows = ((), (), ())
+    for s in streets[:count]:
+        rows = apply(rows, _placement(s))
+    return rows
+
+
+def _acting_order(record: HandRecord) -> list[int]:
+    """Seats that play a normal hand, in acting order (from the left of the button)."""
+    n = len(record.players)
+    order = [(record.first_to_act + k) % n for k in range(n)]
+    return [i for i in order if not record.players[i].fantasyland]
+
+
+def spots_of(record: HandRecord, player: str) -> Iterator[Decision]:
+    """Every street of ``player`` (not in Fantasyland) whose dealt cards the log shows, as the
+    position the player faced."""
+    ruleset = record.ruleset
+    seat = next((i for i, p in enumerate(record.players) if p.name == player), None)
+    if seat is None:
+        return
+    me = record.players[seat]
+    if me.fantasyland or me.surrendered or me.streets is None:
+        return
+    if any(p.streets is None or p.surrendered for p in record.players):
+        return
+    plan = ruleset.dealing.streets
+    order = _acting_order(record)
+    before = set(order[:order.index(seat)])
+    dead: Cards = ()
+    for k, street in enumerate(me.streets):
+        if street.dealt is None:
+            return
+        seats = []
+        for i, p in enumerate(record.players):
+            seats.append(_seat_view(p, i, seat, k, before, plan))
+        board = _rows_after(me.streets, k)
+        spot = Spot(ruleset, tuple(seats), seat, _indexes(street.dealt), plan[k].placed, dead,
+                    record.first_to_act)
+        yield Decision(player, k + 1, spot, _placement(street), board)
+        if street.discard is None and plan[k].discarded:
+            return  # the log hides this discard: later positions are unknown
+        dead = dead + _indexes(street.discard)
+
+
+def _seat_view(p: PlayerRecord, i: int, hero: int, k: int, before: set[int],
+               plan: tuple[Street, ...]) -> SeatSpot:
+    """Seat ``i`` as the hero sees it on its street ``k`` (0-based)."""
+    streets = p.streets or ()
+    if p.fantasyland:  # hidden until showdown: its logged board stands for it (docs/review.md)
+        return SeatSpot(_rows_after(streets, len(streets)), (), True)
+    if i == hero:
+        return SeatSpot(_rows_after(streets, k), tuple(plan[k + 1:]))
+    shown = k + 1 if i in before else k
+    return SeatSpot(_rows_after(streets, shown), tuple(plan[shown:]))
+
+
+# --------------------------------------------------------------------------------------------
+# Fantasyland sets
+
+
+def fantasyland_set_value(rows: Rows, ruleset: Ruleset, fl_values: np.ndarray,
+                          foul_cost: float) -> float:
+    """A Fantasyland set's value: its royalties plus the value of the Fantasyland hand it earns
+    by staying; ``-foul_cost`` if it fouls."""
+    cards = board_array(rows)[None]
+    scores = score_boards(cards, ruleset.royalties)
+    if bool(scores.fouled[0]):
+        return -foul_cost
+    strengths = tuple(int(s) for s in scores.strengths[0])
+    royalties = tuple(int(r) for r in scores.royalties[0])
+    stay = ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties)  # type: ignore[arg-type]
+    return float(sum(royalties) + fl_values[stay])
+
+
+def fantasyland_decision(record: HandRecord, player: str) -> tuple[Cards, Placement] | None:
+    """The dealt cards and the set of ``player``'s Fantasyland hand, when the log shows them."""
+    me = next((p for p in record.players if p.name == player), None)
+    if me is None or not me.fantasyland or not me.streets or me.streets[0].dealt is None:
+        return None
+    s = me.streets[0]
+    return _indexes(s.dealt), _placement(s)
+
+
+FantasylandSetter = Callable[[Cards, Ruleset], Placement]
+
+
+def review_fantasyland(dealt: Cards, chosen: Placement, ruleset: Ruleset, players: int, *,
+                       fl_value: FantasylandValue = default_fantasyland_value,
+                       setter: FantasylandSetter = set_fantasyland) -> Evaluation:
+    """The chosen Fantasyland set against the setter's (exact values, no rollouts)."""
+    fl = fl_table(ruleset, fl_value)
+    foul_cost = ruleset.scoring.scoop_value * max(players - 1, 1)
+    best = setter(dealt, ruleset)
+    values = [fantasyland_set_value(p.rows, ruleset, fl, foul_cost) for p in (chosen, best)]
+    mine = Valued(chosen, values[0], 0.0, 0)
+    theirs = Valued(best, values[1], 0.0, 0) if values[1] > values[0] else mine
+    return Evaluation(mine, theirs, 0, 2)
+
+
+# --------------------------------------------------------------------------------------------
+# Notation
+
+
+def board_text(rows: Rows) -> str:
+    """A partial board in the compact notation.
+
+    >>> board_text(((50,), (), (0, 1)))
+    'Ah--2c2d'
+    """
+    return Board(*(tuple(DECK[c] for c in row) for row in rows)).compact()
+
+
+def placement_text(p: Placement) -> str:
+    """A placement in the compact board notation (``top-middle-bottom`` of the cards placed),
+    with the discards after a slash.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> q, k, two = (c.index for c in parse_cards("Qh Kd 2c"))
+    >>> placement_text(Placement((q,), (), (k,), (two,)))
+    'Qh--Kd/2c'
+    """
+    discard = "".join(str(DECK[c]) for c in p.discard)
+    return board_text(p.rows) + (f"/{discard}" if discard else "")
+
+
+def parse_placement(text: str) -> Placement:
+    """The inverse of :func:`placement_text`.
+
+    >>> placement_text(parse_placement('Qh--Kd/2c'))
+    'Qh--Kd/2c'
+    """
+    rows, _, discard = text.partition("/")
+    board = Board.parse_compact(rows)
+    extra = Board.parse_compact(f"--{discard}").bottom if discard else ()
+    return Placement(_indexes(board.top), _indexes(board.middle), _indexes(board.bottom),
+                     _indexes(extra))
+
+
+def with_streets(record: HandRecord, player: str, streets: tuple[StreetPlay, ...]) -> HandRecord:
+    """``record`` with ``player``'s streets replaced (and its board made of them): for tests
+    and what-ifs."""
+    players = tuple(replace(p, streets=streets, board=board_from_streets(streets))
+                    if p.name == player else p for p in record.players)
+    return replace(record, players=players)
+
+
+# --------------------------------------------------------------------------------------------
+# A hand's review
+
+
+FIRST_FIVE, STREET, FANTASYLAND_SET = "first five", "street", "fantasyland set"
+"""The kinds of decision: a hand's first street, a later street, a Fantasyland set."""
+
+QUEEN = 10
+"""Rank index (``card >> 2``) of a queen."""
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One decision of a hand, valued."""
+
+    player: str
+    street: int
+    kind: str
+    board: Rows
+    """The player's board before the decision."""
+    dealt: Cards
+    evaluation: Evaluation
+
+    @property
+    def fl_chase(self) -> bool:
+        """The best placement aims at Fantasyland: it puts a queen or better on top."""
+        return any(c >> 2 >= QUEEN for c in self.evaluation.best.placement.top) and (
+            self.kind != FANTASYLAND_SET)
+
+
+def decision_seed(source: str, hand_id: str, player: str, street: int) -> int:
+    """The rollouts' seed of one decision: the same decision is always dealt the same cards."""
+    return zlib.crc32(f"{source}\x1f{hand_id}\x1f{player}\x1f{street}".encode())
+
+
+def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFAULT_POLICY,
+                fl_value: FantasylandValue = default_fantasyland_value,
+                precision: Precision = DEFAULT_PRECISION,
+                setter: FantasylandSetter = set_fantasyland) -> list[Reviewed]:
+    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued. A hand at a
+    table with jokers or a 2-7 middle has none (the rollouts play 52 cards and poker rows)."""
+    out: list[Reviewed] = []
+    if record.ruleset.jokers or record.ruleset.middle is not MiddleKind.HIGH:
+        return out
+    fl = fantasyland_decision(record, player)
+    if fl is not None:
+        dealt, chosen = fl
+        evaluation = review_fantasyland(dealt, chosen, record.ruleset, len(record.players),
+                                        fl_value=fl_value, setter=setter)
+        out.append(Reviewed(player, 1, FANTASYLAND_SET, ((), (), ()), dealt, evaluation))
+        return out
+    for d in spots_of(record, player):
+        seed = decision_seed(record.source, record.hand_id, player, d.street)
+        evaluation = evaluate(d.spot, d.chosen, policy=policy, fl_value=fl_value,
+                              precision=precision, seed=seed)
+        kind = FIRST_FIVE if d.street == 1 else STREET
+        out.append(Reviewed(player, d.street, kind, d.board_before, d.spot.dealt, evaluation))
+    return out

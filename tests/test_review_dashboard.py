@@ -1,0 +1,132 @@
+"""The Review page, the replayer's review line and the Overview's luck line, with AppTest, on
+a store holding the planted hands of tests/test_review.py reviewed by ``ofc review``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.demo import DEMO_DECISIONS, load_demo, remove_demo
+from ingest.store import connect
+from ofc_cli.cli import main as ofc
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "dashboard" / "app.py")
+
+
+def street(dealt: str, top: str = "", middle: str = "", bottom: str = "",
+           discard: str | None = None) -> dict:
+    out = {"dealt": dealt, "top": top, "middle": middle, "bottom": bottom}
+    return out if discard is None else {**out, "discard": discard}
+
+
+HERO = [  # street 2 plants Qh Qd on top above a middle that cannot beat them: a sure foul
+    street("2c 5d 7h 9s Ks", top="Ks", middle="2c 5d 7h 9s"),
+    street("Qh Qd 3c", top="Qh Qd", discard="3c"),
+    street("Ac Ad 4h", bottom="Ac Ad", discard="4h"),
+    street("8c 8d Jc", bottom="8c 8d", discard="Jc"),
+    street("Tc 6s 3d", middle="Tc", bottom="6s", discard="3d"),
+]
+VILLAIN = [
+    street("Jh Jd 4s 5s 6d", top="4s", middle="5s 6d", bottom="Jh Jd"),
+    street("Th 9h 2d", middle="Th 9h", discard="2d"),
+    street("Kc Kd 2s", bottom="Kc Kd", discard="2s"),
+    street("8h 7s 3s", top="3s", middle="8h", discard="7s"),
+    street("Js 5c 6c", top="5c", bottom="Js", discard="6c"),
+]
+
+
+@pytest.fixture(scope="module")
+def reviewed_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("reviewed")
+    log = folder / "planted.jsonl"
+    log.write_text(json.dumps({
+        "format": "ofc-hh/1", "source": "planted", "hand_id": "qq-top", "variant": "pineapple",
+        "button": "Villain", "played_at": "2026-02-01T20:00:00+00:00", "hero": "Hero",
+        "players": [{"name": "Hero", "seat": 0, "streets": HERO},
+                    {"name": "Villain", "seat": 1, "streets": VILLAIN}]}) + "\n")
+    db = folder / "r.duckdb"
+    assert ofc(["import", str(log), "--db", str(db)]) == 0
+    assert ofc(["review", "--db", str(db), "--player", "Hero", "--rollouts", "200"]) == 0
+    con = duckdb.connect(str(db), read_only=True)  # read now: the app keeps the file open
+    FACTS["key"] = con.execute("SELECT hand_key FROM hands").fetchone()[0]
+    FACTS["lost"] = con.execute("SELECT ev_lost FROM decisions WHERE street = 2").fetchone()[0]
+    con.close()
+    return db
+
+
+FACTS: dict[str, float] = {}
+
+
+def app(db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
+    monkeypatch.setenv("OFC_DB", str(db))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(params)
+    return at
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+def test_the_review_page_shows_the_costliest_decision_first(reviewed_db: Path,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    at = app(reviewed_db, monkeypatch)
+    at.run()
+    at.switch_page("views/review.py").run()
+    assert not at.exception
+    got = {m.label: m.value for m in at.metric}
+    assert got["Reviewed hands"] == "1" and got["Decisions"] == "5"
+    costly = at.dataframe[0].value
+    assert list(costly["street"])[0] == 2 and list(costly["chosen"])[0] == "QhQd--/3c"
+    assert "points lost" in texts(at) and "EV lost" in texts(at)
+    html = [m.value for m in at.markdown if m.proto.allow_html]
+    assert any("ofc-card" in h and "Q" in h for h in html)  # the placements drawn as cards
+    assert len(at.get("plotly_chart")) == 4
+
+
+def test_the_replayer_opens_at_the_street_with_its_review(reviewed_db: Path,
+                                                          monkeypatch: pytest.MonkeyPatch):
+    key, lost = int(FACTS["key"]), FACTS["lost"]
+    at = app(reviewed_db, monkeypatch, hand=str(key), street="2")
+    at.run()
+    at.switch_page("views/hand_review.py").run()
+    assert not at.exception
+    line = next(m.value for m in at.markdown if "Review of" in m.value)
+    assert "`QhQd--/3c`" in line and f"{lost:.2f} points lost" in line
+    assert "Street 2" in texts(at) or "street 2" in texts(at).lower()
+
+
+def test_the_overview_draws_the_luck_line(reviewed_db: Path, monkeypatch: pytest.MonkeyPatch):
+    at = app(reviewed_db, monkeypatch).run()
+    assert not at.exception
+    assert "luck line" in texts(at)
+    names = [t["name"] for t in json.loads(at.get("plotly_chart")[0].proto.spec)["data"]]
+    assert "Expected (luck line)" in names
+
+
+def test_the_review_page_without_reviews_says_how_to_make_them(fixture_db: Path,
+                                                               monkeypatch: pytest.MonkeyPatch):
+    at = app(fixture_db, monkeypatch)
+    at.run()
+    at.switch_page("views/review.py").run()
+    assert not at.exception
+    assert any("ofc review" in i.value for i in at.info)
+
+
+def test_the_demo_ships_reviewed_and_its_removal_takes_the_decisions(tmp_path: Path):
+    assert DEMO_DECISIONS.is_file(), "data/demo-review/decisions.jsonl.gz is committed"
+    con = connect(tmp_path / "demo.duckdb")
+    load_demo(con)
+    stored, orphans, variants = con.execute("""
+        SELECT count(*), count(*) FILTER (WHERE h.hand_key IS NULL), count(DISTINCT h.variant)
+        FROM decisions d LEFT JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
+        """).fetchone()
+    assert stored > 100 and orphans == 0 and variants == 5
+    remove_demo(con)
+    assert con.execute("SELECT count(*) FROM decisions").fetchone() == (0,)
+    con.close()

@@ -1,0 +1,216 @@
+"""``ofc spark`` against the embedded path: the same logs through ``ofc import`` + ``ofc export
+--parquet`` and through ``ofc spark score`` (Spark in local mode, ``local[2]``) give the same
+tables, row for row; ``ofc spark report`` gives the dashboard's numbers.
+
+Hand keys are surrogate on both sides (the embedded store numbers hands 1, 2, ...; Spark keys a
+hand by its file and line), so rows are compared with ``hand_key`` replaced by the hand's
+``(source, hand_id)``; every other column is compared as written, ``imports.imported_at``
+(the clock) aside. Without Java these tests fail, naming the package to install.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow.dataset as ds
+import pytest
+
+from ingest import store
+from ingest.api import import_paths
+from ingest.hand_tables import HAND_TABLES
+from ofc_cli.cmd_export import export_parquet
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "data" / "samples"
+DEMO = ROOT / "data" / "demo"
+TABLES = (*HAND_TABLES, "rejected", "imports", "meta")
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    from ofc_spark.session import java_missing, session
+
+    problem = java_missing()
+    if problem is not None:
+        pytest.fail(problem)
+    spark = session("local[2]", app="ofc-tests", shuffle_partitions=2)
+    spark.sparkContext.setLogLevel("ERROR")
+    yield spark
+    spark.stop()
+
+
+def _read(folder: Path, name: str) -> list[dict[str, Any]]:
+    path = folder / (name if name in HAND_TABLES else f"{name}.parquet")
+    if not path.exists():
+        return []
+    partitioning = "hive" if name in HAND_TABLES else None
+    return ds.dataset(path, format="parquet", partitioning=partitioning).to_table().to_pylist()
+
+
+def _same(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return "NaN"
+    return value
+
+
+def _rows(folder: Path) -> dict[str, list[tuple]]:
+    """Every table's rows, hand keys as ``(source, hand_id)``, sorted, each row a tuple of
+    ``(column, value)`` pairs."""
+    hands = _read(folder, "hands")
+    natural = {h["hand_key"]: (h["source"], h["hand_id"]) for h in hands}
+    out: dict[str, list[tuple]] = {}
+    for name in TABLES:
+        rows = hands if name == "hands" else _read(folder, name)
+        shaped = []
+        for row in rows:
+            if "hand_key" in row:
+                row["hand_key"] = natural[row["hand_key"]]
+            row.pop("imported_at", None)
+            shaped.append(tuple(sorted((k, _same(v)) for k, v in row.items())))
+        out[name] = sorted(shaped, key=repr)
+    return out
+
+
+def _embedded(logs: Path, tmp: Path) -> Path:
+    db = tmp / "ofc.duckdb"
+    import_paths([str(logs)], db)
+    con = store.connect(db, read_only=True)
+    try:
+        export_parquet(con, tmp / "embedded")
+    finally:
+        con.close()
+    return tmp / "embedded"
+
+
+def _check_equal(spark: Any, logs: Path, tmp: Path) -> dict[str, list[tuple]]:
+    from ofc_spark.score import score
+
+    embedded = _rows(_embedded(logs, tmp))
+    result = score(spark, [str(logs)], str(tmp / "spark"), partitions=2)
+    ours = _rows(tmp / "spark")
+    for name in TABLES:
+        assert len(ours[name]) == len(embedded[name]), name
+        for a, b in zip(ours[name], embedded[name], strict=True):
+            assert a == b, (name, dict(a), dict(b))
+    assert result.rows["hands"] == len(embedded["hands"]) > 0
+    return ours
+
+
+def _ofc_hh_samples(tmp: Path) -> Path:
+    """The committed ofc-hh/1 samples (ofc spark reads that format only)."""
+    folder = tmp / "samples"
+    folder.mkdir()
+    for path in sorted(SAMPLES.glob("*.jsonl")):
+        shutil.copy(path, folder / path.name)
+    return folder
+
+
+def test_samples_equal_the_embedded_import(spark: Any, tmp_path: Path) -> None:
+    rows = _check_equal(spark, _ofc_hh_samples(tmp_path), tmp_path)
+    rejected = [dict(r) for r in rows["rejected"]]
+    assert any(r["partial"] for r in rejected)
+    assert all(r["path"].startswith(str(tmp_path)) and r["line"] > 0 for r in rejected)
+
+
+def test_demo_equals_the_embedded_import(spark: Any, tmp_path: Path) -> None:
+    rows = _check_equal(spark, DEMO, tmp_path)
+    assert {Path(dict(r)["path"]).name for r in rows["imports"]} == {
+        p.name for p in DEMO.glob("*.jsonl")}
+    assert rows["events"]  # OFC Double's cube events, read by the reference reader
+    _check_reports(spark, tmp_path)
+
+
+def _close(a: Any, b: Any) -> bool:
+    if a is None or b is None or (isinstance(b, float) and math.isnan(b)):
+        return (a is None or (isinstance(a, float) and math.isnan(a))) and (
+            b is None or (isinstance(b, float) and math.isnan(b)))
+    if isinstance(a, float | int) and isinstance(b, float | int):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def _check_reports(spark: Any, tmp: Path) -> None:
+    """``ofc spark report`` on Spark's tables gives, for every player, the numbers the
+    dashboard's own queries give on the embedded store."""
+    from dashboard.queries import opponents, overview, variants
+    from dashboard.queries.common import Filters
+    from ofc_spark.report import report
+
+    report(spark, str(tmp / "spark"), str(tmp / "report"))
+    got = {name: _read(tmp / "report", name) for name in ("players", "money", "opponents",
+                                                          "variants")}
+    con = duckdb.connect(str(tmp / "ofc.duckdb"), read_only=True)
+    try:
+        names = [r[0] for r in con.execute("SELECT DISTINCT player FROM hand_players")
+                 .fetchall()]
+        assert len(got["players"]) == len(names) > 1
+        for player in names:
+            filters = Filters(player=player)
+            summary = overview.summary(con, filters)
+            mine = next(r for r in got["players"] if r["player"] == player)
+            for key in ("hands", "net_points", "per_hand", "ci95", "foul_rate", "fl_entry",
+                        "fl_stay", "fl_hands", "avg_royalties"):
+                assert _close(mine[key], getattr(summary, key)), (player, key)
+            money = sorted((r["currency"], r["money"], r["hands"]) for r in got["money"]
+                           if r["player"] == player)
+            assert len(money) == len(summary.money)
+            for a, b in zip(money, sorted(summary.money), strict=True):
+                assert all(_close(x, y) for x, y in zip(a, b, strict=True)), (player, a, b)
+            for name, query, keys in (("opponents", opponents.table, ("opponent",)),
+                                      ("variants", variants.table,
+                                       ("variant", "ruleset_label", "scoring"))):
+                expected = query(con, filters).to_dict("records")
+                ours = {tuple(r[k] for k in keys): r for r in got[name]
+                        if r["player"] == player}
+                assert len(ours) == len(expected) > 0, (player, name)
+                for row in expected:
+                    theirs = ours[tuple(row[k] for k in keys)]
+                    for column, value in row.items():
+                        assert _close(theirs[column], value), (player, name, column)
+    finally:
+        con.close()
+
+
+def _simulate(out: Path, *args: str) -> None:
+    subprocess.run([sys.executable, "-m", "ofc_cli.cli", "simulate", *args, "--out", str(out)],
+                   check=True, capture_output=True, cwd=ROOT)
+
+
+def test_generated_logs_equal_the_embedded_import(spark: Any, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    _simulate(logs / "pineapple.jsonl", "--variant", "pineapple", "--players", "3",
+              "--hands", "150", "--seed", "7", "--perspective", "hero",
+              "--room-error-rate", "0.05")
+    _simulate(logs / "regular.jsonl", "--variant", "regular", "--players", "2",
+              "--hands", "150", "--seed", "8", "--rules", "scoring=2-4")
+    files = sorted(logs.glob("*.jsonl"))
+    assert len(files) >= 3
+    # the same log again (duplicates) and a log with one hand changed (a conflict)
+    shutil.copy(files[0], logs / "z-again.jsonl")
+    lines = files[-1].read_text().splitlines()
+    lines[3] = lines[3].replace('"name": "', '"name": "x', 1)
+    (logs / "z-changed.jsonl").write_text("\n".join(lines) + "\n")
+    rows = _check_equal(spark, logs, tmp_path)
+    imports = {Path(dict(r)["path"]).name: dict(r) for r in rows["imports"]}
+    merged = [i for i in imports.values() if i["hands"] - i["stored"] - i["duplicate"]
+              - i["rejected"] > 0]
+    assert merged  # the other players' logs completed the hands the first log stored
+    assert imports["z-again.jsonl"]["duplicate"] == imports["z-again.jsonl"]["hands"] > 0
+    assert imports["z-changed.jsonl"]["rejected"] == 1
+
+
+def test_missing_java_names_the_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from ofc_spark.session import NoJava, session
+
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(NoJava, match="openjdk-17-jre-headless"):
+        session("local[1]")

@@ -12,6 +12,7 @@ Opening a store never upgrades it: an entry point calls :func:`connect`, then :f
 
 from __future__ import annotations
 
+from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .decisions import (
     DecisionRow,
     player_hands,
@@ -29,6 +30,7 @@ from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writ
 from .upgrade import upgrade
 
 __all__ = [
+    "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",

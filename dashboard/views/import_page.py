@@ -79,14 +79,47 @@ def show_outcome(outcome: UploadOutcome) -> None:
                               file_name="import-errors.csv", mime="text/csv", on_click="ignore")
     else:
         st.success("No errors: every hand read was stored or was already there.")
+    show_audit(outcome)
+
+
+def show_audit(outcome: UploadOutcome) -> None:
+    """Per file: how many stored hands' reported points (the room's own result) equal ours,
+    every player whose differ, and what a reader had to assume."""
+    audited = [f for f in outcome.reports if f.audit is not None and f.audit.audited]
+    notes = pd.DataFrame([{"file": f.path, "hand_id": n.hand_id, "note": n.message}
+                          for f in outcome.reports for n in f.notes],
+                         columns=["file", "hand_id", "note"])
+    if audited:
+        st.subheader("Audit against the room")
+        st.dataframe(pd.DataFrame([{"file": f.path, "hands audited": f.audit.audited,
+                                    "equal to ours": f.audit.equal,
+                                    "differ": f.audit.audited - f.audit.equal}
+                                   for f in audited if f.audit is not None]),
+                     hide_index=True, width="stretch", key="import_audit")
+        differ = pd.DataFrame([{"file": f.path, "hand_id": d.hand_id, "player": d.player,
+                                "theirs": d.reported, "ours": d.ours}
+                               for f in audited if f.audit is not None for d in f.audit.differ],
+                              columns=["file", "hand_id", "player", "theirs", "ours"])
+        if len(differ):
+            st.markdown(f"**{differ.hand_id.nunique()}** hands scored differently by the room "
+                        "(a rule we lack, or a bug on one side): open them in Hand review.")
+            st.dataframe(differ, hide_index=True, width="stretch", key="import_audit_differ")
+        else:
+            st.success("The room's reported points equal ours in every audited hand.")
+    if len(notes):
+        st.subheader("Assumed by the readers")
+        st.dataframe(notes, hide_index=True, width="stretch", key="import_notes")
 
 
 def main() -> None:
     st.title("Import")
-    st.markdown(f"Upload session logs: one or many files of any supported format, or a .zip of "
-                f"them (up to {MAX_UPLOAD_MB} MB each). Hands already stored are recognised and "
+    st.markdown(f"Upload session logs: one or many files of any supported format (our "
+                "`.jsonl`, live notation, board CSV; FPDB's SwC captures `.json`/`.jsonl` and its "
+                "`.db3` database; the pineapple app's `.db`), or a .zip of them "
+                f"(up to {MAX_UPLOAD_MB} MB each). Hands already stored are recognised and "
                 "skipped; bad hands are listed with file, line and reason, and the good ones "
-                "are still imported.")
+                "are still imported. Where a log records the room's own result, the audit "
+                "compares it with ours.")
     generation = st.session_state.setdefault(COUNTER_KEY, 0)
     uploaded = st.file_uploader("Log files or .zip", accept_multiple_files=True,
                                 key=f"uploader_{generation}", max_upload_size=MAX_UPLOAD_MB)

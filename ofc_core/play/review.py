@@ -37,7 +37,7 @@ from ofc_core.board import Board
 from ofc_core.cards import DECK, BoardCard
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
-from ofc_core.play.fantasyland import set_fantasyland
+from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.rollout import (
     DEFAULT_POLICY,
@@ -52,7 +52,7 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset, Street
 
-REVIEW_VERSION = "1"
+REVIEW_VERSION = "2"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
 
 FIRST_ROUND = 24

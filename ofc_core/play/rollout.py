@@ -38,6 +38,7 @@ import numpy as np
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, score_batch, score_boards
 from ofc_core.board import BOARD_SIZE
 from ofc_core.play.engine import Cards, Placement, Policy, Rows, View
+from ofc_core.play.fl_value import fantasyland_value
 from ofc_core.play.placements import apply, free_slots
 from ofc_core.rules import Ruleset, Street
 
@@ -48,23 +49,21 @@ ROW_SIZE = (3, 5, 5)
 
 MOST_FL_CARDS = 17
 
-DEFAULT_FL_VALUES = {13: 6.0, 14: 8.0, 15: 10.0, 16: 12.0, 17: 14.0}
-"""Fantasyland value (points a seat gains over a normal hand) by cards dealt in Fantasyland,
-used until the measured values of ``ofc_core.play.fl_value`` are wired in: an estimate, not a
-measurement (see docs/review.md)."""
-
 FantasylandValue = Callable[[Ruleset, int], float]
 
 
 def default_fantasyland_value(ruleset: Ruleset, cards: int) -> float:
-    """The value of a Fantasyland hand of ``cards`` cards (0 for none).
+    """The value of a Fantasyland hand of ``cards`` cards (0 for none): the measured value of
+    :func:`ofc_core.play.fl_value.fantasyland_value` (points a seat gains over a normal hand).
 
     >>> from ofc_core.rules import PRESETS
-    >>> default_fantasyland_value(PRESETS["pineapple"], 14), default_fantasyland_value(
-    ...     PRESETS["pineapple"], 0)
-    (8.0, 0.0)
+    >>> default_fantasyland_value(PRESETS["pineapple"], 0)
+    0.0
+    >>> default_fantasyland_value(PRESETS["pineapple"], 14) == fantasyland_value(
+    ...     PRESETS["pineapple"], 14)
+    True
     """
-    return DEFAULT_FL_VALUES.get(cards, 0.0) if ruleset.fantasyland else 0.0
+    return fantasyland_value(ruleset, cards)
 
 
 def fl_table(ruleset: Ruleset, value: FantasylandValue) -> np.ndarray:

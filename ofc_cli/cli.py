@@ -9,7 +9,8 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
-    "score": "score hands from ofc-hh/1 files, or the stored hands of a database",
+    "score": "score hands from log files (every supported format), or print the stored "
+             "hands of a database",
     "import": "import session logs (files or folders) into the database",
     "rescore": "recompute every stored hand from its stored placements",
     "export": "write the database tables as Parquet",

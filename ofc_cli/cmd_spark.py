@@ -70,7 +70,6 @@ def _report(spark, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-
     if len(args.input) != 1:
         print("ofc spark report: give one --input folder", file=sys.stderr)
         return 2
-    for name, rows in report(spark, args.input[0], args.output).items():
-        print(f"{name}: {rows:,} rows")
-    print(f"written to {args.output}")
+    for folder in report(spark, args.input[0], args.output):
+        print(f"written {folder}")
     return 0

@@ -33,7 +33,7 @@ def _ratio(part: Column, whole: Column) -> Column:
 
 def _currency(column: str = "currency") -> Column:
     low, high = F.min(column), F.max(column)
-    return F.when(low == high, low).otherwise(F.concat_ws(", ", low, high))
+    return F.when(low == high, low).otherwise(F.concat(low, F.lit(", "), high))
 
 
 def _foul_rate(prefix: str = "") -> Column:
@@ -122,16 +122,18 @@ def variants(hp: DataFrame) -> DataFrame:
 REPORTS = ("players", "money", "opponents", "variants")
 
 
-def report(spark: SparkSession, tables: str, output: str) -> dict[str, int]:
+def report(spark: SparkSession, tables: str, output: str) -> list[str]:
     """Read ``hand_players`` and ``pairs`` under ``tables`` and write each report of
-    :data:`REPORTS` as ``output/<name>.parquet``; returns rows per report."""
+    :data:`REPORTS` as ``output/<name>.parquet``; returns the folders written."""
     base, out = tables.rstrip("/"), output.rstrip("/")
     hp = spark.read.parquet(f"{base}/hand_players")
     pairs = spark.read.parquet(f"{base}/pairs")
     frames = {"players": players(hp), "money": money(hp), "opponents": opponents(hp, pairs),
               "variants": variants(hp)}
-    rows = {}
-    for name, frame in frames.items():
-        frame.write.mode("overwrite").parquet(f"{out}/{name}.parquet")
-        rows[name] = spark.read.parquet(f"{out}/{name}.parquet").count()
-    return rows
+    hp.persist()
+    try:
+        for name, frame in frames.items():
+            frame.write.mode("overwrite").parquet(f"{out}/{name}.parquet")
+    finally:
+        hp.unpersist()
+    return [f"{out}/{name}.parquet" for name in frames]

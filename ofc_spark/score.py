@@ -157,7 +157,7 @@ def read_export(spark: SparkSession, path: str) -> DataFrame:
 
 def score_frame(lines: DataFrame, partitions: int | None = None,
                 spent: worker.Spent | None = None) -> DataFrame:
-    """Every table's rows (:func:`ofc_spark.worker.union_schema`) from the line rows: each
+    """Every table's rows in chunks (:data:`ofc_spark.worker.BLOBS`) from the line rows: each
     hand key's lines in one partition, in key, file and line order."""
     keyed = F.col("source").isNotNull() & F.col("hand_id").isNotNull()
     spread = F.when(keyed, F.xxhash64("source", "hand_id")).otherwise(
@@ -166,11 +166,14 @@ def score_frame(lines: DataFrame, partitions: int | None = None,
              else lines.repartition(spread))
     ordered = parts.sortWithinPartitions("source", "hand_id", "import_id", "line")
     return ordered.mapInArrow(lambda batches: worker.score_lines(batches, spent),
-                              from_arrow_schema(worker.union_schema()))
+                              from_arrow_schema(worker.BLOBS))
 
 
 def table(union: DataFrame, name: str) -> DataFrame:
-    return union.filter(F.col("table") == name).select(f"`{name}`.*")
+    """The rows of table ``name`` out of :func:`score_frame`'s chunks."""
+    chunks = union.filter(F.col("table") == name)
+    return chunks.mapInArrow(lambda batches: worker.table_rows(batches, name),
+                             from_arrow_schema(worker.table_schemas()[name]))
 
 
 def imports_frame(union: DataFrame) -> DataFrame:
@@ -194,7 +197,8 @@ def imports_frame(union: DataFrame) -> DataFrame:
 def write_tables(spark: SparkSession, union: DataFrame, output: str) -> dict[str, int]:
     """Write the tables as ``ofc export --parquet`` lays them out; returns rows per table."""
     base = output.rstrip("/")
-    counted = {r["table"]: int(r["count"]) for r in union.groupBy("table").count().collect()}
+    counted = {r["table"]: int(r["rows"])
+               for r in union.groupBy("table").agg(F.sum("rows").alias("rows")).collect()}
     for name in HAND_TABLES:
         frame = table(union, name)
         frame.write.mode("overwrite").partitionBy(*PARTITION_BY).parquet(f"{base}/{name}")

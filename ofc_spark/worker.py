@@ -35,10 +35,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ingest.formats import ParsedHand, ParseIssue, detect, ofc_hh, ofc_hh_fast
-from ingest.formats.encoding import DecodeError, decode_bytes
-from ingest.hand_tables import HAND_TABLES, HandRow, assemble_records, build_tables, hand_tables
+from ingest.formats import ParsedHand, ParseIssue, ofc_hh, ofc_hh_fast
+from ingest.hand_tables import HAND_TABLES, HandRow, build_tables, hand_tables
 from ingest.merge import MergeConflict, merge_records
+from ingest.pipeline import recognise
+from ingest.stored_hands import assemble_records
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 
@@ -116,20 +117,10 @@ class _Rows:
 
 def _file_rows(rows: _Rows, import_id: int, name: str, data: bytes) -> None:
     """The rows of one file (see :func:`split_files`)."""
-    fmt = None
-    problem = None
-    text = ""
-    try:
-        text = decode_bytes(data, name)
-        if text.strip():
-            fmt = detect(text, name)
-            if fmt is None:
-                problem = f"{name}: not a hand history this version reads"
-            elif fmt.name != ofc_hh.FORMAT_NAME:
-                problem = (f"{name}: a {fmt.name} file; ofc spark reads {ofc_hh.FORMAT_NAME} "
-                           "only (import this one with ofc import)")
-    except DecodeError as exc:
-        problem = str(exc)
+    text, fmt, problem = recognise(name, data)
+    if problem is None and fmt is not None and fmt.name != ofc_hh.FORMAT_NAME:
+        problem = (f"{name}: a {fmt.name} file; ofc spark reads {ofc_hh.FORMAT_NAME} only "
+                   "(import this one with ofc import)")
     rows.add(kind=FILE, import_id=import_id, path=name, line=0,
              sha256=hashlib.sha256(data).hexdigest(), size_bytes=len(data),
              format=None if fmt is None else fmt.name,
@@ -476,7 +467,7 @@ def score_lines(batches: Iterable[pa.RecordBatch], spent: Spent | None = None,
                 ) -> Iterator[pa.RecordBatch]:
     """:data:`LINES` rows of one partition, sorted by ``source``, ``hand_id``, ``import_id``
     and ``line`` (every row of a key in this partition) -> one batch per output table and
-    chunk: ``table`` names it, and the column of that name holds the rows (the others null)."""
+    chunk, as :data:`BLOBS` rows."""
     pending: list[pa.RecordBatch] = []
     rows = 0
     for batch in batches:
@@ -501,28 +492,33 @@ def _emit(table: pa.Table, spent: Spent | None) -> Iterator[pa.RecordBatch]:
     started = time.perf_counter()
     out = _Out.empty()
     _process(out, table)
-    batches = [b for name, rows in out.tables() for b in union_batches(name, rows)]
+    batches = [blob(name, rows) for name, rows in out.tables()]
     if spent is not None:
         spent.add(time.perf_counter() - started)
     yield from batches
 
 
-@cache
-def union_schema() -> pa.Schema:
-    """``table`` and one struct column per table of :func:`table_schemas`."""
-    return pa.schema([("table", pa.string())] + [
-        (name, pa.struct(list(schema))) for name, schema in table_schemas().items()])
+BLOBS = pa.schema([("table", pa.string()), ("rows", pa.int64()), ("data", pa.binary())])
+"""What :func:`score_lines` makes: per table and chunk, its rows as an Arrow IPC stream
+(:func:`table_rows` turns them back into rows). Passing whole chunks keeps Spark's per-row
+work to the final Parquet writes."""
 
 
-def union_batches(name: str, rows: pa.Table) -> Iterator[pa.RecordBatch]:
-    """``rows`` of table ``name`` as batches of :func:`union_schema`."""
-    schema = union_schema()
-    for batch in rows.combine_chunks().to_batches():
-        n = batch.num_rows
-        arrays = [pa.array([name] * n, pa.string())]
-        for field in list(schema)[1:]:
-            if field.name == name:
-                arrays.append(pa.StructArray.from_arrays(batch.columns, fields=list(field.type)))
-            else:
-                arrays.append(pa.nulls(n, field.type))
-        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+def blob(name: str, rows: pa.Table) -> pa.RecordBatch:
+    """``rows`` of table ``name`` as one row of :data:`BLOBS`."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, rows.schema) as writer:
+        writer.write_table(rows)
+    return pa.RecordBatch.from_pydict({"table": [name], "rows": [rows.num_rows],
+                                       "data": [sink.getvalue().to_pybytes()]}, schema=BLOBS)
+
+
+def table_rows(batches: Iterable[pa.RecordBatch], name: str) -> Iterator[pa.RecordBatch]:
+    """The rows of table ``name`` (in :func:`table_schemas`' shape) from :data:`BLOBS` rows."""
+    schema = table_schemas()[name]
+    for batch in batches:
+        for table, data in zip(batch.column("table").to_pylist(), batch.column("data"),
+                               strict=True):
+            if table == name:
+                rows = pa.ipc.open_stream(data.as_buffer()).read_all()
+                yield from rows.cast(schema).to_batches()

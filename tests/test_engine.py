@@ -458,3 +458,35 @@ def test_positional_refuses_a_class_it_cannot_build_safely():
 
     with pytest.raises(TypeError, match="slots"):
         positional(Table)  # frozen, but no slots and a __post_init__ check
+
+
+@pytest.mark.parametrize("variant, rules", [
+    ("joker-pineapple", {}), ("2-7-pineapple", {"jokers": 2}), ("regular", {"jokers": 1})])
+def test_joker_and_27_tables_play_valid_hands_scored_by_the_scorer(variant, rules) -> None:
+    ruleset = resolve(variant, rules)
+    players = 3 if ruleset.max_players >= 3 else 2
+    hands = _session(variant, players, 60, seed=5, kinds=("careful", "chaser", "random"),
+                     ruleset=ruleset)
+    placed = Counter()
+    for h in hands:
+        assert validate(h) == [], h.hand_id
+        cards = [c for p in h.players for s in p.streets for c in s.dealt]
+        assert len(cards) == len(set(cards))  # each card, jokers included, dealt once
+        placed.update(str(c) for p in h.players for c in p.board.cards if c.is_joker)
+        result = score_hand(h.seats(), h.ruleset, h.first_to_act)
+        assert [p.reported_points for p in h.players] == [p.points for p in result.players]
+    expected = {"X1", "X2"} if ruleset.jokers == 2 else {"X1"}
+    assert set(placed) == expected  # the bots place the jokers they are dealt
+
+
+def test_fl_repeat_entry_deals_a_repeat_the_entrys_cards() -> None:
+    ruleset = resolve("progressive-pineapple", {"fl_repeat": "entry"})
+    hands = _session("progressive-pineapple", 3, 400, seed=11, kinds=("chaser", "careful"),
+                     ruleset=ruleset)
+    repeats = []
+    for before, after in zip(hands, hands[1:], strict=False):
+        for p, q in zip(before.players, after.players, strict=True):
+            if p.fantasyland and q.fantasyland:
+                repeats.append((p.fl_dealt, q.fl_dealt))
+    assert repeats and all(a == b for a, b in repeats)
+    assert any(a > 14 for a, _ in repeats)  # a 15-17 card Fantasyland kept its count

@@ -2,6 +2,11 @@
 --parquet`` and through ``ofc spark score`` (Spark in local mode, ``local[2]``) give the same
 tables, row for row; ``ofc spark report`` gives the dashboard's numbers.
 
+The logs: the committed ofc-hh/1 samples, the demo data, and simulated logs (three players'
+perspectives of the same hands, which merge; rule overrides; room errors; a file imported
+twice; a log that disagrees with a stored hand). Both paths read the three folders in one run
+(one Spark job graph instead of three keeps the module's time down on a shared machine).
+
 Hand keys are surrogate on both sides (the embedded store numbers hands 1, 2, ...; Spark keys a
 hand by its file and line), so rows are compared with ``hand_key`` replaced by the hand's
 ``(source, hand_id)``; every other column is compared as written, ``imports.imported_at``
@@ -10,11 +15,13 @@ hand by its file and line), so rows are compared with ``hand_key`` replaced by t
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -78,53 +85,130 @@ def _rows(folder: Path) -> dict[str, list[tuple]]:
     return out
 
 
-def _embedded(logs: Path, tmp: Path) -> Path:
-    db = tmp / "ofc.duckdb"
-    import_paths([str(logs)], db)
-    con = store.connect(db, read_only=True)
-    try:
-        export_parquet(con, tmp / "embedded")
-    finally:
-        con.close()
-    return tmp / "embedded"
+def _simulate(out: Path, *args: str) -> None:
+    subprocess.run([sys.executable, "-m", "ofc_cli.cli", "simulate", *args, "--out", str(out)],
+                   check=True, capture_output=True, cwd=ROOT)
 
 
-def _check_equal(spark: Any, logs: Path, tmp: Path) -> dict[str, list[tuple]]:
-    from ofc_spark.score import score
+def _generated(folder: Path) -> Path:
+    folder.mkdir()
+    _simulate(folder / "pineapple.jsonl", "--variant", "pineapple", "--players", "3",
+              "--hands", "100", "--seed", "7", "--perspective", "hero",
+              "--room-error-rate", "0.05")
+    _simulate(folder / "regular.jsonl", "--variant", "regular", "--players", "2",
+              "--hands", "100", "--seed", "8", "--rules", "scoring=2-4")
+    files = sorted(folder.glob("*.jsonl"))
+    assert len(files) == 4
+    # the same log again (duplicates) and a log with one hand changed (a conflict)
+    shutil.copy(files[0], folder / "z-again.jsonl")
+    lines = files[-1].read_text().splitlines()
+    lines[3] = lines[3].replace('"name": "', '"name": "x', 1)
+    (folder / "z-changed.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
 
-    embedded = _rows(_embedded(logs, tmp))
-    result = score(spark, [str(logs)], str(tmp / "spark"), partitions=2)
-    ours = _rows(tmp / "spark")
-    for name in TABLES:
-        assert len(ours[name]) == len(embedded[name]), name
-        for a, b in zip(ours[name], embedded[name], strict=True):
-            assert a == b, (name, dict(a), dict(b))
-    assert result.rows["hands"] == len(embedded["hands"]) > 0
-    return ours
 
-
-def _ofc_hh_samples(tmp: Path) -> Path:
+def _ofc_hh_samples(folder: Path) -> Path:
     """The committed ofc-hh/1 samples (ofc spark reads that format only)."""
-    folder = tmp / "samples"
     folder.mkdir()
     for path in sorted(SAMPLES.glob("*.jsonl")):
         shutil.copy(path, folder / path.name)
     return folder
 
 
-def test_samples_equal_the_embedded_import(spark: Any, tmp_path: Path) -> None:
-    rows = _check_equal(spark, _ofc_hh_samples(tmp_path), tmp_path)
-    rejected = [dict(r) for r in rows["rejected"]]
+@dataclass(frozen=True)
+class Run:
+    tmp: Path
+    inputs: tuple[Path, ...]
+    embedded: dict[str, list[tuple]]
+    spark: dict[str, list[tuple]]
+    result: Any
+
+
+@pytest.fixture(scope="module")
+def run(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """The three sets of logs through both paths."""
+    from ofc_spark.score import score
+
+    tmp = tmp_path_factory.mktemp("spark")
+    inputs = (_ofc_hh_samples(tmp / "samples"), DEMO, _generated(tmp / "generated"))
+    db = tmp / "ofc.duckdb"
+    import_paths([str(p) for p in inputs], db)
+    con = store.connect(db, read_only=True)
+    try:
+        export_parquet(con, tmp / "embedded")
+    finally:
+        con.close()
+    result = score(spark, [str(p) for p in inputs], str(tmp / "spark"), partitions=2)
+    return Run(tmp, inputs, _rows(tmp / "embedded"), _rows(tmp / "spark"), result)
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_every_table_equals_the_embedded_import_row_for_row(run: Run, name: str) -> None:
+    ours, theirs = run.spark[name], run.embedded[name]
+    assert len(ours) == len(theirs) > 0, name
+    for a, b in zip(ours, theirs, strict=True):
+        assert a == b, (name, dict(a), dict(b))
+
+
+def _imports(run: Run) -> dict[str, dict[str, Any]]:
+    return {dict(r)["path"]: dict(r) for r in run.spark["imports"]}
+
+
+def test_the_logs_cover_rejects_partials_merges_duplicates_and_conflicts(run: Run) -> None:
+    imports = _imports(run)
+    by_name = {Path(p).name: i for p, i in imports.items()}
+    assert len(imports) == 7 + 6 + 6
+    rejected = [dict(r) for r in run.spark["rejected"]]
     assert any(r["partial"] for r in rejected)
-    assert all(r["path"].startswith(str(tmp_path)) and r["line"] > 0 for r in rejected)
+    assert all(r["line"] > 0 and r["path"] in imports for r in rejected)
+    assert by_name["bad-hands.jsonl"]["rejected"] == 11
+    merged = [i for i in imports.values()
+              if i["hands"] - i["stored"] - i["duplicate"] - i["rejected"] > 0]
+    assert merged  # the other players' logs completed the hands the first log stored
+    assert by_name["z-again.jsonl"]["duplicate"] == by_name["z-again.jsonl"]["hands"] > 0
+    assert by_name["z-changed.jsonl"]["rejected"] == 1
+    assert run.spark["events"]  # OFC Double's cube events, read by the reference reader
+    assert run.result.stored == len(run.spark["hands"])
+    assert run.result.merged == sum(i["hands"] - i["stored"] - i["duplicate"] - i["rejected"]
+                                    for i in imports.values())
 
 
-def test_demo_equals_the_embedded_import(spark: Any, tmp_path: Path) -> None:
-    rows = _check_equal(spark, DEMO, tmp_path)
-    assert {Path(dict(r)["path"]).name for r in rows["imports"]} == {
-        p.name for p in DEMO.glob("*.jsonl")}
-    assert rows["events"]  # OFC Double's cube events, read by the reference reader
-    _check_reports(spark, tmp_path)
+def test_rescoring_the_written_tables_gives_the_same_tables(spark: Any, run: Run) -> None:
+    """A house-rule change is a rescore over the raw lines: scoring the written tables again
+    (here under the same rules) gives the same rows, but for the hands a second log completed
+    (the tables keep only the first log's line, so its hidden cards stay hidden)."""
+    from ofc_spark.score import score
+
+    score(spark, [str(run.tmp / "spark")], str(run.tmp / "again"), partitions=2)
+    again = _rows(run.tmp / "again")
+    merged = _merged_keys(run)
+    assert merged
+    for name in (*HAND_TABLES, "rejected"):
+        def kept(rows: list[tuple]) -> list[tuple]:
+            return [r for r in rows if dict(r).get("hand_key") not in merged]
+        assert kept(again[name]) == kept(run.spark[name]), name
+
+
+def _merged_keys(run: Run) -> set[Any]:
+    """Natural keys of the hands whose stored placements show dealt cards their own line
+    hides (another player's log completed them)."""
+    shown: dict[Any, int] = {}
+    for r in run.spark["placements"]:
+        row = dict(r)
+        shown[row["hand_key"]] = shown.get(row["hand_key"], 0) + (row["dealt"] is not None)
+    merged = set()
+    for h in run.spark["hands"]:
+        hand = dict(h)
+        obj = json.loads(hand["raw"])
+        logged = sum(st.get("dealt") is not None for p in obj["players"]
+                     for st in p.get("streets") or ())
+        if shown.get(hand["hand_key"], 0) != logged:
+            merged.add(hand["hand_key"])
+    return merged
+
+
+def test_report_equals_the_dashboard_queries(spark: Any, run: Run) -> None:
+    _check_reports(spark, run.tmp)
 
 
 def _close(a: Any, b: Any) -> bool:
@@ -176,35 +260,6 @@ def _check_reports(spark: Any, tmp: Path) -> None:
                         assert _close(theirs[column], value), (player, name, column)
     finally:
         con.close()
-
-
-def _simulate(out: Path, *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "ofc_cli.cli", "simulate", *args, "--out", str(out)],
-                   check=True, capture_output=True, cwd=ROOT)
-
-
-def test_generated_logs_equal_the_embedded_import(spark: Any, tmp_path: Path) -> None:
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    _simulate(logs / "pineapple.jsonl", "--variant", "pineapple", "--players", "3",
-              "--hands", "150", "--seed", "7", "--perspective", "hero",
-              "--room-error-rate", "0.05")
-    _simulate(logs / "regular.jsonl", "--variant", "regular", "--players", "2",
-              "--hands", "150", "--seed", "8", "--rules", "scoring=2-4")
-    files = sorted(logs.glob("*.jsonl"))
-    assert len(files) >= 3
-    # the same log again (duplicates) and a log with one hand changed (a conflict)
-    shutil.copy(files[0], logs / "z-again.jsonl")
-    lines = files[-1].read_text().splitlines()
-    lines[3] = lines[3].replace('"name": "', '"name": "x', 1)
-    (logs / "z-changed.jsonl").write_text("\n".join(lines) + "\n")
-    rows = _check_equal(spark, logs, tmp_path)
-    imports = {Path(dict(r)["path"]).name: dict(r) for r in rows["imports"]}
-    merged = [i for i in imports.values() if i["hands"] - i["stored"] - i["duplicate"]
-              - i["rejected"] > 0]
-    assert merged  # the other players' logs completed the hands the first log stored
-    assert imports["z-again.jsonl"]["duplicate"] == imports["z-again.jsonl"]["hands"] > 0
-    assert imports["z-changed.jsonl"]["rejected"] == 1
 
 
 def test_missing_java_names_the_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

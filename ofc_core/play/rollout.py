@@ -361,6 +361,11 @@ class BotRollouts:
 
 DEFAULT_POLICY = BestOfK()
 
+EXACT_OUTCOMES = 5000
+"""When one seat has its last street to come and the others nothing, at most this many deals
+of that street are all valued, once each, instead of sampled (C(25, 3) = 2,300 for a
+heads-up pineapple player's last street when the opponent acts after it)."""
+
 
 # --------------------------------------------------------------------------------------------
 # Rollouts of one position
@@ -391,13 +396,36 @@ class SpotRollouts:
         """Nothing is left to deal: one rollout is the exact value."""
         return all(s.to_come == 0 for s in self.spot.seats)
 
+    @property
+    def outcomes(self) -> int | None:
+        """How many deals the rest of the hand has, when they are few enough to value every one
+        (:data:`EXACT_OUTCOMES`): one seat (the player or another) has one street to come, the
+        others none."""
+        waiting = [s for s in self.spot.seats if s.to_come]
+        if len(waiting) != 1 or len(waiting[0].streets) != 1:
+            return None
+        count = comb(len(self._unseen), waiting[0].to_come)
+        return count if count <= EXACT_OUTCOMES else None
+
+    def deal_every(self) -> int:
+        """A block holding every deal of the last street left once (see :attr:`outcomes`): its
+        mean is the exact value."""
+        cards = sum(s.to_come for s in self.spot.seats)
+        deals = list(combinations(self._unseen.tolist(), cards))
+        return self._block(np.array(deals, np.int8).reshape(len(deals), cards))
+
     def deal(self, n: int) -> int:
         """Deal ``n`` more rollouts (a block); complete the opponents' boards; the block's
         number."""
-        spot = self.spot
         u = len(self._unseen)
         keys = self._rng.random((n, u))
-        deck = self._unseen[np.argsort(keys, axis=1)]
+        return self._block(self._unseen[np.argsort(keys, axis=1)])
+
+    def _block(self, deck: np.ndarray) -> int:
+        """A block from ``(n, cards)`` deals: the player's cards first, then each other seat's
+        in seat order."""
+        spot = self.spot
+        n = len(deck)
         hero = spot.hero_seat.to_come
         self.hero_future.append(deck[:, :hero])
         boards = np.empty((n, len(spot.seats), BOARD_SIZE), np.int8)

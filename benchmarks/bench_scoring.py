@@ -13,7 +13,11 @@ hand disjoint), then times on ONE core:
   results: ``baseline_boards_per_s``;
 - :func:`ofc_core.batch.score_records` on ``--records`` hand records (regular and pineapple
   mixed), from the objects to the arrays;
-- the scalar :func:`ofc_core.scoring.score_hand` on a few thousand hands, for scale.
+- the scalar :func:`ofc_core.scoring.score_hand` on a few thousand hands, for scale;
+- :func:`ofc_core.batch.score_batch` on ``--joker-hands`` 3-player hands dealt from a 54-card
+  deck under ``joker-pineapple`` (about half the boards hold a joker, resolved by the
+  vectorised candidate search): ``joker_hands_per_s``, and on the same number of hands under
+  ``2-7-pineapple``: ``low_27_hands_per_s``.
 
 Each figure is the best of ``--repeat`` runs, by wall clock (``*_per_s``) and by CPU time
 (``*_per_cpu_s``: less sensitive to other processes on a shared machine). The last line
@@ -48,6 +52,13 @@ from ofc_core.evaluate import evaluate  # noqa: E402
 from ofc_core.hand import HandRecord, PlayerRecord  # noqa: E402
 from ofc_core.rules import PRESETS, RoyaltyTable  # noqa: E402
 from ofc_core.scoring import Seat, score_hand  # noqa: E402
+
+
+def deal_jokers(hands: int, seed: int) -> np.ndarray:
+    """``(hands, 3, 13)`` card indexes from a 54-card deck (jokers 52 and 53)."""
+    rng = np.random.default_rng(seed + 1)
+    deck = np.tile(np.arange(54, dtype=np.uint8), (hands, 1))
+    return rng.permuted(deck, axis=1)[:, :39].reshape(hands, 3, 13)
 
 
 def deal(hands: int, seed: int) -> np.ndarray:
@@ -160,6 +171,7 @@ def main() -> int:
     parser.add_argument("--baseline-boards", type=int, default=20_000)
     parser.add_argument("--scalar-hands", type=int, default=2_000)
     parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--joker-hands", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -207,6 +219,14 @@ def main() -> int:
     ]
     records_s, records_cpu = best_time(lambda: batch.score_records(records), args.repeat)
 
+    joker_hands = deal_jokers(args.joker_hands, args.seed)
+    joker_s, joker_cpu = best_time(
+        lambda: batch.score_batch(joker_hands, PRESETS["joker-pineapple"]), args.repeat)
+    low_hands = hands[: args.joker_hands]
+    low_s, _ = best_time(lambda: batch.score_batch(low_hands, PRESETS["2-7-pineapple"]),
+                         args.repeat)
+    print(f"jokers: {len(joker_hands) / joker_s:,.0f} hands/s", file=sys.stderr)
+
     boards_per_s = len(boards) / board_s
     baseline_per_s = len(sample) / baseline_s
     report = {
@@ -224,6 +244,10 @@ def main() -> int:
         "score_records_per_s": round(len(records) / records_s),
         "score_records_per_cpu_s": round(len(records) / records_cpu),
         "scalar_hands_per_s": round(len(seats) / scalar_s),
+        "joker_hands_per_s": round(len(joker_hands) / joker_s),
+        "joker_hands_per_cpu_s": round(len(joker_hands) / joker_cpu),
+        "joker_boards_with_a_joker": round(float((joker_hands >= 52).any(axis=2).mean()), 3),
+        "low_27_hands_per_s": round(len(low_hands) / low_s),
         "boards": len(boards),
         "hands": len(hands),
         "baseline_boards": len(sample),

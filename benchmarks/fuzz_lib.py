@@ -94,9 +94,12 @@ def _rows_for(rng: random.Random, cards: list[str]) -> dict[str, str]:
 
 
 def _player(rng: random.Random, ruleset: Any, deck: list[str], name: str, seat: int,
-            known: bool) -> dict[str, Any]:
+            first: bool) -> dict[str, Any]:
+    """One player's hand; the first of a hand knows its dealt cards and never surrenders (so
+    every hand has cards to break)."""
+    known = first or rng.random() < 0.3
     fl = ruleset.fantasyland and rng.random() < 0.12
-    surrender = not fl and rng.random() < 0.04
+    surrender = not fl and not first and rng.random() < 0.04
     plays = []  # (dealt, kept)
     if fl:
         dealt = [deck.pop() for _ in range(rng.randint(13, ruleset.fl_cards.most))]
@@ -170,7 +173,7 @@ def valid_hand(rng: random.Random, source: str, hand_id: str) -> dict[str, Any]:
         hand["rules"] = rules
     if rng.random() < 0.7:
         hand["button"] = rng.choice(names)
-    hand["players"] = [_player(rng, ruleset, deck, name, seat, n == 0 or rng.random() < 0.3)
+    hand["players"] = [_player(rng, ruleset, deck, name, seat, n == 0)
                        for n, (name, seat) in enumerate(zip(names, seats, strict=True))]
     if variant == "double" and rng.random() < 0.3:
         hand["events"] = [{"type": "double", "by": names[0], "accepted": True, "cube": 2}]

@@ -39,8 +39,8 @@ def pages() -> list[st.Page]:
             for n, (source, title, icon, url) in enumerate(PAGES)]
 
 
-def demo_banner(con) -> None:  # type: ignore[no-untyped-def]
-    if not db.demo_import_ids(con):
+def demo_banner() -> None:
+    if not db.query(db.demo_import_ids):
         return
     with st.container(border=True):
         left, right = st.columns([5, 1], vertical_alignment="center")
@@ -48,24 +48,25 @@ def demo_banner(con) -> None:  # type: ignore[no-untyped-def]
                       "the sample that ships with OFC Analytics, not your own. Import your logs "
                       "on the Import page, and remove the demo when you are done looking.")
         if right.button("Remove demo data", key="remove_demo", type="primary"):
-            removed = db.remove_demo(con)
-            db.clear_cache()
+            with db.writing() as con:
+                removed = db.remove_demo(con)
             st.toast(f"Removed {removed} demo hands.")
             st.rerun()
 
 
 def main() -> None:
     st.set_page_config(page_title="OFC Analytics", page_icon=":material/style:", layout="wide")
-    try:
-        con = db.connection()
-    except StoreError as exc:
-        st.error(str(exc))
-        st.stop()
-    navigation = st.navigation(pages())
-    st.markdown(cards.CSS, unsafe_allow_html=True)
-    demo_banner(con)
-    filters.render_sidebar()
-    navigation.run()
+    with db.page_run():  # the store is open only while this run needs it
+        try:
+            db.connection()
+        except StoreError as exc:
+            st.error(str(exc))
+            st.stop()
+        navigation = st.navigation(pages())
+        st.markdown(cards.CSS, unsafe_allow_html=True)
+        demo_banner()
+        filters.render_sidebar()
+        navigation.run()
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

@@ -11,6 +11,9 @@ text, never as markup.
 '<span class="ofc-card ofc-back" title="hidden">&nbsp;</span>'
 >>> card_html("<b>")
 '<span class="ofc-card ofc-bad" title="not a card">&lt;b&gt;</span>'
+>>> card_html("X1", stood_for="2d")  # doctest: +NORMALIZE_WHITESPACE
+'<span class="ofc-card ofc-joker" title="X1: joker, stood for 2d">🃏<span
+ class="ofc-stood">2♦</span></span>'
 >>> md_text("<img src=x onerror=alert(1)> *bold*")
 '\\\\<img src=x onerror=alert\\\\(1\\\\)\\\\> \\\\*bold\\\\*'
 """
@@ -19,9 +22,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from ofc_core.cards import Card, Suit
+from ofc_core.cards import Card, Joker, Suit, parse_card
 
 TWO_COLOURS = {Suit.CLUBS: "ofc-black", Suit.DIAMONDS: "ofc-red", Suit.HEARTS: "ofc-red",
                Suit.SPADES: "ofc-black"}
@@ -43,6 +46,9 @@ CSS = """
   border-color: #1d3d70; }
 .ofc-empty { border: 1px dashed #bbb; background: transparent; box-shadow: none; }
 .ofc-bad { color: #777; font-weight: 400; font-size: .8em; }
+.ofc-joker { flex-direction: column; color: #6a1b9a; background: #f6efff;
+  border-color: #6a1b9a; font-size: .95em; }
+.ofc-stood { font-size: .7em; font-weight: 400; color: #333; }
 .ofc-board { margin-bottom: 1.2em; }
 .ofc-row { display: flex; align-items: center; gap: .6em; margin: 2px 0; }
 .ofc-row-label { width: 4.2em; color: #666; font: .8em system-ui, sans-serif; }
@@ -59,21 +65,35 @@ def md_text(text: object) -> str:
     return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
-def _parse(token: str) -> Card | None:
+def _parse(token: str) -> Card | Joker | None:
     try:
-        return Card.parse(token)
+        return parse_card(token)
     except ValueError:
         return None
 
 
-def card_html(token: str | None, four_colour: bool = False, new: bool = False) -> str:
+def _joker_html(joker: Joker, stood_for: str | None, new: bool) -> str:
+    """A joker card (🃏), with the card it stood for underneath when the scorer said."""
+    card = _parse(stood_for) if stood_for else None
+    title = f"{joker}: joker" + (f", stood for {card}" if isinstance(card, Card) else "")
+    under = (f'<span class="ofc-stood">{html.escape(card.pretty)}</span>'
+             if isinstance(card, Card) else "")
+    outline = " ofc-new" if new else ""
+    return (f'<span class="ofc-card ofc-joker{outline}" title="{html.escape(title)}">'
+            f'🃏{under}</span>')
+
+
+def card_html(token: str | None, four_colour: bool = False, new: bool = False,
+              stood_for: str | None = None) -> str:
     """One card as HTML; ``None`` (or ``'??'``/``'xx'``) is a hidden card, face down; ``new``
-    outlines a card placed this street."""
+    outlines a card placed this street; a joker shows ``stood_for`` (the card it became)."""
     if token is None or token.strip().lower() in ("??", "xx", "x"):
         return '<span class="ofc-card ofc-back" title="hidden">&nbsp;</span>'
     card = _parse(token)
     if card is None:
         return f'<span class="ofc-card ofc-bad" title="not a card">{html.escape(token)}</span>'
+    if isinstance(card, Joker):
+        return _joker_html(card, stood_for, new)
     colour = (FOUR_COLOURS if four_colour else TWO_COLOURS)[card.suit]
     if new:
         colour += " ofc-new"
@@ -82,23 +102,28 @@ def card_html(token: str | None, four_colour: bool = False, new: bool = False) -
 
 
 def cards_html(tokens: Iterable[str | None], four_colour: bool = False, *,
-               slots: int = 0, hidden: int = 0, new: Collection[str] = ()) -> str:
+               slots: int = 0, hidden: int = 0, new: Collection[str] = (),
+               jokers: Mapping[str, str] | None = None) -> str:
     """A row of cards, then ``hidden`` face-down cards, padded with empty slots to ``slots``;
-    cards in ``new`` are outlined."""
-    items = [card_html(t, four_colour, t in new) for t in tokens]
+    cards in ``new`` are outlined; ``jokers`` maps a joker (``'X1'``) to what it stood for."""
+    stood = jokers or {}
+    items = [card_html(t, four_colour, t in new, stood.get(t.upper()) if t else None)
+             for t in tokens]
     items += [card_html(None)] * hidden
     items += ['<span class="ofc-card ofc-empty">&nbsp;</span>'] * max(0, slots - len(items))
     return f'<span class="ofc-cards">{"".join(items)}</span>'
 
 
 def board_html(rows: Sequence[tuple[str, Sequence[str | None], str]], four_colour: bool = False,
-               sizes: Sequence[int] = (3, 5, 5), new: Collection[str] = ()) -> str:
-    """Three labelled rows: ``(label, cards, note)`` each; label and note are escaped."""
+               sizes: Sequence[int] = (3, 5, 5), new: Collection[str] = (),
+               jokers: Mapping[str, str] | None = None) -> str:
+    """Three labelled rows: ``(label, cards, note)`` each; label and note are escaped;
+    ``jokers`` maps a joker to the card it stood for (drawn under it)."""
     out = []
     for (label, tokens, note), size in zip(rows, sizes, strict=False):
         out.append(
             f'<div class="ofc-row"><span class="ofc-row-label">{html.escape(label)}</span>'
-            f'{cards_html(tokens, four_colour, slots=size, new=new)}'
+            f'{cards_html(tokens, four_colour, slots=size, new=new, jokers=jokers)}'
             f'<span class="ofc-row-note">{html.escape(note)}</span></div>')
     return "".join(out)
 
@@ -119,3 +144,14 @@ def pretty(text: str | None) -> str:
         card = _parse(token)
         out.append(card.pretty if card else token)
     return " ".join(out)
+
+
+def stood_for(jokers: str | None) -> dict[str, str]:
+    """``hand_rows.jokers`` (``'X1=2d X2=Ts'``) as a mapping; NULL gives ``{}``.
+
+    >>> stood_for("X1=2d X2=Ts"), stood_for(None)
+    ({'X1': '2d', 'X2': 'Ts'}, {})
+    """
+    if not isinstance(jokers, str):
+        return {}
+    return dict(part.split("=", 1) for part in jokers.split() if "=" in part)

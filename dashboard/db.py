@@ -1,5 +1,15 @@
-"""The dashboard's database: one cached connection per process, cached query results, and the
-demo sample loaded on a fresh machine.
+"""The dashboard's database: opened only while a page runs, cached query results, and the demo
+sample loaded on a fresh machine.
+
+DuckDB lets one process write a file, or several read it, never both at once. So the dashboard
+never keeps the store open: a page run opens a read-only connection at its first query that
+misses the cache (:func:`connection`) and closes it when the run ends (:func:`page_run`, which
+``app.py`` wraps around every run). Between runs the command line (``ofc import``, ``ofc
+rescore``) can write; a writer waits at most for the runs in progress (see
+:func:`ingest.store.connect`). Cached results are keyed by the store's file stamp
+(:func:`data_version`), so a page shows the hands another process imported at its next run,
+without a restart. The dashboard's own writes (the Import page, demo removal) go through
+:func:`writing`.
 
 Pages never open the database themselves: they call :func:`query` with a query function from
 :mod:`dashboard.queries` (first parameter ``con``) and its arguments, and get the cached result.
@@ -10,8 +20,11 @@ The demo sample's bookkeeping is in :mod:`dashboard.demo` (re-exported here).
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +34,14 @@ import streamlit as st
 from dashboard.demo import demo_import_ids, load_demo, remove_demo
 from ingest import api
 
-__all__ = ["connection", "query", "clear_cache", "db_path", "open_database",
-           "demo_import_ids", "load_demo", "remove_demo"]
+__all__ = ["connection", "query", "clear_cache", "db_path", "open_database", "page_run",
+           "writing", "data_version", "demo_import_ids", "load_demo", "remove_demo"]
 
 
 CACHE_TTL_SECONDS = 600
 CACHE_MAX_ENTRIES = 512
+WAIT_SECONDS = 300.0
+"""How long a page waits for writers (imports in line) before it says the store is busy."""
 
 
 def db_path(argv: list[str] | None = None) -> Path:
@@ -45,7 +60,7 @@ def open_database(path: Path, *, load_demo_if_new: bool = True) -> duckdb.DuckDB
     """Open (creating) the store at ``path``, upgrading an older one; a database created here
     gets the demo sample."""
     fresh = not path.exists()
-    con = api.connect(path)
+    con = api.connect(path, wait_seconds=WAIT_SECONDS)
     try:
         api.upgrade(con, path)
     except BaseException:
@@ -56,29 +71,165 @@ def open_database(path: Path, *, load_demo_if_new: bool = True) -> duckdb.DuckDB
     return con
 
 
-@st.cache_resource(show_spinner="Opening the database...")
-def _connection(path: str) -> duckdb.DuckDBPyConnection:
-    return open_database(Path(path))
+_prepared: set[Path] = set()
+_preparing = threading.Lock()
+
+
+def _path() -> Path:
+    """The app's database, opened for writing once per process first (created with the demo
+    sample when new, brought to the current schema when older) so that pages can read it."""
+    path = db_path().resolve()
+    if path not in _prepared:
+        with _preparing:
+            if path not in _prepared:
+                open_database(path).close()
+                _prepared.add(path)
+    return path
+
+
+class _Reader:
+    """The process's read-only connection, shared by the page runs in progress.
+
+    It stays open between runs (DuckDB keeps what it read in memory, so the next page is
+    warm), until a writer waits for the store (:func:`ingest.api.writer_waiting`): then new
+    runs wait, and the connection is closed as soon as no run uses it (when the last run ends,
+    or by a watch every :data:`WATCH_SECONDS` when the dashboard is idle)."""
+
+    WATCH_SECONDS = 0.05
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.con: duckdb.DuckDBPyConnection | None = None
+        self.path: Path | None = None
+        self.users = 0
+        self.watch: threading.Thread | None = None
+
+    def acquire(self, path: Path) -> duckdb.DuckDBPyConnection:
+        with self.cond:
+            while self.con is not None and (self.path != path or api.writer_waiting(path)):
+                if self.users == 0:
+                    self._close()
+                else:
+                    self.cond.wait(self.WATCH_SECONDS)
+            if self.con is None:
+                self.con = api.connect(path, read_only=True, wait_seconds=WAIT_SECONDS)
+                self.path = path
+                self._start_watch()
+            self.users += 1
+            return self.con
+
+    def release(self) -> None:
+        with self.cond:
+            self.users -= 1
+            if self.users == 0 and self.path is not None and api.writer_waiting(self.path):
+                self._close()
+            self.cond.notify_all()
+
+    def _close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+        self.con = None
+        self.cond.notify_all()
+
+    def _start_watch(self) -> None:
+        if self.watch is None or not self.watch.is_alive():
+            self.watch = threading.Thread(target=self._watch, name="ofc-store-watch",
+                                          daemon=True)
+            self.watch.start()
+
+    def _watch(self) -> None:
+        while True:
+            with self.cond:
+                if self.con is None:
+                    self.watch = None
+                    return
+                if self.users == 0 and self.path is not None and \
+                        api.writer_waiting(self.path):
+                    self._close()
+                    self.watch = None
+                    return
+                self.cond.wait(self.WATCH_SECONDS)
+
+
+_reader = _Reader()
+_run = threading.local()
+"""This thread's page run: whether it holds the shared reader (``holding``)."""
+
+
+@contextmanager
+def page_run() -> Iterator[None]:
+    """One page run: its queries use the shared read-only connection, let go when the run
+    ends (so a writer waits at most for the runs in progress). Nested use is a no-op."""
+    if getattr(_run, "active", False):
+        yield
+        return
+    _run.active = True
+    try:
+        yield
+    finally:
+        _run.active = False
+        _let_go()
+
+
+def _let_go() -> None:
+    if getattr(_run, "holding", False):
+        _run.holding = False
+        _reader.release()
 
 
 def connection() -> duckdb.DuckDBPyConnection:
-    """The process's one connection to the app's database (use ``con.cursor()`` per query)."""
-    return _connection(str(db_path().resolve()))
+    """The read-only connection to the app's database for this page run (use
+    ``con.cursor()`` per query). Outside :func:`page_run` it is held until the thread's next
+    run ends."""
+    con = _reader.acquire(_path()) if not getattr(_run, "holding", False) else _reader.con
+    _run.holding = True
+    assert con is not None
+    return con
+
+
+@contextmanager
+def writing() -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-write connection for the dashboard's own writes (imports, demo removal): this
+    run lets go of the reader first; other runs and writers are waited for. Clears the result
+    cache afterwards."""
+    _let_go()
+    con = api.connect(_path(), wait_seconds=WAIT_SECONDS)
+    try:
+        yield con
+    finally:
+        con.close()
+        clear_cache()
+
+
+def data_version(path: Path) -> tuple[int, ...]:
+    """A stamp that changes whenever the store is written (by any process): the size and
+    modification time of the database file and its write-ahead log."""
+    stamp: list[int] = []
+    for file in (path, path.with_name(path.name + ".wal")):
+        try:
+            info = os.stat(file)
+            stamp += [info.st_mtime_ns, info.st_size]
+        except OSError:
+            stamp += [0, 0]
+    return tuple(stamp)
 
 
 @st.cache_data(ttl=CACHE_TTL_SECONDS, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
-def _cached(_con: Any, db: str, module: str, name: str, args: tuple, kwargs: tuple) -> Any:
+def _cached(db: str, version: tuple[int, ...], module: str, name: str, args: tuple,
+            kwargs: tuple) -> Any:
     fn = getattr(importlib.import_module(module), name)
-    return fn(_con, *args, **dict(kwargs))
+    return fn(connection(), *args, **dict(kwargs))
 
 
 def query(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``fn(con, *args, **kwargs)`` on the app's connection, cached by its arguments.
+    """``fn(con, *args, **kwargs)`` on the app's database, cached by its arguments and the
+    store's :func:`data_version` (so another process's import shows at the next run).
 
     ``fn`` must be a module-level function (e.g. ``queries.overview.summary``); arguments must
     be hashable values (a :class:`~dashboard.queries.common.Filters`, ints, strings).
     """
-    return _cached(connection(), str(db_path().resolve()), fn.__module__, fn.__qualname__,
+    path = _path()
+    return _cached(str(path), data_version(path), fn.__module__, fn.__qualname__,
                    args, tuple(sorted(kwargs.items())))
 
 

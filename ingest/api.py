@@ -1,10 +1,10 @@
 """The ingest package's public API: the one way in for everything above it.
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
-rescoring, removing an import such as the demo sample, upgrading an older store) and to the decision
-review's table (``write_decisions``) is a function here, and import ids come from the reports these
-functions return. The dashboard imports ingest only through this module (``tests/test_layering.py``
-checks it); the ``ofc`` command may reach further in.
+rescoring, removing an import such as the demo sample, upgrading an older store) and to the
+decision review's table (``write_decisions``) is a function here, and import ids come from the
+reports these functions return. The dashboard imports ingest only through this module
+(``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
 Opening a store never upgrades it: an entry point calls :func:`connect`, then :func:`upgrade`
 (:func:`import_paths` does both itself).
@@ -12,6 +12,7 @@ Opening a store never upgrades it: an entry point calls :func:`connect`, then :f
 
 from __future__ import annotations
 
+from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .decisions import (
     DecisionRow,
     player_hands,
@@ -25,14 +26,15 @@ from .merge import MergeConflict, merge_records
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
-from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path
+from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
 
 __all__ = [
+    "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
-    "ImportReport",
-    "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError", "connect",
-    "default_db_path", "demo_import_ids", "import_files", "import_paths", "iter_log_files",
-    "load_demo", "merge_records", "player_hands", "read_decisions", "remove_demo", "remove_imports",
-    "rescore", "reviewed_hands", "upgrade", "write_decisions",
+    "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",
+    "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",
+    "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
+    "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
+    "writer_waiting",
 ]

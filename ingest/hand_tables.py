@@ -18,10 +18,11 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ofc_core.batch import MAX_SEATS
 from ofc_core.board import ROW_NAMES
-from ofc_core.cards import Card, format_cards
+from ofc_core.cards import DECK, JOKER_SPELLINGS, Card, format_cards
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
 from ofc_core.rules import resolve
@@ -197,6 +198,25 @@ ROW_NAMES_ON_PLAYERS = ("top_hand", "middle_hand", "bottom_hand")
 so foul relations and Fantasyland tops need no join of ``hand_rows``."""
 
 
+JOKER_SUFFIX = " (joker)"
+"""Added to the hand name of a row that holds a joker: ``'Pair of Twos (joker)'``."""
+
+
+def _row_jokers(row_cards: pa.Array, joker_row: pa.Array, stood_for: np.ndarray) -> pa.Array:
+    """Per row (player-major, three per player) what its jokers stood for, ``'X1=Ah'`` (NULL
+    for a row without a joker); ``stood_for`` is ``(players, 2)`` card indexes (the scorer's
+    ``RecordScores.jokers``)."""
+    out: list[str | None] = [None] * len(row_cards)
+    texts = row_cards.to_pylist()
+    for k in np.flatnonzero(joker_row.to_numpy(zero_copy_only=False)):
+        player = k // 3
+        parts = [f"{token}={DECK[stood_for[player, JOKER_SPELLINGS[token].number - 1]]}"
+                 for token in texts[k].split() if token in JOKER_SPELLINGS
+                 and stood_for[player, JOKER_SPELLINGS[token].number - 1] >= 0]
+        out[k] = " ".join(parts) or None
+    return pa.array(out, pa.string())
+
+
 def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
                  scores: Any) -> dict[str, pa.Table]:
     """The rows of every hand table: ``cols`` with their hand keys, imports and scores
@@ -255,6 +275,12 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     row_cards = pa.concat_arrays([_text_array(b) for b in cols.board]).take(
         pa.array((np.arange(3)[None, :] * m + np.arange(m)[:, None]).ravel()))
     row_hand_name = hname.take(take)
+    joker_row = pc.match_substring(row_cards, "X")
+    row_jokers: pa.Array = pa.nulls(3 * m, pa.string())
+    if pc.any(joker_row).as_py():
+        row_hand_name = pc.if_else(joker_row, pc.binary_join_element_wise(
+            row_hand_name, pa.scalar(JOKER_SUFFIX), ""), row_hand_name)
+        row_jokers = _row_jokers(row_cards, joker_row, scores.jokers[seat_mask])
     hand_players = hand_players.append_column("top_hand", row_hand_name.take(
         pa.array(np.arange(m, dtype=np.int64) * 3)))
     hand_players = hand_players.append_column("middle_hand", row_hand_name.take(
@@ -271,6 +297,7 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
         "category": category.take(take),
         "hand_name": row_hand_name,
         "royalty": royalties.ravel(),
+        "jokers": row_jokers,
     })
 
     pair_mask = (seat_mask[:, :, None] & seat_mask[:, None, :]

@@ -31,8 +31,18 @@ from pathlib import Path
 
 import duckdb
 
-from . import fast_path, store
-from .formats import Format, detect, registry
+from . import archives, fast_path, store
+from .audit import audit_import
+from .formats import (
+    FileFormat,
+    Format,
+    LogFile,
+    UnreadableFile,
+    detect,
+    detect_file,
+    registry,
+    sqlite_db,
+)
 from .formats.encoding import DecodeError, decode_bytes
 from .ledger import (
     IMPORT_LOCK,
@@ -42,7 +52,7 @@ from .ledger import (
     next_id,
     transaction,
 )
-from .record_path import ReaderFailed, reader_failed, store_records
+from .record_path import ReaderFailed, reader_failed, store_parsed, store_records
 from .reports import Counts, FileReport, HandIssue, ImportReport, Progress
 from .upgrade import upgrade
 
@@ -65,7 +75,7 @@ def iter_log_files(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
                  progress: Progress | None = None,
-                 wait_seconds: float = 30.0) -> ImportReport:
+                 wait_seconds: float | None = None) -> ImportReport:
     """Import files and folders into the store at ``db`` (default
     :func:`ingest.store.default_db_path`). Raises :class:`ingest.store.StoreBusy` /
     :class:`ingest.store.StoreError` for database problems; everything about the logs is in
@@ -74,23 +84,52 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     con = store.connect(db, wait_seconds=wait_seconds)
     try:
         upgrade(con, db)
-        return _import(((str(p), _reader(p)) for p in files), con, progress,
-                       sum(_size(p) for p in files))
+        return _import(_path_items(files), con, progress, sum(_size(p) for p in files))
     finally:
         con.close()
+
+
+_Item = tuple[str, "Callable[[], bytes]", Path | None]
+"""A file to import: its name, how to read its bytes, its path on disk (``None`` for an
+upload or a zip member)."""
+
+
+def _path_items(files: Iterable[Path]) -> Iterator[_Item]:
+    """Files on disk; a zip is unpacked (with :class:`~ingest.archives.Limits`) into its
+    members, a member it refuses is reported as a file that cannot be read."""
+    for path in files:
+        if path.suffix.lower() != ".zip":
+            yield str(path), _reader(path), path
+            continue
+        try:
+            data = _reader(path)()
+        except _Unreadable as exc:
+            yield str(path), _failing(str(exc)), None
+            continue
+        unpacked = archives.unpack([(str(path), data)])
+        for name, content in unpacked.files:
+            yield name, _constant(content), None
+        for refusal in unpacked.refused:
+            yield refusal.file, _failing(f"{refusal.file}: {refusal.reason}"), None
 
 
 def import_files(files: Iterable[tuple[str, bytes]], con: duckdb.DuckDBPyConnection, *,
                  progress: Progress | None = None) -> ImportReport:
     """Import in-memory files ``(name, content)`` (the dashboard's upload page) through an
     open connection."""
-    items = [(name, _constant(data)) for name, data in files]
-    total = sum(len(fn()) for _, fn in items)
+    items: list[_Item] = [(name, _constant(data), None) for name, data in files]
+    total = sum(len(fn()) for _, fn, _ in items)
     return _import(iter(items), con, progress, total)
 
 
 def _constant(data: bytes) -> Callable[[], bytes]:
     return lambda: data
+
+
+def _failing(message: str) -> Callable[[], bytes]:
+    def read() -> bytes:
+        raise _Unreadable(message)
+    return read
 
 
 def _size(path: Path) -> int:
@@ -117,7 +156,7 @@ class _Unreadable(Exception):
     pass
 
 
-def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDBPyConnection,
+def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
             progress: Progress | None, total_bytes: int) -> ImportReport:
     """Files one transaction each, in order. A file's COMMIT (where DuckDB compresses and
     writes its rows) runs on a worker thread while this one reads, decodes and parses the next
@@ -140,7 +179,7 @@ def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDB
     with _import_settings(con), con.cursor() as ledger, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
         try:
-            for name, read in files:
+            for name, read, path in files:
                 try:
                     data = read()
                 except _Unreadable as exc:
@@ -151,7 +190,7 @@ def _import(files: Iterator[tuple[str, Callable[[], bytes]]], con: duckdb.DuckDB
                 digest = hashlib.sha256(data).hexdigest()
                 known = already_stored(ledger, digest)  # while the last file commits
                 prepared = _Prepared(name, data, digest, known[0], "", None, known=known[1]) \
-                    if known is not None else _prepare(name, data, digest)
+                    if known is not None else _prepare(name, data, digest, path)
                 settle()
                 IMPORT_LOCK.acquire()
                 try:
@@ -240,10 +279,12 @@ class _Prepared:
     name: str
     data: bytes
     digest: str
-    fmt: Format | None
+    fmt: Format | FileFormat | None
     text: str
     unreadable: str | None
     first: fast_path.First | None = None
+    file: LogFile | None = None
+    """The file, when a format reads it whole (a database) rather than as text."""
     known: int | None = None
     """Hands of an earlier import of the same bytes that stored all of them, all still stored
     (:func:`~ingest.ledger.already_stored`): nothing is decoded or parsed."""
@@ -271,7 +312,25 @@ def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:
     return text, fmt, unreadable
 
 
-def _prepare(name: str, data: bytes, digest: str) -> _Prepared:
+def _prepare(name: str, data: bytes, digest: str, path: Path | None = None) -> _Prepared:
+    """A file made ready to import: a database file offered to the formats that read files
+    whole (:func:`~ingest.formats.detect_file`), anything else decoded and recognised as text."""
+    file = LogFile(name, data, path)
+    try:
+        found = detect_file(file)
+    except UnreadableFile as exc:
+        return _Prepared(name, data, digest, None, "", str(exc))
+    except Exception as exc:  # a bug in a format's sniff_file(): report it, never a traceback
+        return _Prepared(name, data, digest, None, "", reader_failed(name, "format detection",
+                                                                     exc))
+    if found is not None:
+        return _Prepared(name, data, digest, found, "", None, file=file)
+    if sqlite_db.is_sqlite(data):
+        return _Prepared(name, data, digest, None, "", sqlite_db.not_a_log(file))
+    return _prepare_text(name, data, digest)
+
+
+def _prepare_text(name: str, data: bytes, digest: str) -> _Prepared:
     text, fmt, unreadable = recognise(name, data)
     prepared = _Prepared(name, data, digest, fmt, text, unreadable)
     if unreadable is None and fmt is not None and fast_path.takes(fmt):
@@ -292,10 +351,14 @@ def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ti
     try:
         return _import_transaction(con, prepared, unreadable, ticker, committer)
     except _Gone:
-        return _import_one(con, _prepare(prepared.name, prepared.data, prepared.digest), ticker,
-                           committer)
+        return _import_one(con, _prepare(prepared.name, prepared.data, prepared.digest,
+                                         prepared.file.path if prepared.file else None),
+                           ticker, committer)
     except ReaderFailed as exc:
         return _import_transaction(con, prepared, exc.issue, ticker, committer)
+    except UnreadableFile as exc:  # a locked or damaged database: nothing of it stays
+        return _import_transaction(con, prepared, HandIssue(0, None, str(exc)), ticker,
+                                   committer)
     except store.StoreError:
         raise
     except Exception as exc:
@@ -329,13 +392,15 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
             _store_hands(con, prepared, import_id, counts, ticker)
         insert_rejected(con, import_id, name, counts.rejected_rows)
         insert_import(con, import_id, name, prepared.digest, len(prepared.data), fmt, counts)
+        audit = audit_import(con, import_id) if counts.stored else None
     if unreadable is not None:
         report = FileReport(name, None, unreadable=unreadable.message, errors=(unreadable,),
                             import_id=import_id)
     else:
         report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
                             counts.stored, counts.duplicate, counts.merged, counts.partial,
-                            tuple(counts.errors), import_id=import_id)
+                            tuple(counts.errors), import_id=import_id,
+                            notes=tuple(counts.notes), audit=audit)
     return committer.submit(_commit, con, name, report)
 
 
@@ -353,7 +418,11 @@ def _store_hands(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id:
     def tick(share: float) -> None:
         ticker.update(name, share, size, counts.hands)
 
-    if fast_path.takes(fmt):
+    if prepared.file is not None and isinstance(fmt, FileFormat):
+        file = prepared.file
+        store_parsed(con, lambda: fmt.parse_file(file), fmt.name, name, import_id, counts,
+                     tick)
+    elif fast_path.takes(fmt):
         fast_path.store_fast(con, fmt, name, prepared.text, prepared.first, import_id, counts,
                              tick)
     else:

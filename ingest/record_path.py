@@ -7,7 +7,7 @@ path (:mod:`ingest.fast_path`) and leave the lines it does not take to this one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 
 import duckdb
@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from ofc_core.batch import score_records
 
-from .formats import Format, ParsedHand, ParseIssue
+from .formats import Format, ParsedHand, ParseIssue, UnreadableFile
 from .hand_tables import HandRow, hand_tables, insert_tables
 from .ledger import next_id
 from .merge import merge
@@ -45,35 +45,58 @@ imported. This is a bug in OFC Analytics: please report it with the file."
             "file was imported. This is a bug in OFC Analytics: please report it with the file.")
 
 
-def parse(fmt: Format, text: str, name: str, line: int = 0,
-          ) -> Iterator[ParsedHand | ParseIssue]:
-    """``fmt.parse``, with an exception of the reader turned into :class:`ReaderFailed`
-    (at ``line`` when the text is that one line, else after the last hand it gave)."""
+def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue]], reader: str, name: str,
+            line: int = 0) -> Iterator[ParsedHand | ParseIssue]:
+    """The items of a reader, with an exception of the reader turned into
+    :class:`ReaderFailed` (at ``line`` when the text is that one line, else after the last
+    hand it gave); a file it cannot open at all (:class:`~ingest.formats.UnreadableFile`, a
+    locked or damaged database) goes through as it is."""
     last = 0
     try:
-        for item in fmt.parse(text, name):  # (what the caller raises is not raised here)
+        for item in items():  # (what the caller raises is not raised here)
             last = item.line
             yield item
+    except UnreadableFile:
+        raise
     except Exception as exc:
         where = f" at line {line}" if line else f" after line {last}" if last else ""
         raise ReaderFailed(HandIssue(line, None, reader_failed(
-            name, f"{fmt.name} reader", exc, where))) from exc
+            name, f"{reader} reader", exc, where))) from exc
+
+
+def parse(fmt: Format, text: str, name: str, line: int = 0,
+          ) -> Iterator[ParsedHand | ParseIssue]:
+    """``fmt.parse``, guarded (:func:`guarded`)."""
+    return guarded(lambda: fmt.parse(text, name), fmt.name, name, line)
 
 
 def store_records(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: str,
                   import_id: int, counts: Counts, tick: Callable[[float], None]) -> None:
     """A whole file through ``fmt``'s reader, in chunks of :data:`CHUNK_HANDS`; ``tick(share)``
     follows the share of its lines read."""
-    lines = max(text.count("\n") + 1, 1)
+    store_parsed(con, lambda: fmt.parse(text, name), fmt.name, name, import_id, counts, tick,
+                 max(text.count("\n") + 1, 1))
+
+
+def store_parsed(con: duckdb.DuckDBPyConnection,
+                 items: Callable[[], Iterable[ParsedHand | ParseIssue]],
+                 reader: str, name: str, import_id: int, counts: Counts,
+                 tick: Callable[[float], None], lines: int = 0) -> None:
+    """A reader's hands (``items()``, guarded) stored in chunks of :data:`CHUNK_HANDS`, its
+    issues counted, its notes kept; ``tick(share)`` follows the share of the ``lines`` read
+    (when known)."""
     chunk: list[ParsedHand] = []
-    for item in parse(fmt, text, name):
+    for item in guarded(items, reader, name):
         if isinstance(item, ParseIssue):
             counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
             continue
+        if item.note:
+            counts.notes.append(HandIssue(item.line, item.record.hand_id, item.note))
         chunk.append(item)
         if len(chunk) >= CHUNK_HANDS:
             store_chunk(con, chunk, import_id, counts)
-            tick(item.line / lines)
+            if lines:
+                tick(item.line / lines)
             chunk = []
     if chunk:
         store_chunk(con, chunk, import_id, counts)

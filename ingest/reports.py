@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .audit import Audit
+
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, label)``: bytes done of total bytes, and a one-line status."""
 
@@ -36,15 +38,24 @@ class FileReport:
     unreadable: str | None = None
     """Why the file could not be read at all (then ``errors`` holds that message at line 0)."""
     import_id: int | None = None
+    notes: tuple[HandIssue, ...] = ()
+    """What the reader assumed about some hands (a preset the log does not name)."""
+    audit: Audit | None = None
+    """The room's reported points against ours, for the hands this file stored."""
 
     @property
     def rejected(self) -> int:
         return len(self.errors) if self.unreadable is None else 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "format": self.format, "hands": self.hands,
-                "stored": self.stored, "duplicate": self.duplicate, "merged": self.merged,
-                "partial": self.partial, "errors": [e.to_dict() for e in self.errors]}
+        out = {"path": self.path, "format": self.format, "hands": self.hands,
+               "stored": self.stored, "duplicate": self.duplicate, "merged": self.merged,
+               "partial": self.partial, "errors": [e.to_dict() for e in self.errors]}
+        if self.notes:
+            out["notes"] = [n.to_dict() for n in self.notes]
+        if self.audit is not None:
+            out["audit"] = self.audit.to_dict()
+        return out
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,7 @@ class Counts:
     partial: int = 0
     errors: list[HandIssue] = field(default_factory=list)
     rejected_rows: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[HandIssue] = field(default_factory=list)
 
     def reject(self, line: int, hand_id: str | None, message: str, raw: str,
                partial: bool = False) -> None:

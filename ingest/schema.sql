@@ -1,4 +1,4 @@
--- OFC Analytics DuckDB schema, version 4. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 5. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
 -- The big tables carry no PRIMARY KEY / UNIQUE index (they slow bulk loading and updates in
@@ -92,8 +92,9 @@ CREATE TABLE IF NOT EXISTS hand_rows (
     cards     VARCHAR NOT NULL,        -- 'Qh Qd 2c'
     strength  INTEGER,                 -- ofc_core.evaluate scale; NULL if surrendered
     category  VARCHAR,                 -- 'pair', 'flush', ...
-    hand_name VARCHAR,                 -- 'Pair of Queens'
-    royalty   INTEGER NOT NULL         -- 0 if fouled
+    hand_name VARCHAR,                 -- 'Pair of Queens', 'Pair of Twos (joker)'
+    royalty   INTEGER NOT NULL,        -- 0 if fouled
+    jokers    VARCHAR                  -- what the row's jokers stood for: 'X1=2d'; NULL if none
 );
 
 -- Street by street: what was dealt, placed per row, discarded. NULL dealt/discard = hidden.

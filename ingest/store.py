@@ -1,10 +1,12 @@
 """The DuckDB store: where it lives, opening it safely, and turning database errors into
 messages a user can act on.
 
-DuckDB lets one process at a time open a database file for writing. A second process (the
-command line while the dashboard runs) does not die with a raw lock error: :func:`connect`
-waits and retries, telling the user on stderr, then raises :class:`StoreBusy` saying exactly
-what to do.
+DuckDB lets one process at a time open a database file for writing, or several for reading,
+never both. A second process (the command line while the dashboard runs a page) does not die
+with a raw lock error: :func:`connect` waits and retries (in line, see :func:`_in_line`),
+telling the user on stderr when the wait is long, then raises :class:`StoreBusy` saying
+exactly what to do. The dashboard holds the store only while a page runs, so the command line
+waits at most that long.
 
 >>> con = connect(":memory:")
 >>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
@@ -18,17 +20,24 @@ True
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from importlib import resources
 from pathlib import Path
 
 import duckdb
 
-SCHEMA_VERSION = "4"
+TELL_AFTER_SECONDS = 1.0
+"""A wait for another process shorter than this is not worth a message."""
+
+SCHEMA_VERSION = "5"
 DB_ENV = "OFC_DB"
+WAIT_ENV = "OFC_WAIT"
+DEFAULT_WAIT_SECONDS = 30.0
 DEFAULT_RELATIVE = Path("data") / "ofc.duckdb"
 
 
@@ -53,6 +62,15 @@ def default_db_path() -> Path:
     return (_repo_root() or Path.cwd()) / DEFAULT_RELATIVE
 
 
+def default_wait() -> float:
+    """How long to wait for another process holding the store: ``$OFC_WAIT`` seconds, else
+    30."""
+    try:
+        return float(os.environ.get(WAIT_ENV, DEFAULT_WAIT_SECONDS))
+    except ValueError:
+        return DEFAULT_WAIT_SECONDS
+
+
 def schema_sql() -> str:
     return resources.files("ingest").joinpath("schema.sql").read_text(encoding="utf-8")
 
@@ -66,12 +84,66 @@ def display_path(path: Path) -> str:
 
 
 def busy_message(path: Path) -> str:
-    return (f"{display_path(path)} is open in another OFC Analytics process (the dashboard?). "
-            "Close it, or import through the dashboard's Import page, then retry.")
+    return (f"{display_path(path)} is held by another process (an import or a rescore still "
+            "running, or an older dashboard?). Retry when it is done.")
 
 
 def _is_lock_error(exc: duckdb.Error) -> bool:
     return isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
+
+
+def _is_busy(exc: duckdb.Error) -> bool:
+    """Another process holds the file, or this process has it open the other way (read-only
+    vs read-write: the dashboard's page runs and its own imports): wait for it either way."""
+    return _is_lock_error(exc) or "different configuration" in str(exc).lower()
+
+
+def queue_path(path: Path) -> Path:
+    """The lock file beside a store where writers wait in line (``ofc.duckdb.queue``)."""
+    return path.with_name(path.name + ".queue")
+
+
+def writer_waiting(path: Path) -> bool:
+    """Whether a process (this one included) waits to write ``path`` (holds its place in
+    :func:`queue_path`): a reader should let go of the store and not open it again yet."""
+    try:
+        fd = os.open(queue_path(path), os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # releases the probe's lock
+
+
+@contextmanager
+def _in_line(path: Path) -> Iterator[None]:
+    """A writer's place in line while it waits for DuckDB's lock (a shared ``flock`` on
+    :func:`queue_path`, released by the system if the process dies).
+
+    DuckDB lets one process open a file for writing, or many for reading, never both. A
+    writer waiting for readers that come and go (the dashboard opens the store while a page
+    runs) could wait for ever; so readers do not open the store while a writer is in line
+    (:func:`writer_waiting`), and the dashboard lets go of it."""
+    try:
+        fd = os.open(queue_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:  # a read-only folder: no line, DuckDB's own lock still protects
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)  # only a reader's instant probe can delay this
+        yield
+    finally:
+        os.close(fd)
+
+
+def _let_writers_go_first(path: Path, deadline: float) -> None:
+    """A reader waits while writers are in line (until ``deadline``)."""
+    while writer_waiting(path) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def describe_error(exc: duckdb.Error, path: Path | str | None = None) -> str:
@@ -103,11 +175,12 @@ def say(message: str) -> None:
 
 
 def connect(path: str | Path | None = None, *, read_only: bool = False,
-            wait_seconds: float = 30.0,
+            wait_seconds: float | None = None,
             notify: Callable[[str], None] = say) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) the store at ``path`` (default :func:`default_db_path`).
 
-    When another process holds the file, waits up to ``wait_seconds`` (telling ``notify``
+    When another process holds the file, waits up to ``wait_seconds`` (default
+    :func:`default_wait`; telling ``notify``
     once), then raises :class:`StoreBusy`. Other database problems raise :class:`StoreError`.
     A new store gets the current schema. An older store opens as it is (read-only: refused):
     the entry points upgrade it with :func:`ingest.upgrade.upgrade` before writing to it.
@@ -119,24 +192,32 @@ def connect(path: str | Path | None = None, *, read_only: bool = False,
     if read_only and not memory and not target.exists():
         raise StoreError(f"{display_path(target)} does not exist yet: import some logs first "
                          "(ofc import PATH).")
-    deadline = time.monotonic() + wait_seconds
+    wait_seconds = default_wait() if wait_seconds is None else wait_seconds
+    started = time.monotonic()
+    deadline = started + wait_seconds
     told = False
-    delay = 0.05
-    while True:
-        try:
-            con = duckdb.connect(str(target), read_only=read_only)
-            break
-        except duckdb.Error as exc:
-            if not _is_lock_error(exc):
-                raise StoreError(describe_error(exc, target)) from None
-            if time.monotonic() >= deadline:
-                raise StoreBusy(busy_message(target)) from None
-            if not told:
-                notify(f"{display_path(target)} is in use by another process; waiting up to "
-                       f"{wait_seconds:.0f} s for it...")
-                told = True
-            time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
-            delay = min(delay * 2, 1.0)
+    delay = 0.01
+    if read_only and not memory:
+        _let_writers_go_first(target, deadline)
+    with _in_line(target) if not (memory or read_only) else nullcontext():
+        while True:
+            try:
+                con = duckdb.connect(str(target), read_only=read_only)
+                break
+            except duckdb.Error as exc:
+                if not _is_busy(exc):
+                    raise StoreError(describe_error(exc, target)) from None
+                now = time.monotonic()
+                if now >= deadline:
+                    raise StoreBusy(busy_message(target)) from None
+                if not told and now - started >= min(TELL_AFTER_SECONDS, wait_seconds / 2):
+                    notify(f"{display_path(target)} is in use by another process; waiting up to "
+                           f"{wait_seconds:.0f} s for it...")
+                    told = True
+                time.sleep(min(delay, max(0.0, deadline - now)))
+                delay = min(delay * 2, 0.1)
+    if told:
+        notify(f"waited {time.monotonic() - started:.1f} s for {display_path(target)}")
     try:
         # DuckDB's own progress bar (long checkpoints) would cut through ours on a terminal.
         con.execute("SET enable_progress_bar = false")

@@ -16,7 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from ofc_core.board import ROW_NAMES, Board
-from ofc_core.cards import Card, parse_cards
+from ofc_core.cards import JOKER_SPELLINGS, Card, parse_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
@@ -129,10 +129,15 @@ def _stored_result(record: HandRecord, players: list[dict[str, Any]],
         by_row = rows.get(p["seat"], {})
         strengths = None if p["surrendered"] else tuple(by_row[r]["strength"] for r in ROW_NAMES)
         royalties = tuple(by_row[r]["royalty"] if r in by_row else 0 for r in ROW_NAMES)
+        stood_for = tuple((JOKER_SPELLINGS[name], Card.parse(card))
+                          for r in ROW_NAMES if (by_row.get(r) or {}).get("jokers")
+                          for name, card in (part.split("=") for part in
+                                             by_row[r]["jokers"].split()))
+        joker_rows = tuple(bool((by_row.get(r) or {}).get("jokers")) for r in ROW_NAMES)
         results.append(PlayerResult(
             p["player"], p["fouled"], p["surrendered"], strengths, royalties,  # type: ignore[arg-type]
             p["fantasyland_next"], tidy_points(p["raw_points"]), tidy_points(p["points"]),
-            vs.get(p["seat"], {})))
+            vs.get(p["seat"], {}), stood_for, joker_rows))  # type: ignore[arg-type]
     return HandResult(tuple(results), tuple(pair_results))
 
 

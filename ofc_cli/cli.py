@@ -9,11 +9,13 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
-    "score": "score hands from ofc-hh/1 files, or the stored hands of a database",
+    "score": "score hands from log files (every supported format), or print the stored "
+             "hands of a database",
     "import": "import session logs (files or folders) into the database",
     "rescore": "recompute every stored hand from its stored placements",
     "export": "write the database tables as Parquet",
     "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",
+    "fl": "the best Fantasyland set of 13-17 dealt cards (exact solver)",
     "dashboard": "start the dashboard (Streamlit)",
     "review": "value every logged decision of a player by rollouts (the decisions table)",
     "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",

@@ -1,7 +1,9 @@
-"""``ofc import PATH... [--db PATH] [--json]``: import session logs (files or folders) into the
-database.
+"""``ofc import PATH... [--db PATH] [--json]``: import session logs (files, folders or zips)
+into the database.
 
-Folders are searched recursively (hidden files and folders skipped). Importing is idempotent:
+Folders are searched recursively (hidden files and folders skipped), zips unpacked (with the
+upload page's limits). Under each file come its errors, what its reader assumed, and the audit
+of the room's reported points against ours (every player whose differ). Importing is idempotent:
 hands already stored are reported as duplicates (or *merged* when this log shows cards the
 stored one hid). Exit status: 0, or 1 if any hand was rejected or a file could not be read, or
 2 if the database could not be used (e.g. the dashboard holds it).
@@ -22,14 +24,14 @@ from ingest.api import FileReport, ImportReport, import_paths
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",
-                        help="log files, or folders to search recursively")
+                        help="log files, zips of them, or folders to search recursively")
     parser.add_argument("--db", metavar="PATH", default=None,
                         help=f"database file (default: ${store.DB_ENV} or data/ofc.duckdb)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object summarising the import")
-    parser.add_argument("--wait", metavar="SECONDS", type=float, default=30.0,
+    parser.add_argument("--wait", metavar="SECONDS", type=float, default=None,
                         help="how long to wait for the database while another process holds "
-                             "it (default 30)")
+                             "it (default $OFC_WAIT or 30)")
 
 
 class ProgressBar:
@@ -68,7 +70,8 @@ def clean_text(text: str) -> str:
 
 def _summary(f: FileReport) -> str:
     if f.unreadable is not None:
-        return f"{clean_text(f.path)}: not imported: {clean_text(f.unreadable)}"
+        reason = f.unreadable.removeprefix(f"{f.path}: ")  # the path is said once, first
+        return f"{clean_text(f.path)}: not imported: {clean_text(reason)}"
     parts = [f"{f.hands} hands", f"{f.stored} stored", f"{f.duplicate} duplicate"]
     if f.merged:
         parts.append(f"{f.merged} merged")
@@ -80,12 +83,30 @@ def _summary(f: FileReport) -> str:
     return f"{clean_text(f.path)} [{f.format or 'empty'}]: " + ", ".join(parts)
 
 
+def _grouped_notes(f: FileReport) -> dict[str, list[str]]:
+    """The file's notes by message, with the hands each concerns."""
+    grouped: dict[str, list[str]] = {}
+    for n in f.notes:
+        grouped.setdefault(n.message, []).append(str(n.hand_id))
+    return grouped
+
+
 def print_report(report: ImportReport, out: TextIO) -> None:
     for f in report.files:
         out.write(_summary(f) + "\n")
         if f.unreadable is None:
             for e in f.errors:
                 out.write(f"  line {e.line}: {clean_text(e.message)}\n")
+            for message, ids in _grouped_notes(f).items():
+                shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+                out.write(f"  note: {clean_text(message)} ({len(ids)} "
+                          f"hand{'s' * (len(ids) != 1)}: {clean_text(shown)})\n")
+            if f.audit is not None and f.audit.audited:
+                out.write(f"  {f.audit.summary()}\n")
+                for d in f.audit.differ:
+                    out.write(f"    differs: hand {clean_text(repr(d.hand_id))}, "
+                              f"{clean_text(d.player)}: theirs {d.reported:g}, "
+                              f"ours {d.ours:g}\n")
     rate = report.hands / report.seconds if report.seconds > 0 else 0.0
     out.write(f"total: {report.stored} stored, {report.duplicate} duplicate, "
               f"{report.merged} merged, {report.partial} partial, {report.rejected} rejected"

@@ -116,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         return _review(con, args, bar)
+    except BrokenPipeError:  # `ofc review --json | head`: the reader has had enough
+        return 0
     except store.StoreError as exc:
         bar.close()
         print(f"ofc review: {exc}", file=sys.stderr)
@@ -135,12 +137,18 @@ def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ig
     precision = precision_of(args)
     decisions = rollouts = 0
     lost = 0.0
+    skipped: list[str] = []
     for start in range(0, len(todo), CHUNK):
         chunk = todo[start:start + CHUNK]
         rows = []
         for key in chunk:
             record = load_records(con, [key])[key][0]
-            for r in review_hand(record, args.player, precision=precision):
+            try:
+                reviewed = review_hand(record, args.player, precision=precision)
+            except ValueError as exc:  # a position the review cannot rebuild: say so, go on
+                skipped.append(f"{record.source}/{record.hand_id}: {exc}")
+                continue
+            for r in reviewed:
                 row = decision_row(record, r)
                 rows.append(row)
                 if args.json:
@@ -151,10 +159,13 @@ def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ig
         lost += sum(r.ev_lost for r in rows)
         bar(start + len(chunk), len(todo), f"{start + len(chunk)} of {len(todo)} hands")
     bar.close()
+    for problem in skipped:
+        print(f"not reviewed: {clean_text(problem)}", file=sys.stderr)
     seconds = time.monotonic() - started
-    skipped = len(keys) - len(todo)
+    done_before = len(keys) - len(todo)
     print(f"reviewed {len(todo):,} hands ({decisions:,} decisions, {rollouts:,} rollouts) in "
           f"{seconds:.1f} s; EV lost {lost:.1f} points"
-          + (f"; {skipped:,} already reviewed (--again to redo)" if skipped else ""),
+          + (f"; {done_before:,} already reviewed (--again to redo)" if done_before else "")
+          + (f"; {len(skipped):,} could not be reviewed" if skipped else ""),
           file=sys.stderr if args.json else sys.stdout)
     return 0

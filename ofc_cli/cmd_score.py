@@ -59,6 +59,8 @@ def _player_json(record: HandRecord, p: PlayerResult) -> dict[str, Any]:
         "raw_points": _num(p.raw_points),
         "vs": {name: _num(v) for name, v in p.vs.items()},
     }
+    if p.stood_for:
+        out["jokers"] = {str(joker): str(card) for joker, card in p.stood_for}
     if seat.reported_points is not None:
         out["reported_points"] = _num(seat.reported_points)
     return out

@@ -77,6 +77,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "sim-VARIANT-sSEED-XXXXXX, the X a fingerprint of the other "
                              "arguments that decide the hands)")
     parser.add_argument("--out", required=True, help="output file (ofc-hh/1 JSON Lines)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace output files that already exist (refused otherwise)")
 
 
 def _split(text: str) -> list[str]:
@@ -301,10 +303,16 @@ def run(args: argparse.Namespace) -> int:
               f"{args.hands * MEMORY_PER_HAND_KB / 1e6:,.1f} GB for {args.hands:,} hands; "
               "split big data sets into sessions (e.g. --hands 5000 --sessions 200)",
               file=sys.stderr)
+    outputs = _outputs(args, table)
+    there = [str(path) for path in outputs.values() if path.exists()]
+    if there and not args.force:
+        print(f"ofc simulate: {', '.join(there)} already exist{'s' * (len(there) == 1)}; "
+              "choose another --out, or pass --force to replace "
+              f"{'it' if len(there) == 1 else 'them'}", file=sys.stderr)
+        return 2
     try:
         with _stopped_by_sigterm():
-            written = _write_sessions(simulate(args, table, _progress_bar()),
-                                      _outputs(args, table))
+            written = _write_sessions(simulate(args, table, _progress_bar()), outputs)
     except OSError as exc:
         where = str(exc.filename or args.out).removesuffix(".part")  # the file being written
         print(f"ofc simulate: cannot write {where}: {exc.strerror}", file=sys.stderr)

@@ -43,11 +43,25 @@ from typing import Any
 
 import numpy as np
 
-from ofc_core.board import BOARD_SIZE, ROWS, is_foul
-from ofc_core.cards import Suit
-from ofc_core.evaluate import CATEGORY_SHIFT, RANK_FIELD_BITS, Category
+from ofc_core.board import BOARD_SIZE, ROWS, Row, is_foul
+from ofc_core.cards import MAX_JOKERS, Suit
+from ofc_core.evaluate import (
+    CATEGORY_SHIFT,
+    LOW_27_FIELD,
+    RANK_FIELD_BITS,
+    Category,
+    encode_low_27,
+)
 from ofc_core.hand import HandRecord
-from ofc_core.rules import FoulPayout, RoyaltyTable, Ruleset, ScoringSystem, resolve
+from ofc_core.rules import (
+    FlRepeat,
+    FoulPayout,
+    MiddleKind,
+    RoyaltyTable,
+    Ruleset,
+    ScoringSystem,
+    resolve,
+)
 from ofc_core.scoring import settlement_order
 
 MAX_SEATS = 4
@@ -216,16 +230,17 @@ def _evaluate_chunk(chunk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return top, middle, bottom
 
 
-def _boards(cards: np.ndarray) -> np.ndarray:
-    """Validated ``(N, 13)`` view of ``(..., 13)`` card indexes."""
+def _boards(cards: np.ndarray, jokers: int = 0) -> np.ndarray:
+    """Validated ``(N, 13)`` view of ``(..., 13)`` card indexes (jokers 52, 53 if allowed)."""
     cards = np.asarray(cards)
     if cards.ndim < 1 or cards.shape[-1] != BOARD_SIZE:
         raise ValueError(f"cards must have shape (..., {BOARD_SIZE}), got {cards.shape}")
     if not np.issubdtype(cards.dtype, np.integer):
         raise ValueError(f"cards must be integer card indexes, got dtype {cards.dtype}")
     flat = cards.reshape(-1, BOARD_SIZE)
-    if flat.size and (int(flat.min()) < 0 or int(flat.max()) > 51):
-        raise ValueError("card indexes must be 0..51 (surrendered boards: use score_batch)")
+    if flat.size and (int(flat.min()) < 0 or int(flat.max()) > 51 + jokers):
+        raise ValueError(f"card indexes must be 0..{51 + jokers} (surrendered boards: use "
+                         "score_batch)")
     return flat
 
 
@@ -305,6 +320,8 @@ class BoardScores:
     strengths: np.ndarray  # (N, 3) int32
     fouled: np.ndarray  # (N,) bool
     royalties: np.ndarray  # (N, 3) int16
+    jokers: np.ndarray | None = None
+    """(N, 2) int8: the card X1 and X2 stood for, -1 if absent (``None``: no joker possible)."""
 
 
 def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
@@ -338,6 +355,177 @@ def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
 
 
 # --------------------------------------------------------------------------------------------
+# Per board under a ruleset: 2-7 middles and jokers
+
+JOKER_CANDIDATES_PER_STEP = 1 << 19
+"""Candidate boards evaluated per step of the joker search (about 7 MB of cards)."""
+
+_KEY_BITS = 24
+"""Every strength (a 2-7 low included) is below ``1 << 24``: two fit in one int64 key."""
+_STRENGTH_MASK = (1 << _KEY_BITS) - 1
+
+
+def to_low_27(middle: np.ndarray) -> np.ndarray:
+    """2-7 middles from their poker strengths, as :func:`ofc_core.evaluate.evaluate_low_27`:
+    a high-card hand of ten or lower becomes a low (each rank field ``r`` becomes ``15 - r``);
+    the wheel is an ace-high hand (or flush), not a straight; everything else is unchanged.
+
+    >>> from ofc_core.evaluate import evaluate, evaluate_low_27
+    >>> from ofc_core.cards import parse_cards
+    >>> rows = ["7h 5d 4c 3s 2h", "Ah 2d 3c 4s 5h", "As 2s 3s 4s 5s", "Kh 9d 7c 4s 2h"]
+    >>> got = to_low_27(np.array([evaluate(parse_cards(r)) for r in rows]))
+    >>> got.tolist() == [evaluate_low_27(parse_cards(r)) for r in rows]
+    True
+    """
+    middle = np.asarray(middle, np.int64)
+    category = middle >> CATEGORY_SHIFT
+    lead = (middle >> (4 * RANK_FIELD_BITS)) & 15
+    flipped = np.full(middle.shape, Category.LOW_27 << CATEGORY_SHIFT, np.int64)
+    for k in range(5):
+        shift = RANK_FIELD_BITS * (4 - k)
+        flipped |= (LOW_27_FIELD - ((middle >> shift) & 15)) << shift
+    wheel_rest = 0x5432  # the ranks after the ace in A-5-4-3-2
+    wheel_high = (14 << (4 * RANK_FIELD_BITS)) | wheel_rest
+    out = np.where((category == Category.HIGH_CARD) & (lead <= 10), flipped, middle)
+    out = np.where((category == Category.STRAIGHT) & (lead == 5), wheel_high, out)
+    wheel_flush = (Category.FLUSH << CATEGORY_SHIFT) | wheel_high
+    out = np.where((category == Category.STRAIGHT_FLUSH) & (lead == 5), wheel_flush, out)
+    return out.astype(np.int32)
+
+
+def _rows_under(boards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
+    """``(N, 3)`` strengths of joker-free boards, the middle read as the ruleset's kind."""
+    rows = evaluate_rows(boards)
+    if ruleset.middle is MiddleKind.LOW_27:
+        rows[:, 1] = to_low_27(rows[:, 1])
+    return rows
+
+
+def _joker_candidates(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every legal filling of ``(B, 13)`` boards that hold the same number of jokers: the
+    candidate boards, the board each came from and the cards its jokers stand for (in board
+    order). A joker stands for a card not on its own board; two jokers never for the same
+    card. Candidates come in the order of :func:`ofc_core.jokers.resolve_board`'s search
+    (lowest cards first)."""
+    b = len(boards)
+    slots = np.argsort(boards < 52, axis=1, kind="stable")[:, :int((boards[0] >= 52).sum())]
+    count = slots.shape[1]
+    choices = np.array(list(itertools.product(range(52), repeat=count)), np.int64)
+    if count == 2:
+        choices = choices[choices[:, 0] != choices[:, 1]]
+    on_board = np.zeros((b, 54), bool)
+    np.put_along_axis(on_board, boards.astype(np.int64), True, axis=1)
+    legal = ~on_board[:, choices].any(axis=2)  # (B, C)
+    owner, pick = np.nonzero(legal)
+    filled = boards[owner].astype(np.uint8)
+    for j in range(count):
+        filled[np.arange(len(owner)), slots[owner, j]] = choices[pick, j]
+    return filled, owner, choices[pick]
+
+
+def _resolve_jokers(boards: np.ndarray, ruleset: Ruleset) -> tuple[np.ndarray, np.ndarray]:
+    """``(B, 3)`` strengths of boards with the same number of jokers, by the bottom-up rule
+    (:mod:`ofc_core.jokers`): of the fillings that avoid a foul, the strongest bottom, then
+    middle, then top; the strongest such rows if every filling fouls. Two keys per candidate,
+    ``legal << 24 | bottom`` then ``middle << 24 | top``, maximised per board. Also ``(B, 2)``
+    the card X1 and X2 stood for (-1 if absent): the first best filling's."""
+    filled, owner, chosen = _joker_candidates(boards)
+    rows = _rows_under(filled, ruleset).astype(np.int64)
+    top, middle, bottom = rows[:, 0], rows[:, 1], rows[:, 2]
+    legal = ~np.asarray(ruleset.middle.is_foul(top, middle, bottom), bool)
+    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+    first = (legal.astype(np.int64) << _KEY_BITS) | bottom
+    best_first = np.maximum.reduceat(first, starts)
+    second = np.where(first == best_first[owner], (middle << _KEY_BITS) | top, -1)
+    best_second = np.maximum.reduceat(second, starts)
+    out = np.empty((len(boards), 3), np.int32)
+    out[:, 0] = best_second & _STRENGTH_MASK
+    out[:, 1] = best_second >> _KEY_BITS
+    out[:, 2] = best_first & _STRENGTH_MASK
+    winners = np.flatnonzero(second == best_second[owner])
+    _, first_winner = np.unique(owner[winners], return_index=True)
+    picked = chosen[winners[first_winner]]  # (B, count): by the jokers' board order
+    slots = np.argsort(boards < 52, axis=1, kind="stable")[:, :picked.shape[1]]
+    numbers = np.take_along_axis(boards, slots, axis=1).astype(np.int64) - 52
+    jokers = np.full((len(boards), MAX_JOKERS), -1, np.int8)
+    for j in range(picked.shape[1]):
+        jokers[np.arange(len(boards)), numbers[:, j]] = picked[:, j]
+    return out, jokers
+
+
+def resolved_rows(cards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
+    """``(N, 3)`` strengths of boards under ``ruleset``: jokers (indexes 52, 53) resolved, a
+    2-7 middle read as a low. Equal to :func:`ofc_core.jokers.resolve_board` board by board.
+    (:func:`resolve_boards` gives what the jokers stood for too.)
+
+    >>> from ofc_core.board import Board
+    >>> from ofc_core.rules import PRESETS
+    >>> board = Board.parse("Ah X1 2c", "Kh Kd 9c 7s 3d", "Qh Qd Qc 8s 8d")
+    >>> from ofc_core.evaluate import hand_name
+    >>> top = resolved_rows(np.array([[c.index for c in board.cards]]),
+    ...                     PRESETS["joker-pineapple"])[0, 0]
+    >>> hand_name(int(top))
+    'Pair of Twos'
+    """
+    return resolve_boards(cards, ruleset)[0]
+
+
+def resolve_boards(cards: np.ndarray, ruleset: Ruleset) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`resolved_rows`, and ``(N, 2)`` int8 the card index X1 and X2 stood for (-1 if
+    absent), as :attr:`ofc_core.jokers.ResolvedBoard.stood_for`."""
+    boards = _boards(cards, ruleset.jokers)
+    jokers = (boards >= 52).sum(axis=1)
+    out = np.empty((len(boards), 3), np.int32)
+    stood_for = np.full((len(boards), MAX_JOKERS), -1, np.int8)
+    plain = np.flatnonzero(jokers == 0)
+    out[plain] = _rows_under(boards[plain], ruleset)
+    for count in range(1, MAX_JOKERS + 1):
+        members = np.flatnonzero(jokers == count)
+        step = max(1, JOKER_CANDIDATES_PER_STEP // 52 ** count)
+        for start in range(0, len(members), step):
+            part = members[start:start + step]
+            out[part], stood_for[part] = _resolve_jokers(boards[part], ruleset)
+    return out, stood_for
+
+
+_LOW_ROYALTIES: dict[int, tuple[RoyaltyTable, np.ndarray, np.ndarray]] = {}
+
+
+def _low_royalties(table: RoyaltyTable) -> tuple[np.ndarray, np.ndarray]:
+    """Every legal 2-7 low's strength (sorted) and its middle royalty under ``table``, from
+    ``table.points`` (remembered per table, as :func:`royalty_array`)."""
+    cached = _LOW_ROYALTIES.get(id(table))
+    if cached is not None and cached[0] is table:
+        return cached[1], cached[2]
+    lows = sorted(encode_low_27(ranks) for ranks in itertools.combinations(range(2, 11), 5)
+                  if ranks[4] - ranks[0] != 4)
+    points = np.array([table.points(Row.MIDDLE, s) for s in lows], np.int16)
+    _LOW_ROYALTIES[id(table)] = (table, np.array(lows, np.int64), points)
+    _, lows_array, points_array = _LOW_ROYALTIES[id(table)]
+    return lows_array, points_array
+
+
+def score_boards_under(cards: np.ndarray, ruleset: Ruleset) -> BoardScores:
+    """:func:`score_boards` for any ruleset: jokers resolved, 2-7 middles and their foul rule
+    and royalties. A ruleset without jokers and with a poker middle takes
+    :func:`score_boards` itself."""
+    if not ruleset.jokers and ruleset.middle is MiddleKind.HIGH:
+        return score_boards(cards, ruleset.royalties)
+    strengths, stood_for = resolve_boards(cards, ruleset)
+    top, middle, bottom = strengths[:, 0], strengths[:, 1], strengths[:, 2]
+    fouled = np.asarray(ruleset.middle.is_foul(top, middle, bottom), bool)
+    roy = royalty_array(ruleset.royalties)
+    royalties = np.stack([roy[r].take(strengths[:, r] >> ROYALTY_INDEX_SHIFT)
+                          for r in range(3)], axis=1)
+    is_low = (middle >> CATEGORY_SHIFT) == Category.LOW_27
+    if is_low.any():
+        lows, points = _low_royalties(ruleset.royalties)
+        royalties[is_low, 1] = points[np.searchsorted(lows, middle[is_low])]
+    royalties[fouled] = 0
+    return BoardScores(strengths, fouled, royalties.astype(np.int16), stood_for)
+
+
+# --------------------------------------------------------------------------------------------
 # Per hand: Fantasyland and the pairwise settlement
 
 
@@ -353,8 +541,8 @@ class RecordScores:
     player_count: np.ndarray  # (N,) int8
     strengths: np.ndarray  # (N, 4, 3) int32, 0 where absent or surrendered
     fouled: np.ndarray  # (N, 4) bool
-    foul_top_middle: np.ndarray  # (N, 4) bool: middle weaker than top
-    foul_middle_bottom: np.ndarray  # (N, 4) bool: bottom weaker than middle
+    foul_top_middle: np.ndarray  # (N, 4) bool: middle weaker than top (never, at a 2-7 table)
+    foul_middle_bottom: np.ndarray  # (N, 4) bool: bottom weaker than middle (never at 2-7)
     surrendered: np.ndarray  # (N, 4) bool
     royalties: np.ndarray  # (N, 4, 3) int16
     fantasyland_next: np.ndarray  # (N, 4) int8: cards dealt in Fantasyland next hand, 0 if none
@@ -367,6 +555,7 @@ class RecordScores:
     surrender: np.ndarray  # (N, 4, 4) float64
     total: np.ndarray  # (N, 4, 4) float64
     capped: np.ndarray  # (N, 4, 4) float64
+    jokers: np.ndarray  # (N, 4, 2) int8: the card X1, X2 stood for on the seat's board, -1 none
 
     def __len__(self) -> int:
         return len(self.player_count)
@@ -381,11 +570,14 @@ _FIELD_SHAPES = {
     "row_points": ((4, 4), np.int32), "bonus": ((4, 4), np.int32),
     "royalties_net": ((4, 4), np.int32), "surrender": ((4, 4), np.float64),
     "total": ((4, 4), np.float64), "capped": ((4, 4), np.float64),
+    "jokers": ((4, MAX_JOKERS), np.int8),
 }
 
 
 def _empty_scores(n: int) -> dict[str, np.ndarray]:
-    return {name: np.zeros((n,) + shape, dtype) for name, (shape, dtype) in _FIELD_SHAPES.items()}
+    out = {name: np.zeros((n,) + shape, dtype) for name, (shape, dtype) in _FIELD_SHAPES.items()}
+    out["jokers"][...] = -1
+    return out
 
 
 @functools.cache
@@ -410,12 +602,19 @@ def _pair_tables(system: ScoringSystem) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarray,
-                      royalties: np.ndarray, in_fl: np.ndarray) -> np.ndarray:
+                      royalties: np.ndarray, in_fl: np.ndarray,
+                      fl_dealt: np.ndarray | None = None) -> np.ndarray:
     """Vectorised :meth:`Ruleset.fantasyland_cards` on the ruleset's FlCards and StayRule."""
     top = strengths[..., 0]
     entry = np.zeros(top.shape, np.int8)
-    for minimum, count in ruleset.fl_cards.entry:
+    fl = ruleset.fl_cards
+    for minimum, count in fl.entry:
         entry = np.where(top >= minimum, np.int8(count), entry)
+    if fl.middle_entry is not None:
+        first = np.int8(fl.entry[0][1])
+        by_middle = np.where((entry > 0) & bool(fl.both), np.int8(fl.both or 0),
+                             np.maximum(entry, first))
+        entry = np.where(strengths[..., 1] >= fl.middle_entry, by_middle, entry)
     rule = ruleset.fl_stay.rule
     stays = np.zeros(top.shape, bool)
     for r, floor in enumerate((rule.top, rule.middle, rule.bottom)):
@@ -428,6 +627,8 @@ def _fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarra
         stay_cards = np.maximum(entry, np.int8(ruleset.fl_cards.entry[0][1]))
     else:
         stay_cards = np.full(top.shape, repeat, np.int8)
+    if ruleset.fl_repeat is FlRepeat.ENTRY and fl_dealt is not None:
+        stay_cards = np.where(fl_dealt > 0, fl_dealt, stay_cards).astype(np.int8)
     cards = np.where(in_fl, np.where(stays, stay_cards, 0), entry).astype(np.int8)
     if not ruleset.fantasyland:
         cards[...] = 0
@@ -477,12 +678,15 @@ CHUNK_HANDS = 1 << 13
 
 def score_batch(cards: np.ndarray, ruleset: Ruleset, *, fantasyland: np.ndarray | None = None,
                 surrendered: np.ndarray | None = None,
-                first_to_act: np.ndarray | None = None) -> RecordScores:
+                first_to_act: np.ndarray | None = None,
+                fl_dealt: np.ndarray | None = None) -> RecordScores:
     """Score ``N`` hands of ``P`` players (1-4) under one ruleset, as :func:`score_hand`.
 
     ``cards`` is ``(N, P, 13)`` card indexes (a surrendered player's may be -1);
     ``fantasyland`` and ``surrendered`` are ``(N, P)`` flags, ``first_to_act`` ``(N,)`` seat
-    indexes (left of the button; the settlement order under caps). The result has four seats.
+    indexes (left of the button; the settlement order under caps), ``fl_dealt`` ``(N, P)`` the
+    cards of each Fantasyland hand (0 unknown; read under ``fl_repeat: entry``). Jokers are
+    card indexes 52 and 53. The result has four seats.
 
     >>> from ofc_core.board import Board
     >>> from ofc_core.rules import resolve
@@ -501,23 +705,28 @@ def score_batch(cards: np.ndarray, ruleset: Ruleset, *, fantasyland: np.ndarray 
     first = np.zeros(n, np.intp) if first_to_act is None else np.asarray(first_to_act, np.intp)
     if first.shape != (n,) or (n and (first.min() < 0 or first.max() >= count)):
         raise ValueError(f"first_to_act must be {n} seat indexes in 0..{count - 1}")
+    dealt = None if fl_dealt is None else np.asarray(fl_dealt, np.int8)
+    if dealt is not None and dealt.shape != (n, count):
+        raise ValueError(f"fl_dealt must have shape {(n, count)}, got {dealt.shape}")
     out = _empty_scores(n)
     out["player_count"][:] = count
     for start in range(0, n, CHUNK_HANDS):
         part = slice(start, start + CHUNK_HANDS)
         _score_hands({name: value[part] for name, value in out.items()}, cards[part], ruleset,
-                     surr[part], in_fl[part], first[part])
+                     surr[part], in_fl[part], first[part],
+                     None if dealt is None else dealt[part])
     return RecordScores(**out)
 
 
 def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset,
-                 surr: np.ndarray, in_fl: np.ndarray, first: np.ndarray) -> None:
+                 surr: np.ndarray, in_fl: np.ndarray, first: np.ndarray,
+                 fl_dealt: np.ndarray | None) -> None:
     """Score a chunk of hands into the views ``out``."""
     n, count, _ = cards.shape
     quits = surr.any()
     if quits:
         cards = np.where(surr[..., None], _PLACEHOLDER_BOARD, cards)
-    boards = score_boards(cards.reshape(n * count, BOARD_SIZE), ruleset.royalties)
+    boards = score_boards_under(cards.reshape(n * count, BOARD_SIZE), ruleset)
     seats = slice(0, count)
     strengths = boards.strengths.reshape(n, count, 3)
     fouled = boards.fouled.reshape(n, count)
@@ -529,11 +738,17 @@ def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset
     top, middle, bottom = strengths[..., 0], strengths[..., 1], strengths[..., 2]
     out["strengths"][:, seats] = strengths
     out["fouled"][:, seats] = fouled
-    out["foul_top_middle"][:, seats] = middle < top
-    out["foul_middle_bottom"][:, seats] = bottom < middle
+    if ruleset.middle is MiddleKind.HIGH:  # (a 2-7 middle is not compared with its neighbours)
+        out["foul_top_middle"][:, seats] = middle < top
+        out["foul_middle_bottom"][:, seats] = bottom < middle
     out["surrendered"][:, seats] = surr
     out["royalties"][:, seats] = royalties
-    fl_next = _fantasyland_next(ruleset, strengths, fouled, royalties, in_fl)
+    if boards.jokers is not None:
+        jokers = boards.jokers.reshape(n, count, MAX_JOKERS)
+        if quits:
+            jokers[surr] = -1
+        out["jokers"][:, seats] = jokers
+    fl_next = _fantasyland_next(ruleset, strengths, fouled, royalties, in_fl, fl_dealt)
     if quits:
         fl_next[surr] = 0
     out["fantasyland_next"][:, seats] = fl_next
@@ -616,6 +831,7 @@ for _suit in Suit:
     _SUIT_OFFSET[ord(_suit.value)] = _suit.offset
 _RANK_OF = operator.attrgetter("rank")
 _SUIT_OF = operator.attrgetter("suit")
+_INDEX_OF = operator.attrgetter("index")
 
 
 @dataclass(frozen=True)
@@ -624,6 +840,7 @@ class _RecordArrays:
     fantasyland: np.ndarray  # (N, P) bool
     surrendered: np.ndarray  # (N, P) bool
     first_to_act: np.ndarray  # (N,) seat index
+    fl_dealt: np.ndarray  # (N, P) int8: cards of a Fantasyland hand, 0 unknown
 
 
 def _record_arrays(records: Sequence[HandRecord], count: int) -> _RecordArrays:
@@ -631,11 +848,13 @@ def _record_arrays(records: Sequence[HandRecord], count: int) -> _RecordArrays:
     flat: list[object] = []
     fantasyland: list[bool] = []
     surrendered: list[bool] = []
+    fl_dealt: list[int] = []
     missing: list[int] = []
     for rec in records:
         for p in rec.players:
             b = p.board
             fantasyland.append(p.fantasyland)
+            fl_dealt.append(p.fl_dealt)
             surrendered.append(p.surrendered)
             if len(b.top) == 3 and len(b.middle) == 5 and len(b.bottom) == 5:
                 flat += b.top
@@ -646,9 +865,12 @@ def _record_arrays(records: Sequence[HandRecord], count: int) -> _RecordArrays:
             else:
                 raise ValueError(f"hand {rec.source}/{rec.hand_id}: {p.name} has an incomplete "
                                  f"board ({len(b.top)}/{len(b.middle)}/{len(b.bottom)} cards)")
-    ranks = np.fromiter(map(_RANK_OF, flat), np.int8, count=len(flat))
-    suits = np.frombuffer("".join(map(_SUIT_OF, flat)).encode("ascii"), np.uint8)
-    indexes = ((ranks - 2) * 4 + _SUIT_OFFSET[suits]).reshape(-1, BOARD_SIZE)
+    try:
+        ranks = np.fromiter(map(_RANK_OF, flat), np.int8, count=len(flat))
+        suits = np.frombuffer("".join(map(_SUIT_OF, flat)).encode("ascii"), np.uint8)
+        indexes = ((ranks - 2) * 4 + _SUIT_OFFSET[suits]).reshape(-1, BOARD_SIZE)
+    except AttributeError:  # a joker, which has no rank or suit: every card's own index
+        indexes = np.fromiter(map(_INDEX_OF, flat), np.int8, len(flat)).reshape(-1, BOARD_SIZE)
     cards = np.full((len(records) * count, BOARD_SIZE), -1, np.int8)
     complete = np.ones(len(cards), bool)
     complete[missing] = False
@@ -658,6 +880,7 @@ def _record_arrays(records: Sequence[HandRecord], count: int) -> _RecordArrays:
         fantasyland=np.array(fantasyland, bool).reshape(len(records), count),
         surrendered=np.array(surrendered, bool).reshape(len(records), count),
         first_to_act=np.fromiter((r.first_to_act for r in records), np.intp, len(records)),
+        fl_dealt=np.array(fl_dealt, np.int8).reshape(len(records), count),
     )
 
 
@@ -693,7 +916,8 @@ def score_records(records: Sequence[HandRecord]) -> RecordScores:
             raise ValueError(f"hand {rec.source}/{rec.hand_id}: {exc}") from None
         arrays = _record_arrays(group, count)
         scores = score_batch(arrays.cards, ruleset, fantasyland=arrays.fantasyland,
-                             surrendered=arrays.surrendered, first_to_act=arrays.first_to_act)
+                             surrendered=arrays.surrendered, first_to_act=arrays.first_to_act,
+                             fl_dealt=arrays.fl_dealt)
         index = np.array(members)
         for f in fields(RecordScores):
             out[f.name][index] = getattr(scores, f.name)

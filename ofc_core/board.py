@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ofc_core.cards import Card, format_cards, parse_cards
+from ofc_core.cards import BoardCard, Joker, format_cards, parse_cards, real_cards
 from ofc_core.evaluate import Strength, evaluate
 
 
@@ -39,29 +39,33 @@ ROW_NAMES: tuple[str, str, str] = ("top", "middle", "bottom")
 (plain strings, for code that reads rows by name in a loop)."""
 BOARD_SIZE = 13
 
-_COMPACT_CARD = re.compile(r"(10|[2-9TJQKAtjqka])([cdhsCDHS♣♦♥♠])")
+_COMPACT_CARD = re.compile(r"(?:10|[2-9TJQKAtjqka])[cdhsCDHS♣♦♥♠]|[Xx][12]")
 
 
-def parse_compact_row(text: str) -> tuple[Card, ...]:
+def parse_compact_row(text: str) -> tuple[BoardCard, ...]:
     """Cards written without spaces: ``parse_compact_row('KdJd9d') == parse_cards('Kd Jd 9d')``.
 
-    Spaces are allowed too, so a normal card list parses the same.
+    Spaces are allowed too, so a normal card list parses the same; jokers are ``X1``, ``X2``.
+
+    >>> parse_compact_row("AhX2Kd")
+    (Card('Ah'), Joker('X2'), Card('Kd'))
     """
     stripped = "".join(text.split())
     tokens = _COMPACT_CARD.findall(stripped)
-    if "".join(r + s for r, s in tokens) != stripped:
+    if "".join(tokens) != stripped:
         bad = _COMPACT_CARD.sub(" ", stripped).split()
-        raise ValueError(f"unknown card {bad[0] if bad else stripped!r} in {text!r}")
-    return parse_cards([r + s for r, s in tokens])
+        raise ValueError(f"unknown card {bad[0] if bad else stripped!r} in {text!r} "
+                         "(jokers are X1 and X2)")
+    return parse_cards(tokens)
 
 
 @dataclass(frozen=True, slots=True)
 class Board:
     """The cards a player placed, row by row. Rows may be incomplete while a hand is played."""
 
-    top: tuple[Card, ...]
-    middle: tuple[Card, ...]
-    bottom: tuple[Card, ...]
+    top: tuple[BoardCard, ...]
+    middle: tuple[BoardCard, ...]
+    bottom: tuple[BoardCard, ...]
 
     @classmethod
     def parse(cls, top: str, middle: str, bottom: str) -> Board:
@@ -76,23 +80,30 @@ class Board:
             raise ValueError(f"a compact board is top-middle-bottom, got {text!r}")
         return cls(*(parse_compact_row(p) for p in parts))
 
-    def row(self, row: Row) -> tuple[Card, ...]:
-        cards: tuple[Card, ...] = getattr(self, row.value)
+    def row(self, row: Row) -> tuple[BoardCard, ...]:
+        cards: tuple[BoardCard, ...] = getattr(self, row.value)
         return cards
 
     @property
-    def cards(self) -> tuple[Card, ...]:
+    def cards(self) -> tuple[BoardCard, ...]:
         return self.top + self.middle + self.bottom
+
+    @property
+    def jokers(self) -> tuple[Joker, ...]:
+        """The jokers on the board, in board order."""
+        return tuple(c for c in self.cards if isinstance(c, Joker))
 
     @property
     def is_complete(self) -> bool:
         return all(len(self.row(r)) == r.size for r in ROWS)
 
     def strengths(self) -> tuple[Strength, Strength, Strength]:
-        """Strength of top, middle and bottom; the board must be complete."""
+        """Strength of top, middle and bottom as poker hands; the board must be complete and
+        hold no joker (a ruleset scores jokers and 2-7 middles: :mod:`ofc_core.jokers`)."""
         if not self.is_complete:
             raise ValueError(f"incomplete board {self}")
-        return (evaluate(self.top), evaluate(self.middle), evaluate(self.bottom))
+        return (evaluate(real_cards(self.top)), evaluate(real_cards(self.middle)),
+                evaluate(real_cards(self.bottom)))
 
     @property
     def is_foul(self) -> bool:

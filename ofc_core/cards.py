@@ -1,4 +1,5 @@
-"""Cards: the 52-card deck, parsing at the edge, and the integer index used by the batch code.
+"""Cards: the 52-card deck, the jokers, parsing at the edge, and the integer index used by the
+batch code.
 
 A card is a small immutable value. Loose text is accepted only here (``"Ah"``, ``"td"``,
 ``"10h"``, ``"A♠"``) and normalised once, so the rest of the core sees clean values.
@@ -9,10 +10,12 @@ Card('Ah')
 33
 >>> parse_cards("Qh Qd 2c")
 (Card('Qh'), Card('Qd'), Card('2c'))
->>> Card.parse("1x")
+>>> Card.parse("JK")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: unknown card '1x' (expected a rank 2-9, T, J, Q, K, A and a suit c, d, h, s, e.g. 'Ah')
+ValueError: unknown card 'JK' (expected a rank ... e.g. 'Ah'; jokers are X1 and X2)
+>>> parse_cards("X1 Ah")
+(Joker('X1'), Card('Ah'))
 """
 
 from __future__ import annotations
@@ -150,8 +153,12 @@ class Card:
                     pass
         raise ValueError(
             f"unknown card {token!r} (expected a rank 2-9, T, J, Q, K, A and a suit"
-            " c, d, h, s, e.g. 'Ah')"
+            " c, d, h, s, e.g. 'Ah'; jokers are X1 and X2)"
         )
+
+    @property
+    def is_joker(self) -> bool:
+        return False
 
     def __str__(self) -> str:
         # Rank.char and Suit.value inline (a Suit is a str): this runs for every card written.
@@ -171,7 +178,84 @@ DECK: tuple[Card, ...] = _DECK
 """The 52 cards in index order."""
 
 
-def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
+@dataclass(frozen=True, slots=True)
+class Joker:
+    """A wild card of a joker table: ``X1`` (index 52) or ``X2`` (index 53).
+
+    A joker stands for a card when the board is scored (:mod:`ofc_core.jokers`); until then it
+    is a card like any other, so a joker written twice is a duplicated card. Jokers sort after
+    the 52 cards.
+
+    >>> JOKERS[1], JOKERS[1].index, str(JOKERS[0]), sorted([JOKERS[0], Card.parse("Ah")])
+    (Joker('X2'), 53, 'X1', [Card('Ah'), Joker('X1')])
+    """
+
+    number: int
+
+    @property
+    def index(self) -> int:
+        return 51 + self.number
+
+    @property
+    def is_joker(self) -> bool:
+        return True
+
+    @property
+    def pretty(self) -> str:
+        return f"🃏{self.number}"
+
+    def __str__(self) -> str:
+        return f"X{self.number}"
+
+    def __repr__(self) -> str:
+        return f"Joker('{self}')"
+
+    def __lt__(self, other: object) -> bool:
+        return self.index < _index_of(other)
+
+    def __le__(self, other: object) -> bool:
+        return self.index <= _index_of(other)
+
+    def __gt__(self, other: object) -> bool:
+        return self.index > _index_of(other)
+
+    def __ge__(self, other: object) -> bool:
+        return self.index >= _index_of(other)
+
+
+def _index_of(other: object) -> int:
+    if isinstance(other, Card | Joker):
+        return other.index
+    raise TypeError(f"a joker compares with cards, not {type(other).__name__}")
+
+
+JOKERS: tuple[Joker, Joker] = (Joker(1), Joker(2))
+"""``X1`` and ``X2``: a table with ``jokers: 1`` plays X1 only."""
+MAX_JOKERS = len(JOKERS)
+JOKER_SPELLINGS = {"X1": JOKERS[0], "X2": JOKERS[1]}
+
+BoardCard = Card | Joker
+"""What a player may place: a card of the deck or a joker."""
+
+
+def card_of_index(index: int) -> BoardCard:
+    """``card_of_index(0) == Card.parse('2c')``, ``card_of_index(52) == JOKERS[0]``."""
+    if 52 <= index < 52 + MAX_JOKERS:
+        return JOKERS[index - 52]
+    return Card.from_index(index)
+
+
+def parse_card(token: str) -> BoardCard:
+    """One card or joker: ``parse_card('x2') is JOKERS[1]``, ``parse_card('Ah') is DECK[50]``.
+
+    Jokers are written X1 and X2 only (any case); other spellings (``JK``, ``Jo``) are refused
+    with the usual message, which names X1 and X2.
+    """
+    joker = JOKER_SPELLINGS.get(token.strip().upper())
+    return joker if joker is not None else Card.parse(token)
+
+
+def parse_cards(text: str | Iterable[str | BoardCard]) -> tuple[BoardCard, ...]:
     """Parse space-separated cards (or an iterable of tokens/cards). Empty text gives ``()``.
 
     Non-breaking and other Unicode spaces separate cards too.
@@ -182,12 +266,21 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     ()
     """
     if isinstance(text, str):
-        tokens: Iterable[str | Card] = text.split()
+        tokens: Iterable[str | BoardCard] = text.split()
     else:
         tokens = text
-    return tuple(t if isinstance(t, Card) else Card.parse(t) for t in tokens)
+    return tuple(t if isinstance(t, Card | Joker) else parse_card(t) for t in tokens)
 
 
-def format_cards(cards: Iterable[Card]) -> str:
+def real_cards(cards: Iterable[BoardCard]) -> tuple[Card, ...]:
+    """The cards of a row that holds no joker (``ValueError`` naming the joker otherwise)."""
+    row = tuple(cards)
+    for c in row:
+        if isinstance(c, Joker):
+            raise ValueError(f"{c} is a joker: resolve the board under its ruleset first")
+    return row  # type: ignore[return-value]
+
+
+def format_cards(cards: Iterable[BoardCard]) -> str:
     """Inverse of :func:`parse_cards`: ``format_cards(parse_cards('Ah Kd')) == 'Ah Kd'``."""
     return " ".join(map(str, cards))

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
 
-from ofc_core.cards import Card, Rank, parse_cards
+from ofc_core.cards import Card, Rank, parse_cards, real_cards
 
 Strength = int
 """An integer on the one scale shared by all rows; greater is stronger."""
@@ -46,6 +46,8 @@ class Category(IntEnum):
     FULL_HOUSE = 6
     QUADS = 7
     STRAIGHT_FLUSH = 8
+    LOW_27 = 9
+    """A legal 2-7 low in the middle of a 2-7 table (only ever compared with other lows)."""
 
 
 def encode(category: Category, ranks: Iterable[int]) -> Strength:
@@ -128,9 +130,52 @@ def evaluate(cards: Iterable[Card]) -> Strength:
     return encode(category, ordered)
 
 
+LOW_27_FIELD = 15
+"""A 2-7 low stores each rank as ``15 - rank``, so the lower hand is the greater strength."""
+
+
+def encode_low_27(ranks: Iterable[int]) -> Strength:
+    """The strength of a 2-7 low from its five ranks, highest first.
+
+    >>> encode_low_27([7, 5, 4, 3, 2]) > encode_low_27([8, 4, 3, 2, 6])
+    True
+    """
+    return encode(Category.LOW_27, [LOW_27_FIELD - r for r in sorted(ranks, reverse=True)])
+
+
+def low_ranks(s: Strength) -> tuple[int, ...]:
+    """The ranks of a 2-7 low, highest first: ``low_ranks(encode_low_27([2, 3, 4, 5, 7]))``
+    is ``(7, 5, 4, 3, 2)``."""
+    return tuple(LOW_27_FIELD - r for r in ranks_of(s))
+
+
+def evaluate_low_27(cards: Iterable[Card]) -> Strength:
+    """Strength of a 2-7 middle. A legal low (five distinct ranks, ten or lower, no straight,
+    no flush; the ace is always high) is a :attr:`Category.LOW_27`; any other middle keeps its
+    poker value with the ace high (A-2-3-4-5 is an ace-high hand, not a straight), and fouls.
+
+    >>> hand_name(evaluate_low_27(parse_cards("7h 5d 4c 3s 2h")))
+    'Seven-Five low'
+    >>> hand_name(evaluate_low_27(parse_cards("Ah 2d 3c 4s 5h")))
+    'Ace high'
+    >>> hand_name(evaluate_low_27(parse_cards("8h 6h 5h 3h 2h")))
+    'Flush, Eight high'
+    """
+    row = tuple(cards)
+    ranks = sorted((c.rank.value for c in row), reverse=True)
+    distinct = len(set(ranks)) == 5
+    flush = len({c.suit for c in row}) == 1
+    straight = distinct and ranks[0] - ranks[4] == 4
+    if distinct and not flush and not straight and ranks[0] <= Rank.TEN:
+        return encode_low_27(ranks)
+    if ranks == [14, 5, 4, 3, 2]:
+        return encode(Category.FLUSH if flush else Category.HIGH_CARD, ranks)
+    return evaluate(row)
+
+
 def strength(text: str) -> Strength:
     """Shorthand for tests and docs: ``strength("Qh Qd 2c") == evaluate(parse_cards(...))``."""
-    return evaluate(parse_cards(text))
+    return evaluate(real_cards(parse_cards(text)))
 
 
 def is_royal_flush(s: Strength) -> bool:
@@ -172,4 +217,7 @@ def hand_name(s: Strength) -> str:
             return f"Four of a kind, {lead.plural}"
         case Category.STRAIGHT_FLUSH:
             return "Royal flush" if lead is Rank.ACE else f"Straight flush, {lead.singular} high"
+        case Category.LOW_27:
+            high, second = (Rank(r) for r in low_ranks(s)[:2])
+            return f"{high.singular}-{second.singular} low"
     raise AssertionError(category)

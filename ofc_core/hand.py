@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ofc_core.board import ROWS, Board
-from ofc_core.cards import Card, format_cards
+from ofc_core.cards import JOKERS, BoardCard, Joker, format_cards
 from ofc_core.rules import Ruleset, resolve
 from ofc_core.scoring import Seat
 
@@ -36,14 +36,14 @@ class StreetPlay:
     Fantasyland hand seen from across the table).
     """
 
-    top: tuple[Card, ...] = ()
-    middle: tuple[Card, ...] = ()
-    bottom: tuple[Card, ...] = ()
-    dealt: tuple[Card, ...] | None = None
-    discard: tuple[Card, ...] | None = None
+    top: tuple[BoardCard, ...] = ()
+    middle: tuple[BoardCard, ...] = ()
+    bottom: tuple[BoardCard, ...] = ()
+    dealt: tuple[BoardCard, ...] | None = None
+    discard: tuple[BoardCard, ...] | None = None
 
     @property
-    def placed(self) -> tuple[Card, ...]:
+    def placed(self) -> tuple[BoardCard, ...]:
         return self.top + self.middle + self.bottom
 
 
@@ -67,6 +67,13 @@ class PlayerRecord:
     surrendered: bool = False
     reported_points: float | None = None
     """The result the room itself recorded, for the audit against ours."""
+
+    @property
+    def fl_dealt(self) -> int:
+        """Cards dealt in this player's Fantasyland hand, 0 if not in FL or not shown."""
+        if not self.fantasyland or not self.streets or self.streets[0].dealt is None:
+            return 0
+        return len(self.streets[0].dealt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +117,8 @@ class HandRecord:
         return (names.index(self.button) + 1) % len(names)
 
     def seats(self) -> list[Seat]:
-        return [Seat(p.name, p.board, p.fantasyland, p.surrendered) for p in self.players]
+        return [Seat(p.name, p.board, p.fantasyland, p.surrendered, p.fl_dealt)
+                for p in self.players]
 
 
 def _check_streets(player: PlayerRecord, ruleset: Ruleset) -> list[str]:
@@ -160,13 +168,26 @@ def _count(n: int) -> str:
     return f"{n} card{'s' * (n != 1)}"
 
 
-def _cards_seen(player: PlayerRecord) -> list[Card]:
+def _cards_seen(player: PlayerRecord) -> list[BoardCard]:
     """Every distinct card a player's record shows (board, dealt, discards)."""
     seen = set(player.board.cards)
     for s in player.streets or ():
         seen.update(s.dealt or ())
         seen.update(s.discard or ())
     return list(seen)
+
+
+def _check_jokers(player: PlayerRecord, ruleset: Ruleset) -> list[str]:
+    """Jokers beyond the table's count (X2 at a one-joker table) are unknown cards."""
+    extra = sorted({c for c in _cards_seen(player)
+                    if isinstance(c, Joker) and c.number > ruleset.jokers})
+    if not extra:
+        return []
+    plays = ("no jokers" if not ruleset.jokers else
+             f"{ruleset.jokers} joker{'s' * (ruleset.jokers > 1)}: "
+             + ", ".join(str(j) for j in JOKERS[:ruleset.jokers]))
+    return [f"{player.name}: unknown card{'s' * (len(extra) > 1)} {format_cards(extra)} "
+            f"(this table plays {plays})"]
 
 
 def validate(record: HandRecord) -> list[str]:
@@ -187,6 +208,7 @@ def validate(record: HandRecord) -> list[str]:
     if record.hero is not None and record.hero not in names:
         errors.append(f"hero {record.hero!r} is not one of the players")
     for p in record.players:
+        errors += _check_jokers(p, ruleset)
         if not p.surrendered:
             errors += [f"{p.name}: {row} has {len(p.board.row(row))} cards, needs {row.size}"
                        for row in ROWS if len(p.board.row(row)) != row.size]

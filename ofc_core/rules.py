@@ -15,15 +15,27 @@ ValueError: rules.scoring: unknown value '3-5' (one of 1-6, 2-4, majority, race)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from ofc_core.board import BOARD_SIZE, Row
-from ofc_core.cards import Rank
-from ofc_core.evaluate import Category, Strength, category_of, encode, is_royal_flush, lead_rank
+from ofc_core.board import BOARD_SIZE, Row, is_foul
+from ofc_core.cards import Card, Rank
+from ofc_core.evaluate import (
+    CATEGORY_SHIFT,
+    Category,
+    Strength,
+    category_of,
+    encode,
+    encode_low_27,
+    evaluate,
+    evaluate_low_27,
+    is_royal_flush,
+    lead_rank,
+    low_ranks,
+)
 
 # --------------------------------------------------------------------------------------------
 # Royalties
@@ -67,6 +79,9 @@ class RoyaltyTable:
     middle: Mapping[HandClass, int]
     top_pairs: Mapping[Rank, int]
     top_trips: Mapping[Rank, int]
+    middle_lows: tuple[tuple[tuple[int, ...], int], ...] = ()
+    """2-7 lows in the middle: (leading ranks, points) pairs; a low earns the points of the
+    longest entry its ranks begin with (``((9,), 1)``: any nine-high low earns 1)."""
 
     def points(self, row: Row, s: Strength) -> int:
         """Royalty earned by one row, win or lose (the foul rule is applied by the scorer).
@@ -88,11 +103,29 @@ class RoyaltyTable:
             if category is Category.PAIR:
                 return self.top_pairs.get(Rank(lead_rank(s)), 0)
             return 0
+        if category_of(s) is Category.LOW_27:
+            return self._low_points(low_ranks(s)) if row is Row.MIDDLE else 0
         cls = hand_class(s)
         if cls is None:
             return 0
         table = self.middle if row is Row.MIDDLE else self.bottom
         return table.get(cls, 0)
+
+    def _low_points(self, ranks: tuple[int, ...]) -> int:
+        """Points of a 2-7 low by its ranks, highest first (longest matching entry wins).
+
+        >>> AMERICAN_27.points(Row.MIDDLE, encode_low_27([7, 5, 4, 3, 2]))
+        8
+        >>> AMERICAN_27.points(Row.MIDDLE, encode_low_27([7, 6, 4, 3, 2]))
+        4
+        >>> AMERICAN_27.points(Row.MIDDLE, encode_low_27([10, 6, 4, 3, 2]))
+        0
+        """
+        points, longest = 0, -1
+        for lead, value in self.middle_lows:
+            if ranks[:len(lead)] == lead and len(lead) > longest:
+                points, longest = value, len(lead)
+        return points
 
 
 def _frozen(d: Mapping[Any, int]) -> Mapping[Any, int]:
@@ -135,8 +168,17 @@ OLD_SCHEDULE = RoyaltyTable(
 )
 """The older schedule of RULES.md section 5 (no trips anywhere; middle royal assumed double)."""
 
+AMERICAN_27 = replace(
+    AMERICAN,
+    name="american-2-7",
+    middle=_frozen({}),
+    middle_lows=(((9,), 1), ((8,), 2), ((7,), 4), ((7, 5, 4, 3, 2), 8)),
+)
+"""2-7 pineapple (RULES.md section 8): American top and bottom; the middle pays for its 2-7 low,
+9-high 1, 8-high 2, 7-high 4, 7-5-4-3-2 8 (what most public rule pages give)."""
+
 ROYALTY_TABLES: Mapping[str, RoyaltyTable] = MappingProxyType(
-    {t.name: t for t in (AMERICAN, AMERICAN_NO_MIDDLE_TRIPS, OLD_SCHEDULE)}
+    {t.name: t for t in (AMERICAN, AMERICAN_NO_MIDDLE_TRIPS, OLD_SCHEDULE, AMERICAN_27)}
 )
 
 # --------------------------------------------------------------------------------------------
@@ -277,44 +319,67 @@ class ButtonInFl(StrEnum):
     ROTATES = "rotates"
 
 
+class FlRepeat(StrEnum):
+    """Cards dealt on a repeat Fantasyland (a player who stays).
+
+    ``14``: the table's own rule (progressive deals 14 on a repeat; the other presets deal a
+    stay as they deal an entry). ``entry``: the same number of cards as the Fantasyland hand
+    being played, so the entry's count carries on (15, 16, 17 in progressive); when the log
+    does not show how many cards that hand was dealt, as ``14``.
+    """
+
+    FOURTEEN = "14"
+    ENTRY = "entry"
+
+
 @dataclass(frozen=True)
 class FlCards:
     """Cards dealt in Fantasyland, by the top row that earned it (best threshold reached wins).
 
     ``entry`` lists (minimum top strength, cards) pairs, weakest first; the first pair's minimum
     is the entry requirement (QQ). ``repeat`` is the count for a player who stays in FL (``None``:
-    as by entry). Cards above 13 are discarded.
+    as by entry). Cards above 13 are discarded. ``middle_entry`` (2-7) is a minimum middle that
+    also enters, with the first entry's cards; ``both`` is the count when top and middle both
+    qualify.
     """
 
     entry: tuple[tuple[Strength, int], ...]
     repeat: int | None = None
+    middle_entry: Strength | None = None
+    both: int | None = None
 
     @property
     def threshold(self) -> Strength:
         return self.entry[0][0]
 
-    def for_entry(self, top: Strength) -> int:
-        """Cards for a player entering with this top, 0 below the threshold.
+    def for_entry(self, top: Strength, middle: Strength = 0) -> int:
+        """Cards for a player entering with this top (and middle), 0 below the threshold.
 
         >>> PROGRESSIVE_FL.for_entry(PAIR_OF[Rank.KING] + 0x300)
         15
         >>> PINEAPPLE_FL.for_entry(PAIR_OF[Rank.JACK])
         0
+        >>> nut_low = encode_low_27([7, 5, 4, 3, 2])
+        >>> [LOW_27_FL.for_entry(PAIR_OF[Rank.QUEEN], nut_low),
+        ...  LOW_27_FL.for_entry(PAIR_OF[Rank.KING]), LOW_27_FL.for_entry(TRIPS_ON_TOP, nut_low)]
+        [14, 14, 15]
         """
         cards = 0
         for minimum, n in self.entry:
             if top >= minimum:
                 cards = n
+        if self.middle_entry is not None and middle >= self.middle_entry:
+            cards = self.both if cards and self.both else max(cards, self.entry[0][1])
         return cards
 
-    def for_stay(self, top: Strength) -> int:
+    def for_stay(self, top: Strength, middle: Strength = 0) -> int:
         if self.repeat is not None:
             return self.repeat
-        return max(self.for_entry(top), self.entry[0][1])
+        return max(self.for_entry(top, middle), self.entry[0][1])
 
     @property
     def most(self) -> int:
-        return max([n for _, n in self.entry] + [self.repeat or 0])
+        return max([n for _, n in self.entry] + [self.repeat or 0, self.both or 0])
 
 
 REGULAR_FL = FlCards(entry=((PAIR_OF[Rank.QUEEN], 13),))
@@ -324,6 +389,9 @@ PROGRESSIVE_FL = FlCards(
            (TRIPS_ON_TOP, 17)),
     repeat=14,
 )
+NUT_LOW_27 = encode_low_27([7, 5, 4, 3, 2])
+LOW_27_FL = FlCards(entry=((PAIR_OF[Rank.KING], 14),), middle_entry=NUT_LOW_27, both=15)
+"""2-7 pineapple: KK or better on top, or a 7-5-4-3-2 middle, gives 14 cards; both give 15."""
 
 # --------------------------------------------------------------------------------------------
 # Dealing
@@ -358,6 +426,53 @@ TURBO_DEALING = Dealing((Street(5, 5), Street(4, 4), Street(4, 4)))
 PINEAPPLE_DEALING = Dealing((Street(5, 5),) + (Street(3, 2),) * 4)
 
 # --------------------------------------------------------------------------------------------
+# The middle row, and jokers
+
+
+class MiddleKind(StrEnum):
+    """What the middle row is: a poker hand between top and bottom (``high``), or a 2-7 low.
+
+    A 2-7 middle is legal only as a low: five distinct ranks, ten or lower, no straight and no
+    flush (the ace is high, so A-2-3-4-5 is an ace-high hand); it is then scored as a low
+    (:func:`ofc_core.evaluate.evaluate_low_27`) and the lower low is the stronger middle. The
+    board fouls if the middle is no low or if the top beats the bottom.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> low = MiddleKind.LOW_27.strength(parse_cards("Th 6d 4c 3s 2h"))
+    >>> MiddleKind.LOW_27.is_foul(evaluate(parse_cards("Kh Kd 2c")), low,
+    ...                           evaluate(parse_cards("Ah Ad 8c 8s 3d")))
+    False
+    >>> pair = MiddleKind.LOW_27.strength(parse_cards("6h 6d 4c 3s 2h"))
+    >>> MiddleKind.LOW_27.is_foul(evaluate(parse_cards("Kh Kd 2c")), pair,
+    ...                           evaluate(parse_cards("Ah Ad 8c 8s 3d")))
+    True
+    """
+
+    HIGH = "high"
+    LOW_27 = "2-7"
+
+    def strength(self, cards: Iterable[Card]) -> Strength:
+        """Strength of a complete middle row of this kind."""
+        return evaluate_low_27(cards) if self is MiddleKind.LOW_27 else evaluate(cards)
+
+    def is_foul(self, top: Any, middle: Any, bottom: Any) -> Any:
+        """The foul rule on strengths (elementwise on numpy arrays too)."""
+        if self is MiddleKind.LOW_27:
+            return ((middle >> CATEGORY_SHIFT) != Category.LOW_27) | (bottom < top)
+        return is_foul(top, middle, bottom)
+
+
+class JokerRule(StrEnum):
+    """How a joker resolves. ``bottom-up``: a joker stands for any card not on its player's own
+    board, two jokers never for the same card; of the choices that avoid a foul, the board
+    takes the one whose bottom is strongest, then whose middle is, then whose top is (so the
+    middle never beats the bottom, the top never the middle); fouled only if no choice avoids
+    a foul. Royalties, Fantasyland and row comparisons all read the resolved rows."""
+
+    BOTTOM_UP = "bottom-up"
+
+
+# --------------------------------------------------------------------------------------------
 # Rulesets
 
 
@@ -369,6 +484,8 @@ class Variant(StrEnum):
     PINEAPPLE = "pineapple"
     PROGRESSIVE_PINEAPPLE = "progressive-pineapple"
     DOUBLE = "double"
+    JOKER_PINEAPPLE = "joker-pineapple"
+    TWO_SEVEN_PINEAPPLE = "2-7-pineapple"
 
 
 @dataclass(frozen=True)
@@ -391,22 +508,41 @@ class Ruleset:
     """Table stakes: no player wins or loses more than this many points in a hand."""
     match_target: int | None = None
     """Race scoring: the match is won by the first player to bank this many points."""
+    jokers: int = 0
+    """Jokers in the deck (0, 1 or 2): written ``X1`` and ``X2``; the deck has 52 + jokers."""
+    joker_rule: JokerRule = JokerRule.BOTTOM_UP
+    middle: MiddleKind = MiddleKind.HIGH
+    fl_repeat: FlRepeat = FlRepeat.FOURTEEN
     overrides: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """The per-hand overrides this ruleset was resolved with (empty for a preset)."""
 
     def fantasyland_cards(self, fouled: bool, in_fl: bool, top: Strength,
                           strengths: tuple[Strength, Strength, Strength],
-                          royalties: tuple[int, int, int]) -> int:
+                          royalties: tuple[int, int, int], fl_dealt: int = 0) -> int:
         """Cards dealt to this player next hand in Fantasyland, 0 if none.
 
         A fouled player never enters or stays; a player in FL stays only by the stay rule.
+        ``fl_dealt`` is the number of cards of the Fantasyland hand being played (0: unknown),
+        which a stay keeps under ``fl_repeat: entry``.
+
+        >>> r = resolve("progressive-pineapple", {"fl_repeat": "entry"})
+        >>> trips = (TRIPS_ON_TOP, QUADS_MIN, QUADS_MIN)
+        >>> r.fantasyland_cards(False, True, TRIPS_ON_TOP, trips, (10, 0, 10), fl_dealt=16)
+        16
+        >>> PRESETS["progressive-pineapple"].fantasyland_cards(
+        ...     False, True, TRIPS_ON_TOP, trips, (10, 0, 10), fl_dealt=16)
+        14
         """
         if not self.fantasyland or fouled:
             return 0
+        middle = strengths[1]
         if in_fl:
-            stays = self.fl_stay.rule.stays(strengths, royalties)
-            return self.fl_cards.for_stay(top) if stays else 0
-        return self.fl_cards.for_entry(top)
+            if not self.fl_stay.rule.stays(strengths, royalties):
+                return 0
+            if self.fl_repeat is FlRepeat.ENTRY and fl_dealt:
+                return fl_dealt
+            return self.fl_cards.for_stay(top, middle)
+        return self.fl_cards.for_entry(top, middle)
 
     def settings(self) -> dict[str, Any]:
         """The ruleset as the flat settings of the ``rules`` object (all keys, resolved)."""
@@ -420,6 +556,9 @@ class Ruleset:
             "button_in_fl": self.button_in_fl.value,
             "surrender_cost": self.surrender_cost,
             "cap": self.cap,
+            "jokers": self.jokers,
+            "joker_rule": self.joker_rule.value,
+            "fl_repeat": self.fl_repeat.value,
         }
 
     @property
@@ -451,7 +590,14 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType({
                                      fl_cards=PROGRESSIVE_FL, fl_stay=FlStay.PINEAPPLE),
     "double": Ruleset(Variant.DOUBLE, PINEAPPLE_DEALING, 2, 2, scoring=ScoringSystem.RACE,
                       fl_cards=PINEAPPLE_FL, fl_stay=FlStay.PINEAPPLE, match_target=31),
+    "joker-pineapple": Ruleset(Variant.JOKER_PINEAPPLE, PINEAPPLE_DEALING, 2, 3,
+                               fl_cards=PINEAPPLE_FL, fl_stay=FlStay.PINEAPPLE, jokers=2),
+    "2-7-pineapple": Ruleset(Variant.TWO_SEVEN_PINEAPPLE, PINEAPPLE_DEALING, 2, 3,
+                             royalties=AMERICAN_27, fl_cards=LOW_27_FL, fl_stay=FlStay.PINEAPPLE,
+                             middle=MiddleKind.LOW_27),
 })
+"""The stay rule of ``2-7-pineapple`` is pineapple's: an assumption (no rule page we found
+says how a 2-7 Fantasyland is kept), written down in ``docs/rules.md``."""
 
 
 def _number(key: str, value: Any, allow_none: bool = False) -> float | None:
@@ -487,6 +633,19 @@ def _on_off(value: Any) -> bool:
     raise ValueError(f"rules.fantasyland: expected 'on' or 'off', got {value!r}")
 
 
+def _jokers(value: Any) -> int:
+    if isinstance(value, bool) or value not in (0, 1, 2):
+        raise ValueError(f"rules.jokers: expected 0, 1 or 2, got {value!r}")
+    return int(value)
+
+
+def _fl_repeat(value: Any) -> FlRepeat:
+    """``14`` may be written as a number or a string."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    return _choice("fl_repeat", FlRepeat)(value)  # type: ignore[no-any-return]
+
+
 OVERRIDE_FIELDS: Mapping[str, Any] = MappingProxyType({
     "scoring": _choice("scoring", ScoringSystem),
     "royalties": _royalty_table,
@@ -496,6 +655,9 @@ OVERRIDE_FIELDS: Mapping[str, Any] = MappingProxyType({
     "button_in_fl": _choice("button_in_fl", ButtonInFl),
     "surrender_cost": lambda v: _number("surrender_cost", v),
     "cap": lambda v: _number("cap", v, allow_none=True),
+    "jokers": _jokers,
+    "joker_rule": _choice("joker_rule", JokerRule),
+    "fl_repeat": _fl_repeat,
 })
 """The keys a hand may override, each with its converter (the ``rules`` object of ofc-hh/1)."""
 

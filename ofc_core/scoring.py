@@ -24,7 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ofc_core.board import ROWS, Board
+from ofc_core.cards import Card, Joker
 from ofc_core.evaluate import Strength, hand_name
+from ofc_core.jokers import resolve_board
 from ofc_core.rules import FoulPayout, Ruleset
 
 
@@ -37,6 +39,8 @@ class Seat:
     fantasyland: bool = False
     """Played this hand in Fantasyland."""
     surrendered: bool = False
+    fl_dealt: int = 0
+    """Cards dealt in this Fantasyland hand (0: not in Fantasyland, or not known)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +82,17 @@ class PlayerResult:
     raw_points: float
     points: float
     vs: Mapping[str, float] = field(default_factory=dict)
+    stood_for: tuple[tuple[Joker, Card], ...] = ()
+    """Each joker on the board and the card it became."""
+    joker_rows: tuple[bool, bool, bool] = (False, False, False)
 
     @property
     def hand_names(self) -> tuple[str, str, str] | None:
+        """Each row's name; a row holding a joker says so: ``'Three of a kind, Aces (joker)'``."""
         if self.strengths is None:
             return None
-        top, middle, bottom = (hand_name(s) for s in self.strengths)
+        top, middle, bottom = (hand_name(s) + " (joker)" * joker
+                               for s, joker in zip(self.strengths, self.joker_rows, strict=True))
         return (top, middle, bottom)
 
     @property
@@ -112,8 +121,8 @@ def compare_rows(mine: Sequence[Strength], theirs: Sequence[Strength]) -> tuple[
 def _evaluate_seat(seat: Seat, ruleset: Ruleset) -> PlayerResult:
     if seat.surrendered:
         return PlayerResult(seat.name, False, True, None, (0, 0, 0), 0, 0, 0)
-    strengths = seat.board.strengths()
-    fouled = seat.board.is_foul
+    resolved = resolve_board(seat.board, ruleset)
+    strengths, fouled = resolved.strengths, resolved.fouled
     if fouled:
         royalties = (0, 0, 0)
     else:
@@ -122,9 +131,10 @@ def _evaluate_seat(seat: Seat, ruleset: Ruleset) -> PlayerResult:
         )
         royalties = (top, middle, bottom)
     fl_next = ruleset.fantasyland_cards(
-        fouled, seat.fantasyland, strengths[0], strengths, royalties
+        fouled, seat.fantasyland, strengths[0], strengths, royalties, seat.fl_dealt
     )
-    return PlayerResult(seat.name, fouled, False, strengths, royalties, fl_next, 0, 0)
+    return PlayerResult(seat.name, fouled, False, strengths, royalties, fl_next, 0, 0,
+                        stood_for=resolved.stood_for, joker_rows=resolved.joker_rows)
 
 
 def _row_outcome(me: PlayerResult, them: PlayerResult) -> tuple[int, int, int]:

@@ -57,7 +57,7 @@ class CardTable:
     discard_known: np.ndarray  # (R,) bool
     card_row: np.ndarray  # (K,) row of each card token
     card_field: np.ndarray  # (K,) DEALT .. DISCARD
-    card: np.ndarray  # (K,) card index 0..51
+    card: np.ndarray  # (K,) card index 0..51, jokers X1 and X2 52 and 53
 
     @property
     def hand_count(self) -> int:
@@ -77,6 +77,7 @@ def _plan_arrays(rulesets: Sequence[Ruleset]) -> dict[str, np.ndarray]:
     plan["min_players"] = np.array([r.min_players for r in rulesets], np.int64)
     plan["max_players"] = np.array([r.max_players for r in rulesets], np.int64)
     plan["fl_most"] = np.array([r.fl_cards.most for r in rulesets], np.int64)
+    plan["jokers"] = np.array([r.jokers for r in rulesets], np.int64)
     return plan
 
 
@@ -136,6 +137,11 @@ def valid_hands(t: CardTable) -> np.ndarray:
     bad_player = np.zeros(m, bool)
     bad_player[t.row_player[checked & bad_row]] = True
     ok &= ~_hands_of(bad_player, t)
+
+    # Jokers beyond the table's count (X2 at a one-joker table) are unknown cards.
+    card_player = t.row_player[t.card_row]
+    unknown = t.card >= 52 + plan["jokers"][prs[card_player]]
+    ok &= ~_hands_of(np.bincount(card_player[unknown], minlength=m) > 0, t)
 
     ok &= ~_duplicates(t, n, m)
     return ok

@@ -21,7 +21,7 @@ from ofc_core.batch import (
     score_records,
 )
 from ofc_core.board import Board
-from ofc_core.cards import DECK, parse_cards
+from ofc_core.cards import DECK, card_of_index, parse_cards
 from ofc_core.evaluate import Category, category_of, evaluate
 from ofc_core.hand import HandRecord, PlayerRecord
 from ofc_core.rules import (
@@ -29,8 +29,12 @@ from ofc_core.rules import (
     PRESETS,
     ROYALTY_TABLES,
     ButtonInFl,
+    FlRepeat,
     FlStay,
     FoulPayout,
+    JokerRule,
+    MiddleKind,
+    Ruleset,
     ScoringSystem,
     resolve,
 )
@@ -144,6 +148,11 @@ def arrange(cards: list[int], mode: str) -> list[int]:
     groups below it (so Fantasyland is entered and kept)."""
     if mode == "dealt":
         return cards
+    by_rank = {c // 4: c for c in sorted(cards, reverse=True)}
+    if mode == "low" and len(by_rank) >= 5:  # a 2-7 middle: the lowest distinct ranks
+        middle = [by_rank[r] for r in sorted(by_rank)[:5]]
+        rest = sorted((c for c in cards if c not in middle), reverse=True)
+        return rest[5:8] + middle + rest[:5]
     groups = sorted(([c for c in cards if c // 4 == r] for r in {c // 4 for c in cards}),
                     key=lambda g: (len(g), g[0]), reverse=True)
     multi = [g for g in groups if len(g) >= 2]
@@ -169,6 +178,9 @@ OVERRIDE_VALUES = {
     "button_in_fl": st.sampled_from([b.value for b in ButtonInFl]),
     "surrender_cost": st.sampled_from([0, 1, 2, 2.5, 3.25]),
     "cap": st.sampled_from([None, 0, 1, 2.5, 5, 7, 12, 30]),
+    "jokers": st.sampled_from([0, 1, 2]),
+    "joker_rule": st.sampled_from([r.value for r in JokerRule]),
+    "fl_repeat": st.sampled_from([r.value for r in FlRepeat]),
 }
 OVERRIDES = st.fixed_dictionaries({}, optional=OVERRIDE_VALUES)
 
@@ -178,59 +190,72 @@ def test_strategies_cover_every_override_field() -> None:
 
 
 @st.composite
-def hands(draw, count: int):
-    """``count`` boards from one shuffled deck, with Fantasyland and surrender flags."""
-    deck = draw(st.permutations(range(52)))
-    boards = [arrange(list(deck[13 * i:13 * i + 13]), draw(st.sampled_from(["dealt", "grouped",
-                                                                         "top", "top"])))
+def hands(draw, count: int, jokers: int = 0):
+    """``count`` boards from one shuffled deck (with ``jokers`` jokers, 52 and 53), with
+    Fantasyland and surrender flags and the cards of each Fantasyland hand."""
+    deck = draw(st.permutations(range(52 + jokers)))
+    modes = ["dealt", "grouped", "top", "top", "low"]
+    boards = [arrange(list(deck[13 * i:13 * i + 13]), draw(st.sampled_from(modes)))
               for i in range(count)]
     fantasyland = draw(st.lists(st.booleans(), min_size=count, max_size=count))
     surrendered = draw(st.lists(st.sampled_from([False] * 5 + [True]), min_size=count,
                                 max_size=count))
     first = draw(st.integers(0, count - 1))
-    return boards, fantasyland, surrendered, first
+    dealt = draw(st.lists(st.sampled_from([0, 14, 15, 16, 17]), min_size=count,
+                          max_size=count))
+    fl_dealt = [d if f else 0 for d, f in zip(dealt, fantasyland, strict=True)]
+    return boards, fantasyland, surrendered, first, fl_dealt
 
 
 @st.composite
 def batches(draw):
     ruleset = resolve(draw(st.sampled_from(sorted(PRESETS))), draw(OVERRIDES))
     count = draw(st.integers(2, 4))
-    return ruleset, count, draw(st.lists(hands(count), min_size=1, max_size=6))
+    return ruleset, count, draw(st.lists(hands(count, ruleset.jokers), min_size=1, max_size=6))
 
 
-def seat_of(name: str, board: list[int], fantasyland: bool, surrendered: bool) -> Seat:
-    cards = [DECK[c] for c in board]
+def seat_of(name: str, board: list[int], fantasyland: bool, surrendered: bool,
+            fl_dealt: int = 0) -> Seat:
+    cards = [card_of_index(c) for c in board]
     return Seat(name, Board(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:])),
-                fantasyland, surrendered)
+                fantasyland, surrendered, fl_dealt)
 
 
 def score_both(ruleset, count, drawn) -> tuple[RecordScores, list[HandResult]]:
-    cards = np.array([b for b, _, _, _ in drawn]).reshape(len(drawn), count, 13)
-    surrendered = np.array([s for _, _, s, _ in drawn])
+    drawn = [d if len(d) == 5 else (*d, [0] * count) for d in drawn]
+    cards = np.array([d[0] for d in drawn]).reshape(len(drawn), count, 13)
+    surrendered = np.array([d[2] for d in drawn])
     cards[surrendered] = -1  # a surrendered player's cards are not scored
-    scores = score_batch(cards, ruleset, fantasyland=np.array([f for _, f, _, _ in drawn]),
+    scores = score_batch(cards, ruleset, fantasyland=np.array([d[1] for d in drawn]),
                          surrendered=surrendered,
-                         first_to_act=np.array([first for *_, first in drawn]))
+                         first_to_act=np.array([d[3] for d in drawn]),
+                         fl_dealt=np.array([d[4] for d in drawn]))
     results = [
-        score_hand([seat_of(str(i), b[i], f[i], s[i]) for i in range(count)], ruleset, first)
-        for b, f, s, first in drawn
+        score_hand([seat_of(str(i), b[i], f[i], s[i], d[i]) for i in range(count)], ruleset,
+                   first)
+        for b, f, s, first, d in drawn
     ]
     return scores, results
 
 
-def assert_same(scores: RecordScores, n: int, result: HandResult) -> None:
-    """Hand ``n`` of ``scores`` equals the scalar result field for field; padding is zero."""
+def assert_same(scores: RecordScores, n: int, result: HandResult, ruleset: Ruleset) -> None:
+    """Hand ``n`` of ``scores`` equals the scalar result field for field; padding is zero. The
+    foul relations are those of a poker middle (a 2-7 middle is not compared with its
+    neighbours: both are false)."""
     count = len(result.players)
     assert scores.player_count[n] == count
     for i, p in enumerate(result.players):
         strengths = p.strengths or (0, 0, 0)
         assert tuple(scores.strengths[n, i].tolist()) == strengths
         assert scores.fouled[n, i] == p.fouled
-        assert scores.foul_top_middle[n, i] == (strengths[1] < strengths[0])
-        assert scores.foul_middle_bottom[n, i] == (strengths[2] < strengths[1])
+        poker_middle = ruleset.middle is MiddleKind.HIGH
+        assert scores.foul_top_middle[n, i] == (poker_middle and strengths[1] < strengths[0])
+        assert scores.foul_middle_bottom[n, i] == (poker_middle and strengths[2] < strengths[1])
         assert scores.surrendered[n, i] == p.surrendered
         assert tuple(scores.royalties[n, i].tolist()) == p.royalties
         assert scores.fantasyland_next[n, i] == p.fantasyland_next
+        stood_for = {joker.number: card.index for joker, card in p.stood_for}
+        assert tuple(scores.jokers[n, i].tolist()) == (stood_for.get(1, -1), stood_for.get(2, -1))
         assert scores.raw_points[n, i] == p.raw_points
         assert scores.points[n, i] == p.points
     names = [p.name for p in result.players]
@@ -260,7 +285,7 @@ def test_batch_equals_scalar_field_for_field(batch) -> None:
     scores, results = score_both(ruleset, count, drawn)
     assert len(scores) == len(drawn)
     for n, result in enumerate(results):
-        assert_same(scores, n, result)
+        assert_same(scores, n, result, ruleset)
 
 
 @settings(max_examples=100, deadline=None)
@@ -306,7 +331,7 @@ def test_strategies_reach_fantasyland_fouls_surrender_and_caps() -> None:
     ruleset = resolve("progressive-pineapple", {"cap": 10, "fl_stay": "royalty-10"})
     scores, results = score_both(ruleset, 3, drawn)
     for n, result in enumerate(results):
-        assert_same(scores, n, result)
+        assert_same(scores, n, result, ruleset)
     assert scores.fantasyland_next[:, 0].astype(bool).sum() >= 5  # stays in Fantasyland
     assert scores.fouled.any() and scores.surrendered.any()
     assert (scores.capped != scores.total).any()
@@ -328,7 +353,8 @@ def records(draw):
         count = draw(st.integers(2, 4))
         variant = draw(st.sampled_from(sorted(PRESETS)))
         rules = draw(OVERRIDES)
-        boards, fantasyland, surrendered, first = draw(hands(count))
+        jokers = resolve(variant, rules).jokers
+        boards, fantasyland, surrendered, first, _ = draw(hands(count, jokers))
         players = []
         for i in range(count):
             seat = seat_of(f"p{i}", boards[i], fantasyland[i], surrendered[i])
@@ -349,7 +375,8 @@ def test_score_records_equals_scalar_in_input_order(recs) -> None:
     scores = score_records(recs)
     assert len(scores) == len(recs)
     for n, rec in enumerate(recs):
-        assert_same(scores, n, score_hand(rec.seats(), rec.ruleset, rec.first_to_act))
+        assert_same(scores, n, score_hand(rec.seats(), rec.ruleset, rec.first_to_act),
+                    rec.ruleset)
 
 
 def test_score_records_names_a_hand_with_bad_rules_or_board() -> None:
@@ -365,3 +392,27 @@ def test_score_records_names_a_hand_with_bad_rules_or_board() -> None:
     with pytest.raises(ValueError, match="hand s/9: 5 players"):
         score_records([HandRecord("s", "9", "regular", crowd)])
     assert len(score_records([])) == 0
+
+
+def test_strategies_reach_jokers_lows_and_repeat_fantasyland() -> None:
+    """Over a fixed seed the hand strategy puts jokers on boards, makes legal 2-7 lows and
+    keeps a Fantasyland under ``fl_repeat: entry``; both scorers agree on all of them."""
+    rng = np.random.default_rng(5)
+    drawn = []
+    for _ in range(150):
+        deck = rng.permutation(54).tolist()
+        boards = [arrange(deck[13 * i:13 * i + 13], m) for i, m in enumerate(["low", "top"])]
+        drawn.append((boards, [False, True], [False, False], 0, [0, 16]))
+    ruleset = resolve("2-7-pineapple", {"jokers": 2, "fl_repeat": "entry"})
+    scores, results = score_both(ruleset, 2, drawn)
+    for n, result in enumerate(results):
+        assert_same(scores, n, result, ruleset)
+    cards = np.array([d[0] for d in drawn])
+    assert (cards >= 52).any(axis=2).sum() >= 50  # boards with a joker
+    assert ((scores.strengths[:, 0, 1] >> 20) == Category.LOW_27).sum() >= 20
+    drawn = [([arrange(b, "top") for b in boards], *rest) for boards, *rest in drawn]
+    ruleset = resolve("progressive-pineapple", {"jokers": 2, "fl_repeat": "entry"})
+    scores, results = score_both(ruleset, 2, drawn)
+    for n, result in enumerate(results):
+        assert_same(scores, n, result, ruleset)
+    assert (scores.fantasyland_next[:, 1] == 16).any()

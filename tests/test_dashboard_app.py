@@ -11,7 +11,8 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ingest.api import DEMO_KEY
+from ingest import store
+from ingest.api import DEMO_KEY, import_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "dashboard" / "app.py")
@@ -227,7 +228,8 @@ def test_import_page_uploads_logs_and_shows_the_ledger(
     stored = int(ledger.stored.sum())
     at.switch_page("views/overview.py").run()
     assert not at.exception
-    con = duckdb.connect(str(empty_db_path))  # same settings as the app's open connection
+    # the app holds the store only while pages run: a reader takes its turn like any other
+    con = store.connect(empty_db_path, read_only=True, wait_seconds=10)
     assert con.execute("SELECT count(*) FROM hands").fetchone()[0] == stored
     con.close()
     assert int(metrics(at)["Hands"].replace(",", "")) > 0
@@ -303,3 +305,21 @@ def test_a_database_that_cannot_be_opened_is_a_message(tmp_path: Path,
     at = app(bad, monkeypatch).run()
     assert not at.exception
     assert at.error and "not an OFC Analytics database" in at.error[0].value
+
+
+def test_hand_review_draws_a_joker_and_what_it_stood_for(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "jokers.duckdb"
+    sample = ROOT / "data" / "samples" / "jokers-27.jsonl"
+    assert import_paths([sample], db).stored == 7
+    at = app(db, monkeypatch, source="jokers-27", id="h7")
+    open_page(at, "views/hand_review.py")
+    assert not at.exception
+    boards = " ".join(m.value for m in at.markdown if "ofc-row-label" in m.value)
+    assert "ofc-joker" in boards and "stood for" not in boards  # during the streets
+    at.button(key="replay_end").click().run()
+    boards = " ".join(m.value for m in at.markdown if "ofc-row-label" in m.value)
+    assert 'title="X1: joker, stood for 2d"' in boards and "2♦" in boards
+    assert "Pair of Twos (joker)" in boards
+    final = next(d.value for d in at.dataframe if "jokers" in d.value.columns)
+    assert "X1 = 2♦" in final["jokers"].tolist()

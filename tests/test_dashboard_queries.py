@@ -275,7 +275,7 @@ def test_remove_demo_deletes_exactly_the_demo_imports(fixture_db: Path) -> None:
 
 
 @pytest.mark.parametrize("module", [
-    "dashboard.cards", "dashboard.replay", "dashboard.uploads", "dashboard.filters",
+    "dashboard.cards", "dashboard.replay", "dashboard.filters",  # (uploads: ingest.archives)
     "dashboard.queries.common", "dashboard.queries.hands", "dashboard.queries.overview",
 ])
 def test_docstring_examples(module: str) -> None:

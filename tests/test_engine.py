@@ -22,7 +22,7 @@ from ofc_core.play.engine import (
     hero_view,
     play_session,
 )
-from ofc_core.play.fantasyland import set_fantasyland
+from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.policies import POLICIES, policy
 from ofc_core.rules import PRESETS, ButtonInFl, resolve
 from ofc_core.scoring import score_hand
@@ -460,37 +460,33 @@ def test_positional_refuses_a_class_it_cannot_build_safely():
         positional(Table)  # frozen, but no slots and a __post_init__ check
 
 
-FL_SETTINGS = [
-    # (dealt, variant, rule overrides, width, the setting as top-middle-bottom/discard, each row
-    # shown highest first): what set_fantasyland gave before its speed pass.
-    ("Qs 6s 9c 7c 3s 9s 9d Jc Js 4h 4d Jd Td 5d", "pineapple", None, 4,
-     "9s9d9c-QsJsJdJcTd-7c6s5d4h3s/4d"),  # trips on top stay
-    ("Jh 3h 6h 7h 4h Qh Th 2h 2c 9s 7c Ah As 3c 4c", "pineapple", None, 4,
-     "AsAh2c-4h4c3h3c2h-QhJhTh7h6h/9s7c"),  # eight hearts
-    ("5s 2d 6s 3s 3h Qs Ts Jc 7h 7c 9d Jh Js 2h 8d Qh 5d", "progressive-pineapple", None, 4,
-     "QsQh2d-Ts9d8d7h6s-JsJhJc3s3h/5s7c2h5d"),  # 17 cards
-    ("Jh 9d 8s Qs 3s Ac 7s Tc Kh 6c 8c 6h 7h", "regular", None, 4,
-     "8s8c3s-9d7s7h6h6c-AcKhQsJhTc/"),  # 13 cards: the middle is what is left
-    ("5h 9h Qh Ad 7d Ks 7h 7c Jh Ah 6c 9s Kc Qd 2h Qc", "pineapple", {"fl_stay": "classic"}, 4,
-     "AhAd2h-9s9h7h7d7c-KsKcQhQdQc/5hJh6c"),  # stays by the middle's full house
-    ("6d Th Kc 7h 4c 9d 4h 4s 2s Ad 4d 8h Js 9s Ah", "pineapple", {"fl_stay": "royalty-10"}, 4,
-     "AhAd2s-JsTh9s8h7h-6d4s4h4d4c/Kc9d"),  # stays by the bottom's royalty
-    ("2d 6s 5h Tc 7s Th 3d 9d Qs 8h 4d 7c Qd Ac", "pineapple", None, 2,
-     "ThTc2d-AcQsQd7c4d-9d8h7s6s5h/3d"),  # a straight, a narrower search
-    ("Kd 9d Kc 5s 8d Ac Tc 7c 8h 2h 9s Kh Jh 4s", "pineapple", {"royalties": "old-schedule"}, 4,
-     "5s4s2h-AcJhTc9s9d-KhKdKc8h8d/7c"),  # an unpaired top
-]
+@pytest.mark.parametrize("variant, rules", [
+    ("joker-pineapple", {}), ("2-7-pineapple", {"jokers": 2}), ("regular", {"jokers": 1})])
+def test_joker_and_27_tables_play_valid_hands_scored_by_the_scorer(variant, rules) -> None:
+    ruleset = resolve(variant, rules)
+    players = 3 if ruleset.max_players >= 3 else 2
+    hands = _session(variant, players, 60, seed=5, kinds=("careful", "chaser", "random"),
+                     ruleset=ruleset)
+    placed = Counter()
+    for h in hands:
+        assert validate(h) == [], h.hand_id
+        cards = [c for p in h.players for s in p.streets for c in s.dealt]
+        assert len(cards) == len(set(cards))  # each card, jokers included, dealt once
+        placed.update(str(c) for p in h.players for c in p.board.cards if c.is_joker)
+        result = score_hand(h.seats(), h.ruleset, h.first_to_act)
+        assert [p.reported_points for p in h.players] == [p.points for p in result.players]
+    expected = {"X1", "X2"} if ruleset.jokers == 2 else {"X1"}
+    assert set(placed) == expected  # the bots place the jokers they are dealt
 
 
-@pytest.mark.parametrize("dealt,variant,overrides,width,setting", FL_SETTINGS)
-def test_fantasyland_settings_stay_exactly_as_they_were(dealt, variant, overrides, width,
-                                                         setting):
-    """The Fantasyland setter's exact placements (rows and discard, card order included) on
-    deals that take its different paths: trips on top, a flush-heavy pool, 17 and 13 cards,
-    staying by the middle or by a royalty, a narrower search, another royalty table."""
-    from ofc_core.cards import DECK, parse_cards
-
-    cards = tuple(c.index for c in parse_cards(dealt))
-    p = set_fantasyland(cards, resolve(variant, overrides), width=width)
-    board = Board(*(tuple(DECK[c] for c in reversed(row)) for row in p.rows))
-    assert f"{board.compact()}/{''.join(str(DECK[c]) for c in p.discard)}" == setting
+def test_fl_repeat_entry_deals_a_repeat_the_entrys_cards() -> None:
+    ruleset = resolve("progressive-pineapple", {"fl_repeat": "entry"})
+    hands = _session("progressive-pineapple", 3, 400, seed=11, kinds=("chaser", "careful"),
+                     ruleset=ruleset)
+    repeats = []
+    for before, after in zip(hands, hands[1:], strict=False):
+        for p, q in zip(before.players, after.players, strict=True):
+            if p.fantasyland and q.fantasyland:
+                repeats.append((p.fl_dealt, q.fl_dealt))
+    assert repeats and all(a == b for a, b in repeats)
+    assert any(a > 14 for a, _ in repeats)  # a 15-17 card Fantasyland kept its count

@@ -277,12 +277,12 @@ def bad(rows: list[list[str]], header: list[str] = HEADER) -> ParseIssue:
 
 ROW_MESSAGES = [
     (lambda r: r[1].__setitem__(6, "Qc Tc 8c 6c 5x"), 3,
-     "hand '1': Bob: unknown card '5x' in 'Qc Tc 8c 6c 5x'"),
+     "hand '1': Bob: unknown card '5x' in 'Qc Tc 8c 6c 5x' (jokers are X1 and X2)"),
     (lambda r: r[0].__setitem__(4, "Qh Qd"), 2, "hand '1': Ann: top has 2 cards, needs 3"),
     (lambda r: r[1].__setitem__(4, "Qh Kc 3d"), 2,
      "hand '1': card Qh appears more than once in the hand"),
     (lambda r: r[0].__setitem__(2, "texas"), 2, "hand '1': unknown variant 'texas' (one of "
-     "regular, turbo, pineapple, progressive-pineapple, double)"),
+     "regular, turbo, pineapple, progressive-pineapple, double, joker-pineapple, 2-7-pineapple)"),
     (lambda r: r[0].__setitem__(7, "six"), 2,
      "hand '1': Ann: bad points 'six' (write a number such as +7, -3 or 0)"),
     (lambda r: r[1].__setitem__(slice(4, 7), ["", "", ""]), 3, "hand '1': Bob: no board (fill "

@@ -105,7 +105,7 @@ def test_mistakes_sample_keeps_the_good_hands() -> None:
 
 MESSAGES = [
     ("hand 1\nAnn: QhQd2c-KsKd9s5h3c-JhJdJc4s4d\nBob: Ah Kc 3d / As Ad 8h 7c 2h / Qc Tc 8c 6c 5x\n",
-     3, "hand '1': Bob: unknown card '5x' in 'Qc Tc 8c 6c 5x'"),
+     3, "hand '1': Bob: unknown card '5x' in 'Qc Tc 8c 6c 5x' (jokers are X1 and X2)"),
     ("hand 1\nAnn: QhQd2c-KsKd9s5h3c\n" + GOOD.split("\n")[1] + "\n", 2,
      "hand '1': Ann: a board has three rows, top-middle-bottom or top / middle / bottom "
      "(got 2 rows)"),
@@ -121,7 +121,7 @@ MESSAGES = [
      "hand '1': Cy: no board (write top-middle-bottom or top / middle / bottom, or 'surrender')"),
     ("hand 1 variant=texas\n" + GOOD, 1,
      "hand '1': unknown variant 'texas' (one of regular, turbo, pineapple, "
-     "progressive-pineapple, double)"),
+     "progressive-pineapple, double, joker-pineapple, 2-7-pineapple)"),
     ("@variant Texas Holdem\nhand 1\n" + GOOD, 2, "hand '1': unknown variant 'texas-holdem'"),
     ("hand 1 [rules: scoring=3-5]\n" + GOOD, 1,
      "hand '1': rules.scoring: unknown value '3-5' (one of 1-6, 2-4, majority, race)"),
@@ -196,7 +196,8 @@ def test_problems_on_several_lines_are_one_issue_naming_each_line() -> None:
     issue = one_issue("hand 4\nAnn: QhQd2c-KsKd9s5h3c-JhJdJc4s4x\nBob: Ah Kc 3d / As Ad 8h 7c 2h"
                       " / Qc Tc 8c 6c 5c +x\n")
     assert issue.line == 2
-    assert issue.message == ("hand '4': Ann: unknown card '4x' in 'JhJdJc4s4x'; line 3: Bob: "
+    assert issue.message == ("hand '4': Ann: unknown card '4x' in 'JhJdJc4s4x' (jokers are X1 "
+                             "and X2); line 3: Bob: "
                              "bad points '+x' (write a number such as +7, -3 or 0)")
     assert issue.raw.startswith("hand 4\nAnn:")
 

@@ -17,7 +17,7 @@ import pytest
 
 from ingest import store
 from ingest.api import ImportReport, import_files, import_paths, merge_records, rescore
-from ingest.formats import detect, registry
+from ingest.formats import LogFile, detect, detect_file, registry
 from ingest.formats.encoding import decode_bytes
 from ingest.formats.ofc_hh import dumps_record, parse_text
 from ingest.hand_tables import HAND_TABLES, delete_hands
@@ -48,16 +48,29 @@ def one(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = Non
     return con.execute(sql, params or []).fetchone()[0]
 
 
+def format_of(path: Path):  # type: ignore[no-untyped-def]
+    """The format the registry detects for a file (a database format first, as imports do)."""
+    found = detect_file(LogFile(path.name, path.read_bytes(), path))
+    return found or detect(decode_bytes(path.read_bytes(), path.name), path.name)
+
+
 def records_of(path: Path) -> list[HandRecord]:
     """The good hands of a file, read by the format the registry detects."""
-    text = decode_bytes(path.read_bytes(), path.name)
-    fmt = detect(text, path.name)
+    fmt = format_of(path)
     assert fmt is not None, path
-    return [i.record for i in fmt.parse(text, path.name) if hasattr(i, "record")]
+    file = LogFile(path.name, path.read_bytes(), path)
+    if detect_file(file) is not None:
+        items = fmt.parse_file(file)
+    else:
+        items = fmt.parse(decode_bytes(path.read_bytes(), path.name), path.name)
+    return [i.record for i in items if hasattr(i, "record")]
 
 
 # --------------------------------------------------------------------------------------------
 # Stored results equal the scalar scorer, for every sample
+
+
+ROW_ORDER = {row.value: n for n, row in enumerate(ROWS)}
 
 
 def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandRecord) -> None:
@@ -73,9 +86,13 @@ def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandReco
         assert (fouled, surrendered, royalties, fl_next) == (
             p.fouled, p.surrendered, p.royalty_total, p.fantasyland_next), (record.hand_id, name)
         assert (raw, points) == (p.raw_points, p.points), (record.hand_id, name)
-        stored_rows = rows(con, "SELECT row_name, cards, strength, category, hand_name, royalty "
-                                "FROM hand_rows WHERE hand_key = ? AND seat = ?", [key, seat])
-        by_row = {r[0]: r[1:] for r in stored_rows}
+        stored_rows = rows(con, "SELECT row_name, cards, strength, category, hand_name, royalty, "
+                                "jokers FROM hand_rows WHERE hand_key = ? AND seat = ?",
+                           [key, seat])
+        by_row = {r[0]: r[1:-1] for r in stored_rows}
+        stood_for = " ".join(r[-1] for r in sorted(stored_rows, key=lambda r: ROW_ORDER[r[0]])
+                             if r[-1])
+        assert stood_for == " ".join(f"{j}={c}" for j, c in p.stood_for), record.hand_id
         board = record.players[seat].board
         for n, row in enumerate(ROWS):
             cards, strength, category, name_, royalty = by_row[row.value]
@@ -86,7 +103,8 @@ def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandReco
             else:
                 assert strength == p.strengths[n]
                 assert category == category_of(strength).name.lower()
-                assert name_ == hand_name(strength)
+                assert name_ == p.hand_names[n]  # (a row holding a joker says so)
+                assert name_.removesuffix(" (joker)") == hand_name(strength)
     names = [p.name for p in record.players]
     pairs = rows(con, "SELECT seat, opp_seat, player, opponent, top_result, middle_result, "
                       "bottom_result, row_points, bonus, scoop, royalties, surrender, total, "
@@ -106,8 +124,7 @@ SAMPLE_FILES = sorted(str(p.relative_to(SAMPLES)) for p in SAMPLES.rglob("*")
 
 
 def test_samples_cover_every_format() -> None:
-    formats = {detect(decode_bytes((SAMPLES / n).read_bytes(), n), n).name
-               for n in SAMPLE_FILES}
+    formats = {format_of(SAMPLES / n).name for n in SAMPLE_FILES}
     assert formats == {f.name for f in registry()}
 
 
@@ -115,8 +132,7 @@ def test_samples_cover_every_format() -> None:
 def test_every_sample_hand_is_stored_as_the_scalar_scorer_scores_it(con, name: str) -> None:
     report = import_files([(name, (SAMPLES / name).read_bytes())], con)
     records = records_of(SAMPLES / name)
-    assert report.files[0].format == detect(decode_bytes((SAMPLES / name).read_bytes(), name),
-                                            name).name
+    assert report.files[0].format == format_of(SAMPLES / name).name
     assert report.stored == len(records) > 0
     assert one(con, "SELECT count(*) FROM hands") == len(records)
     for record in records:
@@ -291,9 +307,9 @@ def test_a_file_stored_in_full_before_is_not_read_again(con, monkeypatch) -> Non
     read: list[str] = []
     real = pipeline._prepare
 
-    def prepare(name, data, digest):
+    def prepare(name, data, digest, path=None):
         read.append(name)
-        return real(name, data, digest)
+        return real(name, data, digest, path)
 
     monkeypatch.setattr(pipeline, "_prepare", prepare)
     again = import_files([("copy-of-a.jsonl", good), ("bad.jsonl", bad)], con)
@@ -503,10 +519,24 @@ def test_import_report_json_shape(con) -> None:
     assert set(obj) >= {"files", "stored", "duplicate", "partial", "rejected"}
     assert set(obj["files"][0]) >= {"path", "format", "hands", "stored", "duplicate",
                                     "partial", "errors"}
+    audit = obj["files"][0].pop("audit")
     assert obj["files"][0] | {"errors": []} == {
         "path": "session.jsonl", "format": "ofc-hh/1", "hands": 3, "stored": 3,
         "duplicate": 0, "merged": 0, "partial": 0, "errors": []}
     assert isinstance(report, ImportReport) and report.exit_code == 0
+    # the audit: the log's reported points against the scalar scorer's, hand by hand
+    differ, audited = [], 0
+    for record in records_of(GOLDEN / "session.jsonl"):
+        result = score_hand(record.seats(), record.ruleset, record.first_to_act)
+        reported = [(p.name, p.reported_points) for p in record.players
+                    if p.reported_points is not None]
+        audited += bool(reported)
+        differ += [{"hand_id": record.hand_id, "player": name, "theirs": theirs,
+                    "ours": result.player(name).points} for name, theirs in reported
+                   if theirs != result.player(name).points]
+    assert differ, "the golden session has a hand the room scored differently"
+    assert audit == {"audited": audited, "equal": audited - len({d["hand_id"] for d in differ}),
+                     "differ": differ}
 
 
 def test_progress_is_reported(con) -> None:

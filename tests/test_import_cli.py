@@ -83,8 +83,8 @@ def test_import_while_another_process_holds_the_database(tmp_path: Path) -> None
         holder.wait()
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
-    assert "is open in another OFC Analytics process (the dashboard?). Close it, or import " \
-           "through the dashboard's Import page, then retry." in out.stderr
+    assert "is held by another process (an import or a rescore still running, or an older " \
+           "dashboard?). Retry when it is done." in out.stderr
     assert "waiting" in out.stderr
 
 

@@ -160,3 +160,23 @@ def test_ofc_rescore_upgrades_an_older_store_rescoring_once(tmp_path: Path, monk
     hands = duckdb.connect(str(path)).execute("SELECT count(*) FROM hands").fetchone()[0]
     assert len(calls) == 1 and calls[0]["progress"] is not None
     assert "Upgrading" in err and f"rescored {hands:,} hands" in out
+
+
+def test_a_version_4_store_gains_the_jokers_column(tmp_path: Path) -> None:
+    """Schema v5 added hand_rows.jokers (what a joker stood for): an upgrade adds and fills it."""
+    path = tmp_path / "v4.duckdb"
+    hand = ('{"format": "ofc-hh/1", "source": "m", "hand_id": "1", "variant": '
+            '"joker-pineapple", "players": [{"name": "a", "seat": 0, "board": '
+            '"AhX12c-KhKd9c7s3d-QhQdQc8s8d"}, {"name": "b", "seat": 1, "board": '
+            '"3c4d5h-9s8h6c4h3s-KcJcTc9h7c"}]}\n')
+    (tmp_path / "j.jsonl").write_text(hand, encoding="utf-8")
+    assert import_paths([tmp_path / "j.jsonl"], path).stored == 1
+    con = duckdb.connect(str(path))
+    con.execute("ALTER TABLE hand_rows DROP COLUMN jokers")
+    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    con.close()
+    con = store.connect(path, notify=lambda _: None)
+    assert upgrade(con, path, notify=lambda _: None) is not None
+    assert con.execute("SELECT jokers FROM hand_rows WHERE jokers IS NOT NULL").fetchall() == [
+        ("X1=2d",)]
+    con.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from math import comb
 from pathlib import Path
 
 import duckdb
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from ingest.formats.ofc_hh import parse_text
+from ofc_cli import cmd_review
 from ofc_cli.cli import main
 from ofc_core.batch import score_boards
 from ofc_core.board import Board
@@ -23,6 +25,7 @@ from ofc_core.play.policies import policy
 from ofc_core.play.review import (
     FANTASYLAND_SET,
     Precision,
+    evaluate,
     parse_placement,
     placement_text,
     review_fantasyland,
@@ -188,6 +191,20 @@ def test_a_planted_bad_placement_is_the_costliest_decision(name):
     assert worst.evaluation.best.ev > worst.evaluation.chosen.ev + 2 * worst.evaluation.chosen.se
 
 
+def test_a_last_street_with_few_deals_is_valued_exactly():
+    record = planted("qq-top")  # heads-up; Hero acts first, so the villain's last street is left
+    last = next(d for d in spots_of(record, "Hero") if d.street == 5)
+    r = SpotRollouts(last.spot)
+    unseen = 52 - 17 - 11  # Hero's 11 placed, 3 dealt, 3 discarded; the villain's 11 placed
+    assert len(last.spot.unseen()) == unseen and r.outcomes == comb(unseen, 3)
+    runs = [evaluate(last.spot, last.chosen, seed=seed) for seed in (1, 2)]
+    assert runs[0] == runs[1] and runs[0].chosen.se == 0 and runs[0].best.se == 0
+    assert runs[0].rollouts == comb(unseen, 3) * runs[0].candidates
+    sampled = SpotRollouts(last.spot, seed=3)
+    estimate = sampled.values([last.chosen], sampled.deal(3000))[0]
+    assert abs(estimate.mean() - runs[0].chosen.ev) < 4 * estimate.std() / np.sqrt(3000)
+
+
 def test_a_fantasyland_set_is_compared_with_the_setter():
     ruleset = PRESETS["pineapple"]
     dealt = idx("As Ad Ac Kh Kd Qs Qh 9h 8h 7h 6h 5h 2c 3d")
@@ -267,3 +284,21 @@ def test_fantasyland_sets_are_reviewed_as_street_one():
     assert rec is not None, "no Fantasyland hand in 60 chaser hands"
     reviewed = review_hand(rec, "a", precision=QUICK)
     assert [(r.street, r.kind) for r in reviewed] == [(1, FANTASYLAND_SET)]
+
+
+def test_a_hand_the_review_cannot_rebuild_is_named_and_the_others_are_stored(
+        planted_db: Path, monkeypatch, capsys):
+    real = cmd_review.review_hand
+
+    def fails_on_qq(record, player, **kwargs):
+        if record.hand_id == "qq-top":
+            raise ValueError("the chosen placement is not legal here")
+        return real(record, player, **kwargs)
+
+    monkeypatch.setattr(cmd_review, "review_hand", fails_on_qq)
+    assert main(["review", "--db", str(planted_db), "--player", "Hero", "--rollouts", "48"]) == 0
+    err = capsys.readouterr().err
+    assert "not reviewed: planted/qq-top: the chosen placement is not legal here" in err
+    con = duckdb.connect(str(planted_db), read_only=True)
+    assert con.execute("SELECT DISTINCT hand_id FROM decisions").fetchall() == [("flush-broken",)]
+    con.close()

@@ -261,7 +261,8 @@ def test_progressive_repeat_fantasyland_is_always_fourteen_cards() -> None:
 def test_presets_follow_rules_md() -> None:
     assert {v: (r.min_players, r.max_players) for v, r in PRESETS.items()} == {
         "regular": (2, 4), "turbo": (2, 4), "pineapple": (2, 3),
-        "progressive-pineapple": (2, 3), "double": (2, 2)}
+        "progressive-pineapple": (2, 3), "double": (2, 2), "joker-pineapple": (2, 3),
+        "2-7-pineapple": (2, 3)}
     assert PRESETS["regular"].dealing.cards_per_player == 13
     assert PRESETS["turbo"].dealing.cards_per_player == 13
     assert PRESETS["pineapple"].dealing.cards_per_player == 17
@@ -269,6 +270,8 @@ def test_presets_follow_rules_md() -> None:
     assert PRESETS["pineapple"].fl_stay is FlStay.PINEAPPLE
     assert PRESETS["double"].scoring is ScoringSystem.RACE
     assert PRESETS["double"].match_target == 31
+    assert {v: r.jokers for v, r in PRESETS.items() if r.jokers} == {"joker-pineapple": 2}
+    assert PRESETS["2-7-pineapple"].dealing == PRESETS["pineapple"].dealing
 
 
 @pytest.mark.parametrize("key, value, attribute, expected", [

@@ -105,8 +105,8 @@ def test_a_busy_store_waits_then_says_what_to_do(tmp_path: Path) -> None:
             store.connect(path, wait_seconds=0.6, notify=told.append)
         assert time.monotonic() - started >= 0.6
         message = str(info.value)
-        assert "is open in another OFC Analytics process (the dashboard?)" in message
-        assert "Close it, or import through the dashboard's Import page, then retry." in message
+        assert "is held by another process (an import or a rescore still running" in message
+        assert "Retry when it is done." in message
         assert "busy.duckdb" in message and "lock" not in message.lower()
         assert len(told) == 1 and "waiting" in told[0]
     finally:
@@ -117,14 +117,14 @@ def test_a_busy_store_waits_then_says_what_to_do(tmp_path: Path) -> None:
 def test_a_busy_store_is_opened_once_the_other_process_closes_it(tmp_path: Path) -> None:
     path = tmp_path / "busy.duckdb"
     store.connect(path).close()
-    holder = hold(path, 1.0)
+    holder = hold(path, 2.5)  # longer than TELL_AFTER_SECONDS: the wait is told
     told: list[str] = []
     try:
         con = store.connect(path, wait_seconds=60, notify=told.append)
         con.close()
     finally:
         holder.wait()
-    assert len(told) == 1
+    assert len(told) == 2 and "waiting" in told[0] and told[1].startswith("waited ")
 
 
 def test_describe_error_turns_database_errors_into_advice() -> None:

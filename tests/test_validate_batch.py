@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from ofc_core.board import Board
-from ofc_core.cards import DECK
+from ofc_core.cards import DECK, JOKERS
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
 from ofc_core.rules import resolve
 from ofc_core.validate_batch import card_table, players_ok, valid_hands
@@ -50,13 +50,16 @@ def random_record(rng: random.Random, n: int) -> HandRecord:
     variant = rng.choice(VARIANTS)
     ruleset = resolve(variant)
     count = rng.randint(ruleset.min_players, ruleset.max_players)
-    deck = list(DECK)
+    with_jokers = rng.random() < 0.3  # both jokers in the deck, the table plays 0, 1 or 2
+    deck = list(DECK) + list(JOKERS) * with_jokers
+    rules = {"jokers": rng.choice((0, 1, 2, 2))} if with_jokers else {}
     rng.shuffle(deck)
     names = ["ann", "bob", "cid", "dee"][:count]
     players = tuple(random_player(rng, name, seat, deck, variant, rng.random() < 0.2,
                                   seat == 0 or rng.random() < 0.3, rng.random() < 0.8)
                     for seat, name in enumerate(names))
-    return HandRecord("t", str(n), variant, players, button=rng.choice(names), hero=names[0])
+    return HandRecord("t", str(n), variant, players, button=rng.choice(names), hero=names[0],
+                      rules=rules)
 
 
 def _street_change(rng: random.Random, p: PlayerRecord, deck_card) -> PlayerRecord:

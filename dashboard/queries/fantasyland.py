@@ -24,12 +24,13 @@ from dashboard.queries.sessions import (
 )
 
 TOP_CLASS = """CASE WHEN s.top_hand LIKE 'Three of a kind%' THEN 'trips'
-     WHEN s.top_hand = 'Pair of Aces' THEN 'AA'
-     WHEN s.top_hand = 'Pair of Kings' THEN 'KK'
-     WHEN s.top_hand = 'Pair of Queens' THEN 'QQ'
+     WHEN s.top_hand LIKE 'Pair of Aces%' THEN 'AA'
+     WHEN s.top_hand LIKE 'Pair of Kings%' THEN 'KK'
+     WHEN s.top_hand LIKE 'Pair of Queens%' THEN 'QQ'
      ELSE 'below QQ' END"""
 """The top row as a Fantasyland qualifier, from its stored hand name (``hand_players.top_hand``,
-as ``hand_rows.hand_name``; a surrendered hand, with no complete top, counts as below QQ)."""
+as ``hand_rows.hand_name``, which a joker suffixes with `` (joker)``; a surrendered hand, with
+no complete top, counts as below QQ)."""
 
 TOP_CLASSES = ("below QQ", "QQ", "KK", "AA", "trips")
 

@@ -104,9 +104,10 @@ def players(con: Any, hand_key: int) -> pd.DataFrame:
 
 
 def rows(con: Any, hand_key: int) -> pd.DataFrame:
-    """The final three rows of every seat: cards, hand name, royalty (top, middle, bottom)."""
+    """The final three rows of every seat: cards, hand name, royalty, what its jokers stood for
+    (top, middle, bottom)."""
     return fetch_df(con, """
-        SELECT seat, row_name, cards, category, hand_name, royalty FROM hand_rows
+        SELECT seat, row_name, cards, category, hand_name, royalty, jokers FROM hand_rows
         WHERE hand_key = ?
         ORDER BY seat, CASE row_name WHEN 'top' THEN 0 WHEN 'middle' THEN 1 ELSE 2 END""",
         [hand_key])

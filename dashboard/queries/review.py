@@ -114,8 +114,21 @@ def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:
 
 def expected_first(con: Any, player: str) -> pd.DataFrame:
     """``hand_key, expected``: the EV of ``player``'s position after the first placement of
-    each reviewed hand (the first five's ``chosen_ev``) — the luck line's points."""
+    each reviewed hand (the first five's ``chosen_ev``) — the luck line's points. Race hands
+    (OFC Double) are left out: their EV is a difference of banks, their points a bank."""
     return fetch_df(con, """
         SELECT h.hand_key, d.chosen_ev AS expected
         FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
-        WHERE d.player = ? AND d.street = 1 AND d.kind = 'first five'""", [player])
+        WHERE d.player = ? AND d.street = 1 AND d.kind = 'first five'
+          AND h.scoring <> 'race'""", [player])
+
+
+BENCHMARK_QUERIES = [
+    ("summary", summary),
+    ("costliest", costliest),
+    ("by_street", by_street),
+    ("by_kind", by_kind),
+    ("by_variant", by_variant),
+    ("over_time", over_time),
+]
+"""What the Review page runs on first load (``benchmarks/bench_dashboard.py``)."""

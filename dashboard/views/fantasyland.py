@@ -100,9 +100,14 @@ def chasing_chart(frame: pd.DataFrame, period: str) -> list | None:
         fig.add_trace(go.Scatter(x=frame["period_no"], y=frame[column] * 100, name=name,
                                  mode="lines+markers", line={"color": colour},
                                  customdata=keys))
+    rates = [*(frame["foul_rate"] * 100), *(frame["fl_entry_rate"] * 100)]
+    left, right = w.zero_aligned(rates, [*frame["points_per_hand"],
+                                         *frame["trend_points_per_hand"]])
     w.layout(fig, height=380, xaxis_title=f"{period} (in time order)", yaxis_title="%",
+             yaxis={"range": left, "zeroline": True},
              yaxis2={"title": "points per hand", "overlaying": "y", "side": "right",
-                     "tickmode": "auto", "showgrid": False})
+                     "tickmode": "auto", "showgrid": False, "range": right,
+                     "zeroline": True})
     return w.chart(fig, "fl_chasing")
 
 

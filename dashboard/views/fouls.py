@@ -43,9 +43,11 @@ def breakdown_chart(frame: pd.DataFrame, dimension: str) -> list | None:
         text=[f"{f} / {h}" for f, h in zip(part["fouls"], part["hands_set"], strict=True)],
         customdata=part[["dimension", "value"]].to_numpy(),
         hovertemplate="%{x}: %{y:.1f}% (%{text} hands fouled)<extra></extra>",
+        textposition="outside", cliponaxis=False,  # a 0% bar still says "0 / 33"
         marker_color=w.RED))
+    top = float((part["foul_rate"] * 100).max()) if len(part) else 0.0
     w.layout(fig, height=280, title=TITLES[dimension], yaxis_title="foul %",
-             xaxis={"type": "category"})
+             xaxis={"type": "category"}, yaxis={"range": [0, max(top * 1.25, 5.0)]})
     return w.chart(fig, f"fouls_by_{dimension}")
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import db, filters
-from dashboard.cards import board_html, cards_html, md_text, pretty
+from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import review as review_q
 from dashboard.replay import SeatView, step_count, step_label, view_at
@@ -170,15 +170,23 @@ def seat_street(view: SeatView, four: bool, surrendered: bool = False) -> str:
     return f'<div class="ofc-board">{"".join(parts)}</div>'
 
 
+def text_of(value: Any, missing: str = "–") -> str:
+    """A stored value as table text: a dash, never "None" or "nan", when there is none."""
+    return missing if value is None or (not isinstance(value, str) and pd.isna(value)) \
+        else str(value)
+
+
 def seat_final(seat: Any, final: pd.DataFrame, four: bool) -> str:
     mine = final[final["seat"] == seat.seat]
     rows = []
+    jokers: dict[str, str] = {}
     for r in mine.itertuples(index=False):
-        note = "" if r.hand_name is None else str(r.hand_name)
-        if r.royalty:
+        note = text_of(r.hand_name, "")
+        if r.royalty and not pd.isna(r.royalty):
             note += f" · royalty {int(r.royalty)}"
-        rows.append((str(r.row_name), r.cards.split(), note))
-    return f'<div class="ofc-board">{board_html(rows, four)}</div>'
+        rows.append((str(r.row_name), text_of(r.cards, "").split(), note))
+        jokers.update(stood_for(r.jokers))
+    return f'<div class="ofc-board">{board_html(rows, four, jokers=jokers)}</div>'
 
 
 def seat_title(seat: Any) -> str:
@@ -221,9 +229,11 @@ def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
     for seat, mine in final.groupby("seat", sort=True):
         row: dict[str, Any] = {"player": names.get(seat, str(seat))}
         for r in mine.itertuples(index=False):
-            row[r.row_name] = pretty(r.cards)
-            row[f"{r.row_name} hand"] = r.hand_name
-            row[f"{r.row_name} royalty"] = int(r.royalty)
+            row[r.row_name] = pretty(r.cards) if text_of(r.cards, "") else "–"
+            row[f"{r.row_name} hand"] = text_of(r.hand_name)
+            row[f"{r.row_name} royalty"] = text_of(None if pd.isna(r.royalty) else int(r.royalty))
+            for joker, card in stood_for(r.jokers).items():
+                row["jokers"] = f"{row.get('jokers', '')} {joker} = {pretty(card)}".strip()
         table.append(row)
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="final_rows")
 
@@ -235,6 +245,8 @@ def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
                       "fantasyland_next": "FL next (cards)", "raw_points": "before caps",
                       "points": "our points", "reported_points": "room's points",
                       "points_differ": "differs"})
+    ours["room's points"] = [text_of(None if pd.isna(v) else f"{v:+g}")
+                             for v in ours["room's points"]]
     st.dataframe(ours, hide_index=True, width="stretch", key="hand_players")
     if seats["points_differ"].any():
         st.warning("The room's reported result differs from our computation for this hand.")

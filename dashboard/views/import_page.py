@@ -21,17 +21,42 @@ def run(files: list[tuple[str, bytes]]) -> UploadOutcome:
         share = done / total if total else 1.0
         bar.progress(min(1.0, share), text=md_text(label))
 
-    outcome = import_uploads(db.connection(), files, progress, Limits())
+    with db.writing() as con:
+        outcome = import_uploads(con, files, progress, Limits())
     bar.progress(1.0, text="Done")
-    db.clear_cache()
     return outcome
+
+
+def plural(n: int, word: str) -> str:
+    """A count and its word.
+
+    >>> plural(1, "file"), plural(3, "file")
+    ('1 file', '3 files')
+    """
+    return f"{n:,} {word}{'s' * (n != 1)}"
+
+
+def ledger_line(files: int, totals: dict[str, int], refused: int) -> str:
+    """What an upload did, in one line: files read and refused apart, hands by outcome.
+
+    >>> ledger_line(1, {"stored": 3, "duplicate": 0, "merged": 0, "partial": 0,
+    ...                 "rejected": 0}, 1)
+    '**1 file** read, **1 file refused** (see the errors below): **3 hands** stored, 0 duplicates.'
+    """
+    counts = [f"**{plural(totals['stored'], 'hand')}** stored",
+              f"{totals['duplicate']:,} duplicates"]
+    counts += [f"{totals[k]:,} {k}" for k in ("merged", "partial", "rejected") if totals[k]]
+    read = f"**{plural(files, 'file')}** read"
+    if refused:
+        read += f", **{plural(refused, 'file')} refused** (see the errors below)"
+    return f"{read}: {', '.join(counts)}."
 
 
 def show_outcome(outcome: UploadOutcome) -> None:
     con = db.connection()
     ledger = imports.ledger(con, outcome.import_ids)
     problems = imports.problems(con, outcome.import_ids)
-    refused = pd.DataFrame([{"file": r.file, "line": 0, "hand_id": None, "reason": r.reason,
+    refused = pd.DataFrame([{"file": r.file, "line": 0, "hand_id": "", "reason": r.reason,
                              "kind": "refused"} for r in outcome.refused],
                            columns=["file", "line", "hand_id", "reason", "kind"])
     problems = pd.concat([refused, problems], ignore_index=True) if len(refused) else problems
@@ -39,11 +64,8 @@ def show_outcome(outcome: UploadOutcome) -> None:
     if outcome.error is not None:
         st.error(f"The import stopped: {md_text(outcome.error)}")
     st.subheader("Ledger")
-    st.markdown(
-        f"**{len(ledger)}** files read: **{int(totals['stored'])}** hands stored, "
-        f"{int(totals['duplicate'])} duplicates, {int(totals['merged'])} merged, "
-        f"{int(totals['partial'])} partial, {int(totals['rejected'])} rejected"
-        + (f", {len(refused)} files refused" if len(refused) else "") + ".")
+    st.markdown(ledger_line(len(ledger), {k: int(v) for k, v in totals.items()},
+                            len(refused)))
     st.dataframe(ledger.drop(columns=["import_id"]), hide_index=True, width="stretch",
                  key="import_ledger")
     left, right = st.columns(2)
@@ -57,14 +79,47 @@ def show_outcome(outcome: UploadOutcome) -> None:
                               file_name="import-errors.csv", mime="text/csv", on_click="ignore")
     else:
         st.success("No errors: every hand read was stored or was already there.")
+    show_audit(outcome)
+
+
+def show_audit(outcome: UploadOutcome) -> None:
+    """Per file: how many stored hands' reported points (the room's own result) equal ours,
+    every player whose differ, and what a reader had to assume."""
+    audited = [f for f in outcome.reports if f.audit is not None and f.audit.audited]
+    notes = pd.DataFrame([{"file": f.path, "hand_id": n.hand_id, "note": n.message}
+                          for f in outcome.reports for n in f.notes],
+                         columns=["file", "hand_id", "note"])
+    if audited:
+        st.subheader("Audit against the room")
+        st.dataframe(pd.DataFrame([{"file": f.path, "hands audited": f.audit.audited,
+                                    "equal to ours": f.audit.equal,
+                                    "differ": f.audit.audited - f.audit.equal}
+                                   for f in audited if f.audit is not None]),
+                     hide_index=True, width="stretch", key="import_audit")
+        differ = pd.DataFrame([{"file": f.path, "hand_id": d.hand_id, "player": d.player,
+                                "theirs": d.reported, "ours": d.ours}
+                               for f in audited if f.audit is not None for d in f.audit.differ],
+                              columns=["file", "hand_id", "player", "theirs", "ours"])
+        if len(differ):
+            st.markdown(f"**{differ.hand_id.nunique()}** hands scored differently by the room "
+                        "(a rule we lack, or a bug on one side): open them in Hand review.")
+            st.dataframe(differ, hide_index=True, width="stretch", key="import_audit_differ")
+        else:
+            st.success("The room's reported points equal ours in every audited hand.")
+    if len(notes):
+        st.subheader("Assumed by the readers")
+        st.dataframe(notes, hide_index=True, width="stretch", key="import_notes")
 
 
 def main() -> None:
     st.title("Import")
-    st.markdown(f"Upload session logs: one or many files of any supported format, or a .zip of "
-                f"them (up to {MAX_UPLOAD_MB} MB each). Hands already stored are recognised and "
+    st.markdown(f"Upload session logs: one or many files of any supported format (our "
+                "`.jsonl`, live notation, board CSV; FPDB's SwC captures `.json`/`.jsonl` and its "
+                "`.db3` database; the pineapple app's `.db`), or a .zip of them "
+                f"(up to {MAX_UPLOAD_MB} MB each). Hands already stored are recognised and "
                 "skipped; bad hands are listed with file, line and reason, and the good ones "
-                "are still imported.")
+                "are still imported. Where a log records the room's own result, the audit "
+                "compares it with ours.")
     generation = st.session_state.setdefault(COUNTER_KEY, 0)
     uploaded = st.file_uploader("Log files or .zip", accept_multiple_files=True,
                                 key=f"uploader_{generation}", max_upload_size=MAX_UPLOAD_MB)

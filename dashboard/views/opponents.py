@@ -85,12 +85,16 @@ def split_chart(split: pd.DataFrame) -> list | None:
         customdata=split[["component"]].to_numpy(),
         text=[f"{p:+,.0f} ({n:,} hands)" for p, n in zip(split["points"], split["hands"],
                                                          strict=True)],
+        textposition="outside", cliponaxis=False,
         hovertemplate="%{x}: %{text}<extra></extra>"))
-    fig.add_trace(go.Bar(x=["net"], y=[split["points"].sum()], name="net",
+    net = float(split["points"].sum())
+    fig.add_trace(go.Bar(x=["net"], y=[net], name="net", text=[f"net {net:+,.0f}"],
+                         textposition="outside", cliponaxis=False,
                          marker_color=w.BLUE, customdata=[[None]],
                          hovertemplate="net %{y:+,.0f}<extra></extra>"))
-    w.layout(fig, height=340, showlegend=False, yaxis_title="points",
-             title="Net against this opponent, part by part")
+    w.layout(fig, height=380, showlegend=False, yaxis_title="points",
+             title="Net against this opponent, part by part",
+             xaxis={"tickangle": 0, "automargin": True})
     return w.chart(fig, "opponents_split")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -33,8 +34,26 @@ def money(s: overview.Summary) -> tuple[str, str, str]:
     return ("Money", sums, f"{sum(n for _, _, n in s.money):,} hands with stakes")
 
 
+# Below this many hands the normal approximation of the 95% interval means little (two equal
+# results would give ± 0.00): the metric says so instead. (A comment, not a docstring: Streamlit
+# would draw a bare string of a page script.)
+MIN_HANDS_FOR_INTERVAL = 30
+
+
+def interval(s: overview.Summary) -> str:
+    """The caption under points per hand.
+
+    >>> interval(overview.Summary(2, 4.0, 2.0, 0.0, None, None, None, 0, None, ()))
+    'no 95% interval under 30 hands'
+    """
+    points_hands = s.hands - s.race_left_out
+    if s.ci95 is None or points_hands < MIN_HANDS_FOR_INTERVAL:
+        return f"no 95% interval under {MIN_HANDS_FOR_INTERVAL} hands"
+    return f"± {s.ci95:.2f} (95% CI)"
+
+
 def metrics(s: overview.Summary) -> None:
-    ci = f"± {s.ci95:.2f} (95% CI)" if s.ci95 is not None else "no interval under 2 hands"
+    ci = interval(s)
     w.metric_row(("Hands", f"{s.hands:,}"), ("Net points", w.num(s.net_points, 0)),
                  ("Points per hand", w.num(s.per_hand), ci), money(s))
     avg = "–" if s.avg_royalties is None else f"{s.avg_royalties:.2f}"
@@ -74,14 +93,18 @@ LUCK = (
 
 def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
+    played = frame["played_at"].dt.strftime("%Y-%m-%d %H:%M UTC").fillna("undated")
+    hover = np.column_stack([frame["hand_key"].to_numpy(), played.to_numpy(),
+                             frame["points"].to_numpy()])
     fig = go.Figure()
     for column, name, colour in LINES:
         total = column == "total"  # markers (the click targets) on the total line only
         fig.add_trace(go.Scatter(
             x=frame["n"], y=frame[column], name=name, mode="lines+markers" if total else "lines",
             marker={"size": 4}, line={"color": colour, "width": 2 if total else 1.4},
-            customdata=frame["hand_key"].to_numpy(),
-            hovertemplate="hand %{x}<br>%{y:+,.0f} points<extra>" + name + "</extra>"))
+            customdata=hover,
+            hovertemplate=("hand %{x:,} · %{customdata[1]}<br>this hand %{customdata[2]:+,.0f}"
+                           "<br>" + name + " so far %{y:+,.0f} points<extra></extra>")))
     if frame["expected"].notna().any():
         fig.add_trace(go.Scatter(
             x=frame["n"], y=frame["expected"], name="Expected (luck line)", mode="lines",
@@ -90,6 +113,8 @@ def graph(current: filters.Filters) -> None:
     w.layout(fig, height=420, top=30, xaxis_title="hands played",
              yaxis_title="points (cumulative)", legend={"orientation": "h", "y": 1.08},
              hovermode="closest")
+    # hand numbers are whole: no 1.2, 1.4 ... ticks on a short history
+    fig.update_xaxes(tickformat=",d", dtick=None if len(frame) > 10 else 1)
     w.chart_opens_hand(fig, "overview_graph", "Click a point to open that hand in Hand review.")
     if frame["expected"].notna().any():
         st.caption(LUCK)

@@ -17,8 +17,8 @@ from dashboard.cards import board_html, md_text
 from dashboard.queries import review as q
 from ofc_core.board import Board, parse_compact_row
 
-DRAWN = 5
-"""Costliest decisions drawn as cards (the table lists more)."""
+DRAWN = 5  # costliest decisions drawn as cards (the table lists more); no docstring: a bare
+# string at the top level of a page is drawn by Streamlit's magic
 
 COSTLY_COLUMNS = {
     "hand_key": None,

@@ -58,9 +58,11 @@ def chart(frame: pd.DataFrame, period: str) -> list | None:
         x=frame["period_no"], y=frame["cumulative_points"], name="running total",
         mode="lines+markers", yaxis="y2", customdata=keys, hovertext=names,
         hovertemplate="%{hovertext}<br>total %{y:+,.1f}<extra></extra>"))
+    left, right = w.zero_aligned(frame["points"], frame["cumulative_points"])
     w.layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
-             yaxis2={"title": "running total", "overlaying": "y", "side": "right",
-                     "tickmode": "auto", "showgrid": False})
+             yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
+                                            "side": "right", "tickmode": "auto",
+                                            "showgrid": False, "range": right})
     return w.chart(fig, f"sessions_chart_{period}")
 
 

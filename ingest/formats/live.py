@@ -180,12 +180,12 @@ def streets_mismatch(board: Board, streets: tuple[StreetPlay, ...]) -> str | Non
     return None
 
 
-_NUMBER_RULES = ("surrender_cost", "cap")
+_NUMBER_RULES = ("surrender_cost", "cap", "jokers")
 _ON_OFF = {"on": "on", "yes": "on", "true": "on", "off": "off", "no": "off", "false": "off"}
 
 
 def rule_value(key: str, text: str) -> Any:
-    """A rules override as ofc-hh/1 stores it: numbers for ``surrender_cost`` and ``cap``
+    """A rules override as ofc-hh/1 stores it: numbers for ``surrender_cost``, ``cap``, ``jokers``
     (``cap=none`` is no cap), ``on``/``off`` for ``fantasyland``, else the text. Bad values are
     kept as written so the ruleset check names them.
 

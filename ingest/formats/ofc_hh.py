@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any, TextIO
 
 from ofc_core.board import ROW_NAMES, ROWS, Board
-from ofc_core.cards import Card, format_cards
+from ofc_core.cards import BoardCard, format_cards, parse_card
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
 
 from . import ParsedHand, ParseIssue
@@ -146,11 +146,12 @@ def _played_at(obj: Mapping[str, Any]) -> str | None:
     return value
 
 
-_card = lru_cache(maxsize=4096)(Card.parse)
-"""``Card.parse`` remembered per spelling: files repeat the same few hundred tokens."""
+_card = lru_cache(maxsize=4096)(parse_card)
+"""``parse_card`` (a card or a joker, X1/X2) remembered per spelling: files repeat the same few
+hundred tokens."""
 
 
-def _cards(text: Any, where: str) -> tuple[Card, ...]:
+def _cards(text: Any, where: str) -> tuple[BoardCard, ...]:
     """Whitespace-separated cards, as :func:`ofc_core.cards.parse_cards` reads them."""
     if not isinstance(text, str):
         raise _Invalid(f"{where}: expected cards as a string, got {_json_type(text)}")

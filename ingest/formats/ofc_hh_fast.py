@@ -47,7 +47,7 @@ from ingest.formats.ofc_hh import FORMAT_NAME
 from ingest.hand_tables import FIELD_NAMES, HandColumns
 from ofc_core.batch import MAX_SEATS, RecordScores, score_batch
 from ofc_core.board import ROW_NAMES
-from ofc_core.cards import DECK
+from ofc_core.cards import DECK, JOKERS
 from ofc_core.records import gc_paused
 from ofc_core.rules import Ruleset, resolve
 from ofc_core.validate_batch import (
@@ -80,9 +80,10 @@ PLAYER_KEYS = frozenset(ofc_hh.PLAYER_KEYS)
 STREET_KEYS = frozenset(ofc_hh.STREET_KEYS)
 BOARD_KEYS = frozenset(ofc_hh.BOARD_KEYS)
 _SPACED_COLON = re.compile(r'"\s+:')
-CARD_TEXTS = pa.array([str(c) for c in DECK] + [""])
-"""Card index -> canonical text; index 52 is the empty token of an empty row."""
-EMPTY = 52
+CARD_TEXTS = pa.array([str(c) for c in DECK] + [str(j) for j in JOKERS] + [""])
+"""Card index -> canonical text (the jokers X1, X2 are 52 and 53); the last index is the empty
+token of an empty row."""
+EMPTY = 52 + len(JOKERS)
 
 
 class _Defer(Exception):
@@ -280,7 +281,10 @@ class FastHands:
     """Position of each hand in the lines given to :func:`read_lines`."""
 
     def scores(self) -> RecordScores:
-        return score_columns(self.table, self.boards, self.columns.first_to_act)
+        fl_cards = self.columns.fl_cards
+        fl_dealt = (fl_cards.fill_null(0).to_numpy(zero_copy_only=False)
+                    if isinstance(fl_cards, pa.Array) else None)
+        return score_columns(self.table, self.boards, self.columns.first_to_act, fl_dealt)
 
 
 def _tokens(arr: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array, np.ndarray]:
@@ -622,9 +626,11 @@ def _boards(t: CardTable, m: int, card_text: list[pa.Array]) -> tuple[np.ndarray
     return boards, (texts[0], texts[1], texts[2])
 
 
-def score_columns(t: CardTable, boards: np.ndarray, first_to_act: np.ndarray) -> RecordScores:
+def score_columns(t: CardTable, boards: np.ndarray, first_to_act: np.ndarray,
+                  fl_dealt: np.ndarray | None = None) -> RecordScores:
     """Score hands from arrays through :func:`ofc_core.batch.score_batch`, one call per
-    (ruleset, player count), aligned with the hands."""
+    (ruleset, player count), aligned with the hands; ``fl_dealt`` is per player the cards of
+    a Fantasyland hand (0 unknown), read under ``fl_repeat: entry``."""
     n = t.hand_count
     count = np.bincount(t.player_hand, minlength=n)
     start = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
@@ -639,7 +645,8 @@ def score_columns(t: CardTable, boards: np.ndarray, first_to_act: np.ndarray) ->
             t.rulesets[int(key // (MAX_SEATS + 1))],
             fantasyland=t.fantasyland[rows].reshape(len(members), players),
             surrendered=t.surrendered[rows].reshape(len(members), players),
-            first_to_act=first_to_act[members])
+            first_to_act=first_to_act[members],
+            fl_dealt=None if fl_dealt is None else fl_dealt[rows].reshape(len(members), players))
         for f in fields(RecordScores):
             value = getattr(scores, f.name)
             if f.name not in out:

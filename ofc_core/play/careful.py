@@ -6,7 +6,8 @@ the middle below the bottom, puts low cards on top and pairs a queen or better o
 the middle already beats it or the outs left make covering it likely (:func:`cover_chance` at
 least the style's ``commit``). On the last street it keeps the greedy move when the board is
 surely legal, otherwise it evaluates every finish with the row evaluator (:func:`_finish`).
-A Fantasyland hand is set by :func:`ofc_core.play.fantasyland.set_fantasyland`; the cube is
+A Fantasyland hand is set by the exact solver (:func:`ofc_core.play.fl_solver.set_fantasyland`);
+the cube is
 decided by the score (:mod:`ofc_core.play.cube`).
 
 >>> from ofc_core.rules import PRESETS
@@ -24,7 +25,7 @@ from itertools import combinations, permutations
 
 from ofc_core.play.cube import accepts_by_score, offers_by_score
 from ofc_core.play.engine import CubeView, Placement, View, row_strength
-from ofc_core.play.fantasyland import set_fantasyland
+from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.rows import (
     PLACEMENT,
     QUEEN,

@@ -14,9 +14,18 @@ seed gives the same hands. Every rule difference is read from the :class:`Rulese
 - with ``ruleset.match_target`` (OFC Double), hands bank points under race scoring until a
   player reaches the target; the doubling cube is offered between hands.
 
-Inside the engine a card is its integer index 0..51 (``Card.index``); records hold ``Card``
-values. Results, fouls and Fantasyland come from the scorer: :func:`ofc_core.scoring.score_hand`
-hand by hand where the next hand depends on it (Fantasyland, Double), and
+Inside the engine a card is its integer index 0..51 (``Card.index``; the jokers of a joker
+table are 52 and 53); records hold ``Card`` values.
+
+Jokers (``ruleset.jokers``): the deck has 52 + jokers cards. The bots play a joker simply: a
+policy never sees one, but a stand-in, the same for every seat and street of the hand: the
+highest real card nobody is dealt that hand (X1 the highest, X2 the next); the engine places
+the joker where the policy put its stand-in. The scorer then resolves the joker by the table's
+rule. A joker table and a 2-7 table are scored hand by hand by :func:`score_hand` (their
+Fantasyland depends on the resolved rows).
+
+Results, fouls and Fantasyland come from the scorer: :func:`ofc_core.scoring.score_hand` hand by
+hand where the next hand depends on it (Fantasyland, Double), and
 :func:`ofc_core.batch.score_batch` (equal by contract) for a whole session's points.
 
 >>> import random
@@ -51,10 +60,10 @@ import numpy as np
 
 from ofc_core.batch import RANK_KEYS, row_tables, score_batch
 from ofc_core.board import ROWS, Board, is_foul
-from ofc_core.cards import DECK, Card
+from ofc_core.cards import DECK, JOKERS, BoardCard
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.records import gc_paused, positional
-from ofc_core.rules import ButtonInFl, Ruleset
+from ofc_core.rules import ButtonInFl, MiddleKind, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
 
 Cards = tuple[int, ...]
@@ -237,30 +246,34 @@ _DECK_ORDER = range(52)
 _NO_ARGUMENTS = ((),) * 52
 
 
-def _shuffled(rng: random.Random) -> Cards:
-    """The 52 card indexes in a random order drawn from ``rng`` (a sort on random keys: the
-    same seed gives the same deck). Cards are dealt from its end."""
+def _shuffled(rng: random.Random, jokers: int = 0) -> Cards:
+    """The 52 card indexes (and the jokers' 52, 53) in a random order drawn from ``rng`` (a sort
+    on random keys: the same seed gives the same deck). Cards are dealt from its end."""
+    if jokers:
+        size = 52 + jokers
+        keys = [rng.random() for _ in range(size)]
+        return tuple(sorted(range(size), key=keys.__getitem__))
     keys = list(starmap(rng.random, _NO_ARGUMENTS))  # 52 draws, called from C
     return tuple(sorted(_DECK_ORDER, key=keys.__getitem__))
 
 
-_CARD = DECK.__getitem__
+_CARD = (DECK + JOKERS).__getitem__
 _STREET = positional(StreetPlay)
 
 
-def _cards(indexes: Cards) -> tuple[Card, ...]:
+def _cards(indexes: Cards) -> tuple[BoardCard, ...]:
     """Card values of card indexes."""
     return tuple(map(_CARD, indexes))
 
 
-class _CardTuples(dict[Cards, tuple[Card, ...]]):
+class _CardTuples(dict[Cards, tuple[BoardCard, ...]]):
     """Card values of card-index tuples: looked up for the tuples of up to two cards (what a
     pineapple street places in a row or discards); a tuple of three (a finished top, three
     cards a first street puts in one row) is converted once and remembered (at most 132,600
     of them), longer ones are converted each time. (A street's dealt cards are sliced from
     the deck's card values instead.)"""
 
-    def __missing__(self, indexes: Cards) -> tuple[Card, ...]:
+    def __missing__(self, indexes: Cards) -> tuple[BoardCard, ...]:
         cards = tuple(map(_CARD, indexes))
         if len(indexes) == 3:
             self[indexes] = cards
@@ -316,16 +329,23 @@ def _table_strength(key: int) -> int:
     return int(tables.five[key])
 
 
-def _seat_fantasyland_next(ruleset: Ruleset, rows: Rows, in_fl: bool) -> int:
-    """Cards this seat gets in Fantasyland next hand: the ruleset's rule on the rows' strengths,
-    foul and royalties (what :func:`score_hand` reports as ``fantasyland_next``)."""
+def _seat_fantasyland_next(ruleset: Ruleset, rows: Rows, fl_cards: int) -> int:
+    """Cards this seat gets in Fantasyland next hand (``fl_cards``: the cards of its Fantasyland
+    hand now, 0 if none): the ruleset's rule on the rows' strengths, foul and royalties (what
+    :func:`score_hand` reports as ``fantasyland_next``)."""
     strengths = (row_strength(rows[0]), row_strength(rows[1]), row_strength(rows[2]))
     fouled = bool(is_foul(*strengths))
     royalties = (0, 0, 0) if fouled else (
         ruleset.royalties.points(ROWS[0], strengths[0]),
         ruleset.royalties.points(ROWS[1], strengths[1]),
         ruleset.royalties.points(ROWS[2], strengths[2]))
-    return ruleset.fantasyland_cards(fouled, in_fl, strengths[0], strengths, royalties)
+    return ruleset.fantasyland_cards(fouled, bool(fl_cards), strengths[0], strengths, royalties,
+                                     fl_cards)
+
+
+def _needs_scorer(ruleset: Ruleset) -> bool:
+    """Jokers and 2-7 middles are read by the scorer only (resolution, the low middle)."""
+    return bool(ruleset.jokers) or ruleset.middle is not MiddleKind.HIGH
 
 
 def fantasyland_next(table: Table, button: int, fantasyland: Sequence[int],
@@ -340,13 +360,13 @@ def fantasyland_next(table: Table, button: int, fantasyland: Sequence[int],
     gets 0); the batch scorer re-checks every hand of the session afterwards.
     """
     ruleset = table.ruleset
-    if not force_score:
+    if not force_score and not _needs_scorer(ruleset):
         for_entry = ruleset.fl_cards.for_entry
         return tuple([
-            _seat_fantasyland_next(ruleset, r, bool(fl))
+            _seat_fantasyland_next(ruleset, r, fl)
             if fl or for_entry(row_strength(r[0])) else 0
             for r, fl in zip(rows, fantasyland, strict=True)]), None
-    seats = [Seat(name, Board(*(_cards(r) for r in seat_rows)), bool(fl))
+    seats = [Seat(name, Board(*(_cards(r) for r in seat_rows)), bool(fl), fl_dealt=fl)
              for name, seat_rows, fl in zip(table.names, rows, fantasyland, strict=True)]
     result = score_hand(seats, ruleset, (button + 1) % len(rows))
     return tuple(p.fantasyland_next for p in result.players), result
@@ -377,7 +397,10 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
     Fantasyland (0: a normal hand). With ``score`` the scorer's result is always kept."""
     ruleset, policies, n = table.ruleset, table.policies, len(table.names)
     order, opponents = _clockwise(n, button)
-    deck, end = _shuffled(rng), 52  # dealt from the end: deck[end - count:end]
+    deck = _shuffled(rng, ruleset.jokers)
+    end = len(deck)  # dealt from the end: deck[end - count:end]
+    if ruleset.jokers:
+        policies = _with_stand_ins(policies, deck, ruleset, fantasyland)
     deck_cards = tuple(map(_CARD, deck))  # the same as card values, for the street records
     empty: Rows = ((), (), ())
     rows: list[Rows] = [empty] * n
@@ -429,6 +452,45 @@ def play_hand(table: Table, button: int, fantasyland: Sequence[int],
                    fl_next, result)
 
 
+class _StandIn:
+    """A policy at a joker table: it sees each joker as its stand-in card, and the engine puts
+    the joker where the policy put the stand-in."""
+
+    def __init__(self, policy: Policy, to_stand_in: dict[int, int]) -> None:
+        self.policy, self.name = policy, policy.name
+        self.there = to_stand_in
+        self.back = {v: k for k, v in to_stand_in.items()}
+
+    def _cards(self, cards: Cards) -> Cards:
+        there = self.there
+        return tuple([there.get(c, c) for c in cards])
+
+    def place(self, view: View, rng: random.Random) -> Placement:
+        swap = self._cards
+        board = (swap(view.board[0]), swap(view.board[1]), swap(view.board[2]))
+        others = tuple((swap(r[0]), swap(r[1]), swap(r[2])) for r in view.opponents)
+        seen = view._replace(dealt=swap(view.dealt), board=board, opponents=others)
+        back = self.back
+        return Placement(*(tuple([back.get(c, c) for c in part])
+                           for part in self.policy.place(seen, rng)))
+
+    def offers_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return self.policy.offers_double(cube, rng)
+
+    def accepts_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return self.policy.accepts_double(cube, rng)
+
+
+def _with_stand_ins(policies: tuple[Policy, ...], deck: Cards, ruleset: Ruleset,
+                    fantasyland: Sequence[int]) -> tuple[Policy, ...]:
+    """The policies of a joker table, each seeing a joker as the highest real card nobody is
+    dealt this hand (X1 the highest, X2 the next)."""
+    dealt = sum(fl or ruleset.dealing.cards_per_player for fl in fantasyland)
+    undealt = sorted((c for c in deck[:len(deck) - dealt] if c < 52), reverse=True)
+    to_stand_in = {52 + k: undealt[k] for k in range(min(ruleset.jokers, len(undealt)))}
+    return tuple(_StandIn(p, to_stand_in) for p in policies)
+
+
 def next_button(ruleset: Ruleset, button: int, players: int, anyone_in_fl: bool) -> int:
     """The button moves one seat clockwise, unless it is frozen by a Fantasyland hand.
 
@@ -478,7 +540,7 @@ _HAND = positional(HandRecord)
 _PLAYED = positional(PlayedHand)
 
 
-def _street_play(dealt: tuple[Card, ...], placement: Placement) -> StreetPlay:
+def _street_play(dealt: tuple[BoardCard, ...], placement: Placement) -> StreetPlay:
     """The record of one street: the ``dealt`` cards (card values), the placed and discarded
     ones (the discard ``None`` when the street discards nothing)."""
     top, middle, bottom, discard = placement
@@ -508,10 +570,11 @@ def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]
     contract), checking that it agrees with the Fantasyland the engine dealt."""
     n = len(table.names)
     cards = np.array([[r[0] + r[1] + r[2] for r in h.rows] for h in hands], np.int64)
+    fl_cards = np.array([h.fantasyland for h in hands]).reshape(len(hands), n)
     scores = score_batch(cards.reshape(len(hands), n, 13), table.ruleset,
-                         fantasyland=np.array([h.fantasyland for h in hands], bool)
-                         .reshape(len(hands), n),
-                         first_to_act=np.array([h.first_to_act for h in hands], np.intp))
+                         fantasyland=fl_cards.astype(bool),
+                         first_to_act=np.array([h.first_to_act for h in hands], np.intp),
+                         fl_dealt=fl_cards)
     expected = np.array([h.fantasyland_next for h in hands]).reshape(len(hands), n)
     if not np.array_equal(scores.fantasyland_next[:, :n], expected):
         raise AssertionError("engine and batch scorer disagree on Fantasyland")

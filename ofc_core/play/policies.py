@@ -11,8 +11,8 @@ own modules:
   look-ahead while a Fantasyland top is at stake;
 - ``random`` (:mod:`ofc_core.play.random_bot`): a uniformly random legal move.
 
-All three set a Fantasyland hand with :mod:`ofc_core.play.fantasyland` and decide the Double
-cube by the score (:mod:`ofc_core.play.cube`); shared row helpers are in
+All three set a Fantasyland hand with the exact solver (:mod:`ofc_core.play.fl_solver`) and
+decide the Double cube by the score (:mod:`ofc_core.play.cube`); shared row helpers are in
 :mod:`ofc_core.play.rows`. Randomness comes only from the ``rng`` the engine passes in.
 
 >>> import random

@@ -1,5 +1,5 @@
 """The ``random`` bot: a uniformly random legal move (random discard, random free slots);
-a Fantasyland hand is still set well.
+a Fantasyland hand is still set by the exact solver.
 
 >>> from ofc_core.rules import PRESETS
 >>> from ofc_core.play.engine import View
@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from ofc_core.play.engine import CubeView, Placement, View
-from ofc_core.play.fantasyland import set_fantasyland
+from ofc_core.play.fl_solver import set_fantasyland
 
 
 @dataclass(frozen=True)

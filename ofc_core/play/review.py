@@ -13,7 +13,10 @@ and finds the best:
   measured on every rollout;
 - it stops when one placement is left, when every remaining one is within ``precision`` points
   of the leader at one standard error, or at ``max_rollouts`` per placement;
-- a position with nothing left to deal is valued exactly, once;
+- a position with nothing left to deal is valued exactly, once; so is one where a single
+  seat has its last street to come (the player's own, or an opponent's after the player's last
+  street) with at most ``EXACT_OUTCOMES`` deals: every deal once, the exact value under the
+  policy;
 - the chosen and the best placement are then valued again on fresh deals (the best's value
   on the rollouts that picked it is biased upwards), and those values are reported.
 
@@ -31,10 +34,10 @@ import numpy as np
 
 from ofc_core.batch import score_boards
 from ofc_core.board import Board
-from ofc_core.cards import DECK, Card
+from ofc_core.cards import DECK, BoardCard
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
-from ofc_core.play.fantasyland import set_fantasyland
+from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.rollout import (
     DEFAULT_POLICY,
@@ -47,9 +50,9 @@ from ofc_core.play.rollout import (
     default_fantasyland_value,
     fl_table,
 )
-from ofc_core.rules import Ruleset, Street
+from ofc_core.rules import MiddleKind, Ruleset, Street
 
-REVIEW_VERSION = "1"
+REVIEW_VERSION = "2"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
 
 FIRST_ROUND = 24
@@ -109,12 +112,14 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
         raise ValueError(f"the chosen placement {chosen} is not legal here")
     rollouts = SpotRollouts(spot, policy, fl_value, seed)
     m = len(placements)
+    if rollouts.exact or rollouts.outcomes is not None:
+        return _exactly(rollouts, placements, chosen_at)
     history: list[list[np.ndarray]] = [[] for _ in range(m)]
     alive = list(range(m))
     total = 0
     n_done = 0
     while True:
-        size = 1 if rollouts.exact else (FIRST_ROUND if n_done == 0 else n_done)
+        size = FIRST_ROUND if n_done == 0 else n_done
         size = max(1, min(size, precision.max_rollouts - n_done))
         block = rollouts.deal(size)
         values = rollouts.values([placements[a] for a in alive], block)
@@ -122,7 +127,7 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
         n_done += size
         for row, a in enumerate(alive):
             history[a].append(values[row])
-        if rollouts.exact or len(alive) == 1 or n_done >= precision.max_rollouts:
+        if len(alive) == 1 or n_done >= precision.max_rollouts:
             break
         alive, close = _survivors(history, alive, precision, chosen_at)
         if len(alive) == 1 or close:
@@ -132,7 +137,7 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
     if stats[chosen_at][0] >= stats[best_at][0]:
         best_at = chosen_at
     counts = [sum(len(v) for v in h) for h in history]
-    if best_at != chosen_at and not rollouts.exact:
+    if best_at != chosen_at:
         # The leader's value on the rollouts that chose it is biased upwards (the largest of
         # many noisy means): the chosen and the best are valued again on fresh deals.
         size = min(max(n_done, FIRST_ROUND), precision.max_rollouts)
@@ -145,6 +150,19 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
         return Valued(placements[a], stats[a][0], stats[a][1], counts[a])
 
     return Evaluation(valued(chosen_at), valued(best_at), total, m)
+
+
+def _exactly(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int) -> Evaluation:
+    """Every placement valued on every deal left, once: exact values (no standard error)."""
+    block = rollouts.deal(1) if rollouts.exact else rollouts.deal_every()
+    values = rollouts.values(placements, block).mean(axis=1)
+    n = len(rollouts.others[block])
+    best_at = int(values.argmax())
+    if values[chosen_at] >= values[best_at]:
+        best_at = chosen_at
+    chosen = Valued(placements[chosen_at], float(values[chosen_at]), 0.0, n)
+    best = Valued(placements[best_at], float(values[best_at]), 0.0, n)
+    return Evaluation(chosen, best, n * len(placements), len(placements))
 
 
 def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Precision,
@@ -183,7 +201,7 @@ class Decision:
     board_before: Rows
 
 
-def _indexes(cards: tuple[Card, ...] | None) -> Cards:
+def _indexes(cards: tuple[BoardCard, ...] | None) -> Cards:
     return tuple(c.index for c in cards or ())
 
 
@@ -378,8 +396,11 @@ def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFA
                 fl_value: FantasylandValue = default_fantasyland_value,
                 precision: Precision = DEFAULT_PRECISION,
                 setter: FantasylandSetter = set_fantasyland) -> list[Reviewed]:
-    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued."""
+    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued. A hand at a
+    table with jokers or a 2-7 middle has none (the rollouts play 52 cards and poker rows)."""
     out: list[Reviewed] = []
+    if record.ruleset.jokers or record.ruleset.middle is not MiddleKind.HIGH:
+        return out
     fl = fantasyland_decision(record, player)
     if fl is not None:
         dealt, chosen = fl

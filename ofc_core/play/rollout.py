@@ -38,6 +38,7 @@ import numpy as np
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, score_batch, score_boards
 from ofc_core.board import BOARD_SIZE
 from ofc_core.play.engine import Cards, Placement, Policy, Rows, View
+from ofc_core.play.fl_value import fantasyland_value
 from ofc_core.play.placements import apply, free_slots
 from ofc_core.rules import Ruleset, Street
 
@@ -48,23 +49,21 @@ ROW_SIZE = (3, 5, 5)
 
 MOST_FL_CARDS = 17
 
-DEFAULT_FL_VALUES = {13: 6.0, 14: 8.0, 15: 10.0, 16: 12.0, 17: 14.0}
-"""Fantasyland value (points a seat gains over a normal hand) by cards dealt in Fantasyland,
-used until the measured values of ``ofc_core.play.fl_value`` are wired in: an estimate, not a
-measurement (see docs/review.md)."""
-
 FantasylandValue = Callable[[Ruleset, int], float]
 
 
 def default_fantasyland_value(ruleset: Ruleset, cards: int) -> float:
-    """The value of a Fantasyland hand of ``cards`` cards (0 for none).
+    """The value of a Fantasyland hand of ``cards`` cards (0 for none): the measured value of
+    :func:`ofc_core.play.fl_value.fantasyland_value` (points a seat gains over a normal hand).
 
     >>> from ofc_core.rules import PRESETS
-    >>> default_fantasyland_value(PRESETS["pineapple"], 14), default_fantasyland_value(
-    ...     PRESETS["pineapple"], 0)
-    (8.0, 0.0)
+    >>> default_fantasyland_value(PRESETS["pineapple"], 0)
+    0.0
+    >>> default_fantasyland_value(PRESETS["pineapple"], 14) == fantasyland_value(
+    ...     PRESETS["pineapple"], 14)
+    True
     """
-    return DEFAULT_FL_VALUES.get(cards, 0.0) if ruleset.fantasyland else 0.0
+    return fantasyland_value(ruleset, cards)
 
 
 def fl_table(ruleset: Ruleset, value: FantasylandValue) -> np.ndarray:
@@ -362,6 +361,11 @@ class BotRollouts:
 
 DEFAULT_POLICY = BestOfK()
 
+EXACT_OUTCOMES = 5000
+"""When one seat has its last street to come and the others nothing, at most this many deals
+of that street are all valued, once each, instead of sampled (C(25, 3) = 2,300 for a
+heads-up pineapple player's last street when the opponent acts after it)."""
+
 
 # --------------------------------------------------------------------------------------------
 # Rollouts of one position
@@ -392,13 +396,36 @@ class SpotRollouts:
         """Nothing is left to deal: one rollout is the exact value."""
         return all(s.to_come == 0 for s in self.spot.seats)
 
+    @property
+    def outcomes(self) -> int | None:
+        """How many deals the rest of the hand has, when they are few enough to value every one
+        (:data:`EXACT_OUTCOMES`): one seat (the player or another) has one street to come, the
+        others none."""
+        waiting = [s for s in self.spot.seats if s.to_come]
+        if len(waiting) != 1 or len(waiting[0].streets) != 1:
+            return None
+        count = comb(len(self._unseen), waiting[0].to_come)
+        return count if count <= EXACT_OUTCOMES else None
+
+    def deal_every(self) -> int:
+        """A block holding every deal of the last street left once (see :attr:`outcomes`): its
+        mean is the exact value."""
+        cards = sum(s.to_come for s in self.spot.seats)
+        deals = list(combinations(self._unseen.tolist(), cards))
+        return self._block(np.array(deals, np.int8).reshape(len(deals), cards))
+
     def deal(self, n: int) -> int:
         """Deal ``n`` more rollouts (a block); complete the opponents' boards; the block's
         number."""
-        spot = self.spot
         u = len(self._unseen)
         keys = self._rng.random((n, u))
-        deck = self._unseen[np.argsort(keys, axis=1)]
+        return self._block(self._unseen[np.argsort(keys, axis=1)])
+
+    def _block(self, deck: np.ndarray) -> int:
+        """A block from ``(n, cards)`` deals: the player's cards first, then each other seat's
+        in seat order."""
+        spot = self.spot
+        n = len(deck)
         hero = spot.hero_seat.to_come
         self.hero_future.append(deck[:, :hero])
         boards = np.empty((n, len(spot.seats), BOARD_SIZE), np.int8)

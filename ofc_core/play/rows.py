@@ -7,9 +7,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
-from itertools import accumulate
 
 from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
 from ofc_core.evaluate import Strength
@@ -150,19 +148,6 @@ def row_royalty(table: RoyaltyTable, row: int, strength: Strength) -> int:
     return row_royalties(table)[row][strength >> ROYALTY_INDEX_SHIFT]
 
 
-_MOST_ROYALTIES: dict[int, tuple[RoyaltyTable, tuple[list[int], ...]]] = {}
-
-
-def most_royalties(table: RoyaltyTable) -> tuple[list[int], ...]:
-    """The most royalty a top, a middle and a bottom of strength at most ``s`` earn, each by
-    ``s >> ROYALTY_INDEX_SHIFT`` (:func:`row_royalties`)."""
-    known = _MOST_ROYALTIES.get(id(table))
-    if known is None or known[0] is not table:
-        most = tuple(list(accumulate(row, max)) for row in row_royalties(table))
-        known = _MOST_ROYALTIES[id(table)] = (table, most)
-    return known[1]
-
-
 def worth(royalties: tuple[int, int, int], strengths: tuple[Strength, Strength, Strength],
            bonus: float) -> float:
     """Royalties plus ``bonus`` (the worth of Fantasyland next hand, 0 when not earned), plus
@@ -184,44 +169,15 @@ def board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength]
     return worth(royalties, strengths, fl_bonus if fl_next else 0)
 
 
-_STRAIGHTS = tuple(tuple(range(high - 4, high + 1)) for high in range(ACE, 3, -1)) + (
-    (0, 1, 2, 3, ACE),)  # the wheel last: 5-4-3-2-A
-"""The ranks of the straights, ace-high first, each lowest rank first (so one card of each
-rank, taken in this order, is in index order)."""
 RANK_TALLY = tuple(1 << 4 * (c >> 2) for c in range(52))
 """Each card as a 1 in the 4-bit field of its rank: summed over cards, field ``r`` counts the
 cards of rank ``r`` (at most 4, so fields never overflow)."""
 _RANK_FIELDS = sum(1 << 4 * r for r in range(13))
 _RANK_HELD_BIAS = tuple((8 - times) * _RANK_FIELDS for times in range(5))
 _RANK_FIELD_TOPS = 8 * _RANK_FIELDS
-_SUIT_TALLY = tuple(1 << 8 * (c & 3) for c in range(52))
-"""Each card as a 1 in the 8-bit field of its suit (at most 17 cards: no overflow below)."""
-_SUIT_FIELDS = sum(1 << 8 * s for s in range(4))
-_SUIT_FIVE_BIAS, _SUIT_FIELD_TOPS = 123 * _SUIT_FIELDS, 128 * _SUIT_FIELDS
-_STRAIGHT_HELD = tuple((ranks, sum(8 << 4 * r for r in ranks)) for ranks in _STRAIGHTS)
-"""Each straight's ranks with its mask of ranks held (:func:`ranks_held`)."""
-_STRAIGHTS_IN: dict[int, tuple[tuple[int, ...], ...]] = {}
-
 
 
 def ranks_held(tally: int, times: int) -> int:
     """The top bit of the field (in a summed :data:`RANK_TALLY`) of each rank held at least
     ``times`` times (1 to 4)."""
     return (tally + _RANK_HELD_BIAS[times]) & _RANK_FIELD_TOPS
-
-
-def straights_in(held: int) -> tuple[tuple[int, ...], ...]:
-    """The ranks of the straights (ace-high first) whose ranks are all held (``held`` as
-    :func:`ranks_held` gives it), remembered by mask."""
-    known = _STRAIGHTS_IN.get(held)
-    if known is None:
-        known = _STRAIGHTS_IN[held] = tuple(
-            ranks for ranks, bits in _STRAIGHT_HELD if held & bits == bits)
-    return known
-
-
-def five_of_a_suit(cards: Sequence[int]) -> bool:
-    """Whether at least five of ``cards`` share a suit (a suit's field in the summed
-    :data:`_SUIT_TALLY` reaches 128 from 123 exactly then)."""
-    tally = sum(map(_SUIT_TALLY.__getitem__, cards))
-    return bool((tally + _SUIT_FIVE_BIAS) & _SUIT_FIELD_TOPS)

@@ -1,0 +1,244 @@
+"""FPDB's SwC captures, read from fixtures our own simulated hands were written into (frames,
+hand files, FPDB's SQLite tables; see ``tests/reallogs_fixtures.py``)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ingest.formats import LogFile, ParsedHand, ParseIssue, UnreadableFile, detect, detect_file
+from ingest.formats.fpdb_swc import FORMAT, seat_cards
+from ofc_core.hand import HandRecord
+from tests.reallogs_fixtures import (
+    CODES,
+    frame_payload,
+    hand_envelope,
+    raw_lines,
+    simulated,
+    swc_frames,
+    swc_hand_id,
+    write_fpdb_sqlite,
+)
+
+
+def frames_text(records: list[HandRecord], **kw: object) -> str:
+    return "\n".join(raw_lines(records, **kw)) + "\n"  # type: ignore[arg-type]
+
+
+def parsed(text: str, name: str = "raw_messages.jsonl") -> list[ParsedHand | ParseIssue]:
+    assert detect(text, name) is FORMAT
+    return list(FORMAT.parse(text, name))
+
+
+def hands_of(items: list[ParsedHand | ParseIssue]) -> dict[str, HandRecord]:
+    return {i.record.hand_id: i.record for i in items if isinstance(i, ParsedHand)}
+
+
+def swc_id(record: HandRecord) -> str:
+    return str(swc_hand_id(record))
+
+
+def assert_same_table(source: HandRecord, read: HandRecord, hero: int = 0) -> None:
+    """What the capture shows equals the hand that was played: boards, placements street by
+    street, Fantasyland, the room's points; the capturing player's dealt cards and discards,
+    nobody else's."""
+    assert [p.name for p in read.players] == [p.name for p in source.players]
+    for i, (a, b) in enumerate(zip(source.players, read.players, strict=True)):
+        assert b.board == a.board
+        assert b.fantasyland == a.fantasyland
+        assert b.reported_points == a.reported_points
+        assert b.streets is not None and a.streets is not None
+        assert [(s.top, s.middle, s.bottom) for s in b.streets] == \
+            [(s.top, s.middle, s.bottom) for s in a.streets]
+        for s, t in zip(a.streets, b.streets, strict=True):
+            if i == hero:
+                assert sorted(t.dealt or ()) == sorted(s.dealt or ())
+                assert sorted(t.discard or ()) == sorted(s.discard or ())
+            else:
+                assert t.dealt is None and t.discard is None
+
+
+@pytest.mark.parametrize("variant,players", [("regular", 3), ("turbo", 2), ("pineapple", 3),
+                                             ("progressive-pineapple", 2), ("2-7-pineapple", 3)])
+def test_every_game_code_from_frames_is_the_hand_that_was_played(variant: str,
+                                                                 players: int) -> None:
+    source = simulated(variant, players, 25, seed=3, error_rate=0.2)
+    items = parsed(frames_text(source))
+    read = hands_of(items)
+    assert len(read) == len(source) and len(items) == len(source)
+    for record in source:
+        got = read[swc_id(record)]
+        assert got.variant == variant and got.source == "swc"
+        assert_same_table(record, got)
+        assert got.button == record.button and got.hero == "Hero"
+        money = any(p.reported_points for p in record.players)  # a drawn hand pays nobody
+        assert (got.stake, got.currency) == ((0.5, "R") if money else (None, None))
+        assert got.session_id == "ofc-table-1" and got.played_at.endswith("Z")
+
+
+def test_three_handed_pineapple_hides_the_opponents_discards() -> None:
+    source = simulated("pineapple", 3, 10, seed=8)
+    read = hands_of(parsed(frames_text(source, hero=1)))
+    for record in source:
+        got = read[swc_id(record)]
+        assert_same_table(record, got, hero=1)
+        normal = [p for p in got.players if not p.fantasyland]
+        for p in normal:
+            discards = [s.discard for s in p.streets[1:]]
+            if p.name == "Villain 1":
+                assert all(d is not None and len(d) == 1 for d in discards)
+            else:
+                assert discards == [None] * 4
+
+
+def test_variant_tables_and_other_games_are_refused_naming_the_code() -> None:
+    source = simulated("pineapple", 2, 3, seed=1)
+    items = parsed(frames_text(source, codes=[77, 84, 72]))
+    assert all(isinstance(i, ParseIssue) and not i.partial for i in items)
+    messages = [i.message for i in items]
+    assert "game code 77 (OFC/P Variant) is a variant table" in messages[0]
+    assert "game code 84 (OFC Variant) is a variant table" in messages[1]
+    assert "game code 72 is not an OFC table" in messages[2]
+    assert [i.hand_id for i in items] == [swc_id(r) for r in source]
+
+
+def test_a_progressive_fantasyland_hand_keeps_its_15_to_17_cards() -> None:
+    source = simulated("progressive-pineapple", 2, 60, seed=5)
+    hero_fl = [r for r in source if r.players[0].fantasyland and
+               len(r.players[0].streets[0].dealt) > 14]
+    assert hero_fl, "the seed should give the capturing player a progressive Fantasyland"
+    read = hands_of(parsed(frames_text(source)))
+    for record in hero_fl:
+        got = read[swc_id(record)]
+        fl = got.players[0]
+        assert fl.fantasyland and len(fl.streets) == 1
+        assert sorted(fl.streets[0].dealt) == sorted(record.players[0].streets[0].dealt)
+        assert len(fl.streets[0].discard) == len(fl.streets[0].dealt) - 13
+
+
+def test_frames_that_arrive_out_of_order_and_rows_shown_in_another_order() -> None:
+    source = simulated("pineapple", 3, 6, seed=4)
+    lines = raw_lines(source)
+    for k in range(3, len(lines) - 3, 7):  # swap pairs of consecutive placement frames
+        if '"GameState"' in lines[k] and '"GameState"' in lines[k + 1] and \
+                '\\"ss\\"' not in lines[k + 1]:
+            lines[k], lines[k + 1] = lines[k + 1], lines[k]
+    swapped = hands_of(parsed("\n".join(lines) + "\n"))
+    for record in source:
+        assert_same_table(record, swapped[swc_id(record)])
+    sorted_rows = [json.dumps({"site": "SealsWithClubs", "message_type": "GameState",
+                               "captured_at": "2026-11-20T18:00:00Z",
+                               "payload": frame_payload(state)})
+                   for record in source for state in swc_frames(record, reorder_rows=True)]
+    resorted = hands_of(parsed("\n".join(sorted_rows) + "\n"))
+    def shape(r: HandRecord) -> list[object]:  # card order within a row aside
+        return [(p.name, [sorted(getattr(p.board, k)) for k in ("top", "middle", "bottom")],
+                 [(sorted(s.top), sorted(s.middle), sorted(s.bottom), sorted(s.dealt or ()),
+                   sorted(s.discard or ())) for s in p.streets or ()]) for p in r.players]
+
+    for record in source:
+        assert shape(resorted[swc_id(record)]) == shape(swapped[swc_id(record)])
+
+
+def test_a_capture_cut_in_the_middle_of_a_hand_leaves_it_partial() -> None:
+    source = simulated("regular", 2, 3, seed=2)
+    text = frames_text(source)
+    cut = text[: text.rindex('"GameState"') - 40]  # inside the last hand's last frame line
+    items = parsed(cut)
+    assert len(hands_of(items)) == 2
+    last = items[-1]
+    assert isinstance(last, ParseIssue) and last.partial and last.hand_id == swc_id(source[2])
+    assert "ends before the hand's showdown" in last.message
+
+
+def test_hand_files_give_the_same_hands_as_the_frames() -> None:
+    source = simulated("turbo", 2, 8, seed=6)
+    from_frames = hands_of(parsed(frames_text(source)))
+    for record in source:
+        envelope = hand_envelope(record)
+        text = json.dumps(envelope, indent=2, ensure_ascii=False)
+        items = parsed(text, f"hand_{swc_id(record)}.json")
+        assert len(items) == 1 and isinstance(items[0], ParsedHand)
+        assert items[0].record.played_at == envelope["timestamp"]
+        assert replace(items[0].record, played_at=None) == \
+            replace(from_frames[swc_id(record)], played_at=None)
+        assert items[0].raw == text
+
+
+def test_fpdb_database_hands_and_the_presets_it_has_to_assume(tmp_path: Path) -> None:
+    hands = {v: simulated(v, 3, 40, seed=5, session=v) for v in CODES}
+    db = write_fpdb_sqlite(tmp_path / "fpdb.db3",
+                           [hand_envelope(r) for rs in hands.values() for r in rs])
+    file = LogFile("fpdb.db3", db.read_bytes(), db)
+    assert detect_file(file) is FORMAT
+    items = list(FORMAT.parse_file(file))
+    assert all(isinstance(i, ParsedHand) for i in items)
+    got = {i.record.hand_id: i for i in items}
+    assert len(got) == len(items) == 200
+    by_variant: dict[str, set[str]] = {}
+    for item in items:
+        by_variant.setdefault(item.record.variant, set()).add(item.note or "")
+    assert set(by_variant) == {"regular", "turbo", "pineapple", "progressive-pineapple",
+                               "2-7-pineapple"}
+    assert by_variant["turbo"] == by_variant["2-7-pineapple"] == {""}
+    assert any("assumed pineapple (code 74)" in n for n in by_variant["pineapple"])
+    assert by_variant["progressive-pineapple"] == {""}  # a 15-17 card Fantasyland said so
+    first = items[0]
+    assert json.loads(first.raw)["HttpOFCHands"]["siteHandNo"] == first.record.hand_id
+
+
+def test_unknown_locked_and_corrupt_sqlite_files(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (id INTEGER, text TEXT)")
+    con.commit()
+    con.close()
+    assert detect_file(LogFile("other.db", other.read_bytes(), other)) is None
+
+    db = write_fpdb_sqlite(tmp_path / "fpdb.db3",
+                           [hand_envelope(r) for r in simulated("regular", 2, 2, seed=1)])
+    before = db.read_bytes()
+    holder = sqlite3.connect(db)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(UnreadableFile, match="locked by another program"):
+            list(FORMAT.parse_file(LogFile("fpdb.db3", before, db)))
+    finally:
+        holder.rollback()
+        holder.close()
+    assert db.read_bytes() == before
+
+    corrupt = before[:100] + bytes(len(before) - 100)
+    with pytest.raises(UnreadableFile, match="damaged"):
+        detect_file(LogFile("broken.db3", corrupt))
+
+
+def test_seat_cards_reads_the_counts_and_the_cards_in_hand() -> None:
+    seen = seat_cards("0;1;2;3;4;50;51-1-2-2")
+    assert seen is not None
+    assert [str(c) for c in seen.rows[0]] == ["2c"] and len(seen.active) == 2
+    assert seat_cards("") is None and seat_cards("-0-0-0") is None
+
+
+def test_empty_seats_and_a_player_sitting_out_are_not_in_the_hand() -> None:
+    source = simulated("pineapple", 2, 3, seed=9)
+    lines = []
+    for record in source:
+        for state in swc_frames(record):
+            hero, villain = state["s"]
+            state["s"] = [hero, None, villain, {"n": "Sitter", "c": 900, "b": 0, "p": 0,
+                                                "d": ""}]
+            state["m"]["di"] = {0: 0, 1: 2}[state["m"]["di"]]
+            lines.append(json.dumps({"site": "SealsWithClubs", "message_type": "GameState",
+                                     "captured_at": "2026-11-20T18:00:00Z",
+                                     "payload": frame_payload(state)}))
+    read = hands_of(parsed("\n".join(lines) + "\n"))
+    for record in source:
+        got = read[swc_id(record)]
+        assert [(p.name, p.seat) for p in got.players] == [("Hero", 0), ("Villain 1", 2)]
+        assert got.button == record.button
+        assert_same_table(record, got)

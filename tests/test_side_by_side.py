@@ -1,0 +1,221 @@
+"""The command line beside a running dashboard, with real processes: a dashboard server whose
+pages are loaded in a loop by headless Chromium while 20 ``ofc`` commands (imports, ``score
+--db``, ``export``, ``rescore``) run at the same time. Nothing is lost, no command or page
+fails, and the dashboard shows the new hands without a restart. Then single imports while the
+pages load: none waits for the dashboard more than a few seconds.
+
+The 20 commands queue for DuckDB's one writer among themselves (each import holds the store
+about a second on a loaded machine), so they get ``OFC_WAIT`` long enough for the queue; the
+waits each one reported are printed as figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import duckdb
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PAGES = {"": "Overview", "sessions": "Sessions", "opponents": "Opponents",
+         "hands": "Hand review", "matches": "Matches", "import": "Import"}
+IMPORTS, HANDS_PER_FILE = 10, 20
+MAX_WAIT_SECONDS = 5.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _new_logs(folder: Path, name: str = "side", count: int = IMPORTS) -> list[Path]:
+    """Files of hands the store does not have: demo hands under new ids and sessions."""
+    lines = (DEMO / "regular.Hero.jsonl").read_text(encoding="utf-8").splitlines()
+    files = []
+    for i in range(count):
+        out = []
+        for line in lines[i * HANDS_PER_FILE:(i + 1) * HANDS_PER_FILE]:
+            hand = json.loads(line)
+            hand["hand_id"] = f"{name}-{i}-{hand['hand_id']}"
+            hand["session_id"] = f"{name}-{i}"
+            out.append(json.dumps(hand))
+        path = folder / f"{name}-{i}.jsonl"
+        path.write_text("\n".join(out) + "\n", encoding="utf-8")
+        files.append(path)
+    return files
+
+
+def _hands(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(con.execute("SELECT count(*) FROM hands").fetchone()[0])
+    finally:
+        con.close()
+
+
+class Browsing(threading.Thread):
+    """Loads the dashboard's pages one after another until stopped; records each load's
+    seconds and any error shown."""
+
+    def __init__(self, url: str, chromium: str) -> None:
+        super().__init__(daemon=True)
+        self.url, self.chromium = url, chromium
+        self.stop = threading.Event()
+        self.loads: list[tuple[str, float]] = []
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        from playwright import sync_api
+
+        try:
+            with sync_api.sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=self.chromium, args=ARGS)
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                while not self.stop.is_set():
+                    for path, title in PAGES.items():
+                        if self.stop.is_set():
+                            break
+                        self._load(page, path, title)
+                browser.close()
+        except Exception as exc:  # reported by the test, not lost in the thread
+            self.errors.append(f"browser: {exc!r}")
+
+    def _load(self, page, path: str, title: str) -> None:  # type: ignore[no-untyped-def]
+        started = time.monotonic()
+        page.goto(f"{self.url}/{path}")
+        page.get_by_role("heading", name=title).first.wait_for(timeout=600_000)
+        page.wait_for_timeout(300)
+        page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
+                               timeout=600_000)
+        self.loads.append((path or "overview", time.monotonic() - started))
+        for kind in ("stException", "stAlertContentError"):
+            found = page.locator(f"[data-testid='{kind}']")
+            if found.count():
+                self.errors.append(f"{path or 'overview'}: {found.first.inner_text()[:500]}")
+
+
+def test_cli_beside_a_running_dashboard(demo_db_path: Path, tmp_path: Path, ofc_script: str,
+                                        chromium_path: str) -> None:
+    db = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db_path, db)
+    before = _hands(db)
+    files = _new_logs(tmp_path)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port", str(port),
+                               "--address", "127.0.0.1"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    browsing = Browsing(url, chromium_path)
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("the dashboard did not start within a minute")
+        browsing.start()
+        while not browsing.loads and not browsing.errors and browsing.is_alive():
+            time.sleep(0.2)  # the pages are being loaded before the commands start
+        commands = [["import", str(f), "--json"] for f in files]
+        commands += [["score", "--json"]] * 5
+        commands += [["export", "--parquet", str(tmp_path / f"export-{i}")] for i in range(3)]
+        commands += [["rescore"]] * 2
+        assert len(commands) == 20
+        started = time.monotonic()
+        env = {**os.environ, "OFC_WAIT": "600"}
+        # outputs go to files: a full pipe would stall a command that holds the store
+        procs = []
+        for n, c in enumerate(commands):
+            out, err = tmp_path / f"out-{n}.txt", tmp_path / f"err-{n}.txt"
+            with out.open("w") as o, err.open("w") as e:
+                procs.append((c, out, err, subprocess.Popen(
+                    [ofc_script, c[0], "--db", str(db), *c[1:]], stdout=o, stderr=e,
+                    env=env)))
+        results = []
+        for command, out, err, proc in procs:
+            proc.wait(timeout=max(1.0, 600 - (time.monotonic() - started)))
+            results.append((command, proc.returncode, out.read_text(), err.read_text(),
+                            time.monotonic() - started))
+        elapsed = time.monotonic() - started
+        # the dashboard shows the new hands at its next run, without a restart
+        shown = _overview_hands(chromium_path, url)
+        # one import at a time beside the pages: it waits at most for a page run
+        alone = []
+        for path in _new_logs(tmp_path, "alone", 3):
+            t0 = time.monotonic()
+            done = subprocess.run([ofc_script, "import", str(path), "--db", str(db)],
+                                  capture_output=True, text=True, timeout=300)
+            alone.append((done.returncode, done.stderr, time.monotonic() - t0))
+    finally:
+        browsing.stop.set()
+        browsing.join(timeout=300)
+        server.terminate()
+        server.wait(timeout=30)
+    waits = [float(m) for *_, err, _ in results
+             for m in re.findall(r"waited ([0-9.]+) s for", err)]
+    alone_waits = [float(m) for _, err, _ in alone
+                   for m in re.findall(r"waited ([0-9.]+) s for", err)]
+    loads = [s for _, s in browsing.loads]
+    report = {"commands": len(results), "elapsed_s": round(elapsed, 1),
+              "last_command_done_s": round(max(r[4] for r in results), 1),
+              "told_waits": waits, "alone_import_s": [round(a[2], 1) for a in alone],
+              "alone_told_waits": alone_waits, "page_loads": len(loads),
+              "page_load_s_median": round(statistics.median(loads), 2) if loads else None,
+              "page_load_s_max": round(max(loads), 2) if loads else None}
+    print("side-by-side:", json.dumps(report))
+    for command, code, _, err, seconds in results:
+        waited = re.findall(r"waited ([0-9.]+) s for", err)
+        print(f"  {command[0]:8} exit {code} done at {seconds:5.1f} s, waited {waited or '-'}")
+    failed = [(c, code, err[-800:]) for c, code, _, err, _ in results if code != 0]
+    assert not failed, failed
+    assert not browsing.errors, browsing.errors
+    assert all("Traceback" not in err for *_, err, _ in results)
+    assert [a[0] for a in alone] == [0, 0, 0], alone
+    assert max(alone_waits, default=0.0) <= MAX_WAIT_SECONDS, report
+    assert _hands(db) == before + (IMPORTS + 3) * HANDS_PER_FILE  # nothing lost
+    stored = [json.loads(out)["stored"] for c, _, out, _, _ in results if c[0] == "import"]
+    assert stored == [HANDS_PER_FILE] * IMPORTS
+    scored = [len(out.splitlines()) for c, _, out, _, _ in results if c[0] == "score"]
+    assert all(before <= n <= before + IMPORTS * HANDS_PER_FILE for n in scored), scored
+    assert all(any((tmp_path / f"export-{i}").rglob("*.parquet")) for i in range(3))
+    assert shown == before + IMPORTS * HANDS_PER_FILE
+    assert len(loads) >= len(PAGES)
+
+
+def _overview_hands(chromium: str, url: str) -> int:
+    """The Hands figure Overview shows for Hero (who sits in every demo hand), on a new page."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/?player=Hero")
+        page.get_by_role("heading", name="Overview").first.wait_for(timeout=600_000)
+        page.wait_for_timeout(300)
+        page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
+                               timeout=600_000)
+        page.get_by_text("Cumulative points").first.wait_for(timeout=600_000)
+        metrics = [m.text_content() or "" for m in
+                   page.locator("[data-testid='stMetric']").all()]
+        browser.close()
+    found = next((m for m in (re.fullmatch(r"\s*Hands\s*([\d,]+)\s*", t) for t in metrics)
+                  if m), None)
+    assert found, metrics
+    return int(found.group(1).replace(",", ""))

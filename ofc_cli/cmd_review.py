@@ -88,7 +88,7 @@ def decision_row(record: HandRecord, r: Reviewed) -> DecisionRow:
         best=placement_text(e.best.placement), best_ev=round(e.best.ev, 4),
         best_se=round(e.best.se, 4), ev_lost=round(e.ev_lost, 4), fl_chase=r.fl_chase,
         candidates=e.candidates, rollouts=e.rollouts,
-        policy=DEFAULT_POLICY.name if r.evaluation.rollouts else "fantasyland-setter",
+        policy=DEFAULT_POLICY.name if r.evaluation.rollouts else "fantasyland-solver",
         version=REVIEW_VERSION)
 
 

@@ -15,6 +15,7 @@ from ingest.api import (
     Limits,
     Progress,
     Refusal,
+    StoreError,
     import_files,
     unpack,
 )
@@ -29,6 +30,8 @@ class UploadOutcome:
     refused: tuple[Refusal, ...]
     imported: int
     """Files handed to the importer."""
+    error: str | None = None
+    """Why the import stopped, if the database failed (:class:`ingest.api.StoreError`)."""
     reports: tuple[FileReport, ...] = ()
     """The importer's report of each file (its readers' notes, its audit)."""
 
@@ -45,6 +48,9 @@ def import_uploads(con: duckdb.DuckDBPyConnection, uploads: Iterable[tuple[str, 
         cur = con.cursor()
         try:
             report = import_files(list(unpacked.files), cur, progress=progress)
+        except StoreError as exc:
+            return UploadOutcome(import_ids=(), refused=unpacked.refused,
+                                 imported=len(unpacked.files), error=str(exc))
         finally:
             cur.close()
         ids = tuple(f.import_id for f in report.files if f.import_id is not None)

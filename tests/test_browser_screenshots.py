@@ -71,6 +71,9 @@ def browser(chromium_path: str):  # type: ignore[no-untyped-def]
 def _settle(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_timeout(500)
     page.wait_for_selector("[data-testid='stStatusWidget']", state="detached", timeout=60_000)
+    # a loaded machine draws the widgets well after the script ends: wait for the skeletons
+    page.wait_for_function("!document.querySelector(\"[data-testid='stSkeleton']\")",
+                           timeout=120_000)
     page.wait_for_timeout(800)
 
 

@@ -254,6 +254,11 @@ def test_larger_hands_are_legal_and_no_worse_than_any_13_of_them(n) -> None:
             assert solve_fantasyland(sub, ruleset, 10.0).value <= best.value
 
 
+def test_a_2_7_middle_is_refused() -> None:
+    with pytest.raises(ValueError, match="does not solve 2-7 middles"):
+        solve_fantasyland(range(14), PRESETS["2-7-pineapple"])
+
+
 def test_cards_as_values_or_indexes_and_bad_input() -> None:
     deal = "As Ad Ac Kh Kd Qs Qh 9h 8h 7h 6h 5h 2c 3d"
     ruleset = PRESETS["pineapple"]

@@ -27,7 +27,7 @@ def _bench():
     return module
 
 
-@pytest.mark.parametrize("variant", list(PRESETS))
+@pytest.mark.parametrize("variant", list(VALUES))
 def test_every_fantasyland_card_count_has_a_measured_value(variant) -> None:
     ruleset = PRESETS[variant]
     counts = {n for _, n in ruleset.fl_cards.entry} | {stay_cards(ruleset)}
@@ -40,6 +40,11 @@ def test_every_fantasyland_card_count_has_a_measured_value(variant) -> None:
 def test_more_cards_are_worth_more_in_progressive() -> None:
     values = VALUES["progressive-pineapple"]
     assert values[14] < values[15] < values[16] < values[17]
+
+
+def test_presets_not_measured_read_pineapple() -> None:
+    for variant in set(PRESETS) - set(VALUES):
+        assert fantasyland_value(PRESETS[variant], 14) == VALUES["pineapple"][14]
 
 
 def test_no_fantasyland_no_value_and_overrides_read_the_preset() -> None:

@@ -47,7 +47,7 @@ from ofc_core.board import Board
 from ofc_core.cards import DECK, Card
 from ofc_core.play import fl_value
 from ofc_core.play.engine import Placement
-from ofc_core.rules import Ruleset
+from ofc_core.rules import MiddleKind, Ruleset
 
 MIN_CARDS, MAX_CARDS = 13, 17
 """A Fantasyland hand has 13 to 17 cards (progressive pineapple deals up to 17)."""
@@ -274,6 +274,9 @@ def solve_fantasyland(cards: Iterable[int | Card], ruleset: Ruleset,
     >>> best.compact(), best.value  # a flush in the middle over 222-TT: 8 + 6
     ('KdQh8d-9s6s5s4s3s-ThTc2h2d2c', 14.0)
     """
+    if ruleset.middle is not MiddleKind.HIGH:
+        raise ValueError(f"the Fantasyland solver does not solve {ruleset.middle.value} middles "
+                         f"({ruleset.variant.value})")
     hand = np.array(sorted(card_indexes(cards)), np.int64)
     if stay_value is None:
         stay_value = fl_value.stay_value(ruleset)
@@ -372,7 +375,12 @@ def _result(hand: np.ndarray, layout: _Layout, rows: _Rows, best: _Best, ruleset
 
 def set_fantasyland(cards: Iterable[int | Card], ruleset: Ruleset) -> Placement:
     """How the bots set a Fantasyland hand: the exact solver's best set, staying worth its
-    measured value (:func:`ofc_core.play.fl_value.stay_value`), the other cards discarded."""
+    measured value (:func:`ofc_core.play.fl_value.stay_value`), the other cards discarded.
+    Under a 2-7 middle, which the solver does not solve, the plain set of :func:`_fouled`
+    (strongest cards low), which often fouls there."""
+    if ruleset.middle is not MiddleKind.HIGH:
+        hand = np.array(sorted(card_indexes(cards)), np.int64)
+        return _fouled(hand, ruleset, 0.0).placement
     return solve_fantasyland(cards, ruleset).placement
 
 

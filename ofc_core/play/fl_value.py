@@ -36,11 +36,13 @@ MEASURED = "2000 hands per count, seed 1, 2026-12-01"
 def fantasyland_value(ruleset: Ruleset, cards: int) -> float:
     """Points a seat gains, over a normal hand, by playing a Fantasyland hand of ``cards``
     cards under ``ruleset`` (its preset's measured value; 0 when the ruleset plays without
-    Fantasyland). A card count the preset never deals reads the nearest count measured.
+    Fantasyland). A card count the preset never deals reads the nearest count measured; a
+    preset not measured (``joker-pineapple``, ``2-7-pineapple``) reads pineapple's values, an
+    approximation.
     """
     if not ruleset.fantasyland or cards <= 0:
         return 0.0
-    table = VALUES[ruleset.variant.value]
+    table = VALUES.get(ruleset.variant.value, VALUES["pineapple"])
     nearest = min(table, key=lambda n: (abs(n - cards), n))
     return float(table[nearest])
 

@@ -25,10 +25,9 @@ from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
 from ingest.hand_tables import HAND_TABLES
+from ingest.store import SCHEMA_VERSION  # the version of the tables written (meta), no store use
 from ofc_spark import worker
 
-SCHEMA_VERSION = "3"
-"""The store schema whose tables are written (``meta.schema_version``)."""
 PARTITION_BY = ("variant", "month")
 
 

@@ -36,7 +36,8 @@ def test_missing_values_show_as_a_dash_not_none_or_nan() -> None:
 
     final = pd.DataFrame({"seat": [1, 1, 1], "row_name": ["top", "middle", "bottom"],
                           "cards": [None, None, None], "category": [None] * 3,
-                          "hand_name": [None] * 3, "royalty": [float("nan")] * 3})
+                          "hand_name": [None] * 3, "royalty": [float("nan")] * 3,
+                          "jokers": [None] * 3})
     seat = pd.DataFrame({"seat": [1]}).itertuples(index=False).__next__()
     html = hand_review.seat_final(seat, final, False)
     assert "nan" not in html and "None" not in html

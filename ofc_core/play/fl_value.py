@@ -40,9 +40,16 @@ def fantasyland_value(ruleset: Ruleset, cards: int) -> float:
     """
     if not ruleset.fantasyland or cards <= 0:
         return 0.0
-    table = VALUES[ruleset.variant.value]
+    table = VALUES.get(ruleset.variant.value) or _closest_table(ruleset)
     nearest = min(table, key=lambda n: (abs(n - cards), n))
     return float(table[nearest])
+
+
+def _closest_table(ruleset: Ruleset) -> Mapping[int, float]:
+    """For a preset not measured (``joker-pineapple``, ``2-7-pineapple``): the first measured
+    table holding the most of its Fantasyland card counts (an estimate, not a measure)."""
+    counts = {n for _, n in ruleset.fl_cards.entry} | {ruleset.fl_cards.both or 0}
+    return max(VALUES.values(), key=lambda table: len(counts & set(table)))
 
 
 def stay_cards(ruleset: Ruleset) -> int:

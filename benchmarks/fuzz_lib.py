@@ -258,7 +258,10 @@ def _card_fields(hand: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
 
 def first_card_bad(rng: random.Random, hand: dict[str, Any]) -> str:
     """The first card of the first player replaced by an unknown token."""
-    box, key = _card_fields(hand)[0]
+    fields = _card_fields(hand)
+    if not fields:  # every player surrendered before a card: no slot to spoil, break the JSON
+        return _broken_json(rng, hand)
+    box, key = fields[0]
     cards = box[key].split()
     box[key] = " ".join([rng.choice(BAD_TOKENS)] + cards[1:])
     return dumps(hand)
@@ -274,7 +277,10 @@ def first_card_respelled(rng: random.Random, hand: dict[str, Any]) -> str:
 
 
 def _bad_token(rng: random.Random, hand: dict[str, Any]) -> str:
-    box, key = rng.choice(_card_fields(hand))
+    fields = _card_fields(hand)
+    if not fields:  # every player surrendered before a card: no slot to spoil, break the JSON
+        return _broken_json(rng, hand)
+    box, key = rng.choice(fields)
     cards = box[key].split()
     cards[rng.randrange(len(cards))] = rng.choice(BAD_TOKENS)
     box[key] = " ".join(cards)

@@ -58,6 +58,6 @@ def audit_import(con: duckdb.DuckDBPyConnection, import_id: int) -> Audit:
         SELECT h.hand_id, hp.player, hp.reported_points, hp.points
         FROM hand_players hp JOIN hands h USING (hand_key)
         WHERE h.import_id = ? AND hp.points_differ
-        ORDER BY h.hand_key, hp.seat""", [import_id]).fetchall()
+        ORDER BY h.line, h.hand_key, hp.seat""", [import_id]).fetchall()
     return Audit(audited, equal, tuple(Difference(str(a), str(b), float(c), float(d))
                                       for a, b, c, d in differ))

@@ -90,6 +90,17 @@ def test_both_ways_store_the_same(tmp_path_factory, monkeypatch, lines, end, bom
     assert fast == slow
 
 
+def test_the_audit_lists_differences_in_file_order_on_both_paths(tmp_path, monkeypatch) -> None:
+    """A case Hypothesis found: 2-7 hands whose room points differ, some read by the bulk
+    reader and some by the record reader, were listed in storing order, so the two paths'
+    reports differed; the audit lists them by line."""
+    text = (Path(__file__).parent / "data" / "audit-order-both-paths.jsonl").read_bytes()
+    fast, slow = import_both_ways(tmp_path, [("hyp.jsonl", text)], monkeypatch)
+    assert fast == slow
+    differ = fast[0]["files"][0]["audit"]["differ"]
+    assert [d["hand_id"] for d in differ] == ["h1", "h4", "h5"]
+
+
 def test_the_generated_logs_reach_both_readers() -> None:
     """The strategy's hands are not all taken nor all left by the bulk reader."""
     rng = random.Random(5)

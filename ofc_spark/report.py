@@ -5,22 +5,38 @@ Each number is defined as the dashboard's SQL defines it (``dashboard/queries``)
 dashboard's filter "this player, nothing else":
 
 - ``players``: the Overview summary (``overview.summary``): hands, net points, points per hand
-  and its 95% half-interval, foul rate over hands set (surrendered ones left out), Fantasyland
-  entry rate (over hands not played in Fantasyland) and stay rate (over hands played in it),
-  Fantasyland hands, royalties per hand;
+  and its 95% half-interval (when a player's hands mix race scoring, OFC Double, with another
+  system, these three leave the race hands out: race points are not added to others), foul
+  rate over hands set (surrendered ones left out), Fantasyland entry rate (over hands not
+  played in Fantasyland) and stay rate (over hands played in it), Fantasyland hands,
+  royalties per hand;
 - ``money``: the summary's money, per player and currency, over hands with a known stake;
-- ``opponents``: the Opponents table (``opponents.table``), one row per player and opponent;
+- ``opponents``: the Opponents table (``opponents.table``), one row per player, opponent and
+  scoring system;
 - ``variants``: the Variants table (``variants.table``), one row per player, variant and
   ruleset.
+
+Money is the dashboard's ``money_sql`` (``dashboard/queries/common.py``): points x stake,
+except for race-scored hands, where the hand that ends a match (its ``match_end`` event) pays
+stake x final cube to the winner (``+``) and the loser (``-``); the match's other hands carry
+none. The final cube is the event's ``cube`` (or ``multiplier``), else 2 to the number of
+doubles accepted in the match (``events`` joined with ``hands.match_id``).
 """
 
 from __future__ import annotations
 
+from pyspark.errors import AnalysisException
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
+from pyspark.sql.pandas.types import from_arrow_schema
+
+from ofc_spark import worker
 
 Z95 = 1.959964
 """The Overview's normal quantile (the Opponents and Variants tables use 1.96)."""
+
+RACE = "race"
+"""The scoring system whose points are race points, not money (OFC Double)."""
 
 
 def _count_if(condition: Column) -> Column:
@@ -40,31 +56,75 @@ def _foul_rate(prefix: str = "") -> Column:
     return F.avg(F.when(~F.col(f"{prefix}surrendered"), F.col(f"{prefix}fouled").cast("int")))
 
 
+def _is_race() -> Column:
+    return F.coalesce(F.col("scoring") == RACE, F.lit(False))
+
+
+def match_ends(events: DataFrame, hands: DataFrame) -> DataFrame:
+    """The dashboard's ``MATCH_ENDS``: per hand that ends a match, its ``winner`` and ``cube``
+    (the event's, else 2 to the number of doubles accepted in the match)."""
+    matches = hands.select("hand_key", "match_id")
+    taken = (events.filter(F.col("type") == "double").join(matches, "hand_key")
+             .groupBy("match_id").agg(_count_if(F.col("accepted")).alias("taken")))
+    data = F.col("data")
+    cube = F.coalesce(F.get_json_object(data, "$.cube"),
+                      F.get_json_object(data, "$.multiplier")).cast("int")
+    winner = F.coalesce(F.when(F.col("by_player") != "", F.col("by_player")),
+                        F.get_json_object(data, "$.winner"))
+    ends = events.filter(F.col("type") == "match_end").join(matches, "hand_key")
+    return (ends.join(taken, "match_id", "left").groupBy("hand_key").agg(
+        F.first(winner, ignorenulls=True).alias("winner"),
+        F.coalesce(F.first(cube, ignorenulls=True),
+                   F.pow(F.lit(2), F.coalesce(F.first("taken", ignorenulls=True), F.lit(0)))
+                   .cast("int")).alias("cube")))
+
+
+def with_money(rows: DataFrame, ends: DataFrame, points: str = "points") -> DataFrame:
+    """``rows`` (of ``hand_players``) with ``money``, the dashboard's ``money_sql``."""
+    joined = rows.join(ends, "hand_key", "left")
+    sign = (F.when(F.col("winner").isNull(), F.lit(0.0))
+            .when(F.col("winner") == F.col("player"), F.lit(1.0)).otherwise(F.lit(-1.0)))
+    money = F.when(F.col("scoring") == RACE, sign * F.col("stake") * F.col("cube")).otherwise(
+        F.col(points) * F.col("stake"))
+    return joined.withColumn("money", money).drop("winner", "cube")
+
+
 def players(hp: DataFrame) -> DataFrame:
     """The Overview summary per player."""
     n = F.count(F.lit(1))
-    mean = F.avg("points")
-    squares = F.sum(F.col("points") * F.col("points"))
-    variance = F.greatest(F.lit(0.0), (squares - n * mean * mean) / (n - 1))
+    plain = ~_is_race()
     fl, entered = F.col("fantasyland"), F.col("fantasyland_next") > 0
-    return hp.groupBy("player").agg(
+    totals = hp.groupBy("player").agg(
         n.alias("hands"),
-        F.sum("points").alias("net_points"),
-        mean.alias("per_hand"),
-        F.when(n >= 2, F.lit(Z95) * F.sqrt(variance) / F.sqrt(n)).alias("ci95"),
+        _count_if(_is_race()).alias("race_n"),
+        _count_if(plain).alias("plain_n"),
+        F.coalesce(F.sum(F.when(plain, F.col("points"))), F.lit(0.0)).alias("plain_sum"),
+        F.coalesce(F.sum(F.when(plain, F.col("points") ** 2)), F.lit(0.0)).alias("plain_sq"),
+        F.coalesce(F.sum("points"), F.lit(0.0)).alias("all_sum"),
+        F.coalesce(F.sum(F.col("points") ** 2), F.lit(0.0)).alias("all_sq"),
         _ratio(_count_if(F.col("fouled") & ~F.col("surrendered")),
                _count_if(~F.col("surrendered"))).alias("foul_rate"),
         _ratio(_count_if(entered & ~fl), _count_if(~fl)).alias("fl_entry"),
         _ratio(_count_if(entered & fl), _count_if(fl)).alias("fl_stay"),
         _count_if(fl).alias("fl_hands"),
         (F.sum("royalties") / n).alias("avg_royalties"))
+    mixed = (F.col("race_n") > 0) & (F.col("race_n") < F.col("hands"))
+    count = F.when(mixed, F.col("plain_n")).otherwise(F.col("hands"))
+    total = F.when(mixed, F.col("plain_sum")).otherwise(F.col("all_sum")).cast("double")
+    squares = F.when(mixed, F.col("plain_sq")).otherwise(F.col("all_sq"))
+    mean = _ratio(total, count)
+    variance = F.greatest(F.lit(0.0), (squares - count * mean * mean) / (count - 1))
+    return totals.select(
+        "player", "hands", total.alias("net_points"), mean.alias("per_hand"),
+        F.when(count >= 2, F.lit(Z95) * F.sqrt(variance) / F.sqrt(count)).alias("ci95"),
+        "foul_rate", "fl_entry", "fl_stay", "fl_hands", "avg_royalties")
 
 
-def money(hp: DataFrame) -> DataFrame:
+def money(hp: DataFrame, ends: DataFrame) -> DataFrame:
     """Net money per player and currency (``''`` when unnamed), hands with a stake only."""
-    staked = hp.filter(F.col("stake").isNotNull())
+    staked = with_money(hp.filter(F.col("stake").isNotNull()), ends)
     return staked.groupBy("player", F.coalesce("currency", F.lit("")).alias("currency")).agg(
-        F.sum(F.col("points") * F.col("stake")).alias("money"),
+        F.coalesce(F.sum("money"), F.lit(0.0)).cast("double").alias("money"),
         F.count(F.lit(1)).alias("hands"))
 
 
@@ -72,40 +132,43 @@ def _interval(sign: int) -> Column:
     return F.avg("points") + sign * 1.96 * F.stddev_samp("points") / F.sqrt(F.count(F.lit(1)))
 
 
-def opponents(hp: DataFrame, pairs: DataFrame) -> DataFrame:
-    """The Opponents table per player: our side from the pairs, theirs from their rows."""
-    mine = hp.select("hand_key", "player", "stake", "currency",
+def opponents(hp: DataFrame, pairs: DataFrame, ends: DataFrame) -> DataFrame:
+    """The Opponents table per player: our side from the pairs, theirs from their rows, one
+    row per opponent and scoring system."""
+    mine = hp.select("hand_key", "player", "scoring", "stake", "currency",
                      F.col("royalties").alias("royalties_for"), "fouled", "surrendered")
-    versus = pairs.select("hand_key", "player", "opponent", "points", "rows_won", "rows_lost",
-                          "scoop").join(mine, ["hand_key", "player"])
+    pair = pairs.select("hand_key", "player", "opponent", F.col("points").alias("pair_points"),
+                        "rows_won", "rows_lost", "scoop")
+    versus = with_money(pair.join(mine, ["hand_key", "player"]), ends, "pair_points")
     n = F.count(F.lit(1))
-    ours = versus.groupBy("player", "opponent").agg(
+    ours = versus.withColumnRenamed("pair_points", "points").groupBy(
+        "player", "opponent", "scoring").agg(
         n.alias("hands"),
         F.sum("points").alias("net_points"),
         F.avg("points").alias("points_per_hand"),
         _interval(-1).alias("ci_low"),
         _interval(1).alias("ci_high"),
-        F.sum(F.col("points") * F.col("stake")).alias("money"),
+        F.sum("money").alias("money"),
         _currency().alias("currency"),
         (F.sum("rows_won") / (3.0 * n)).alias("rows_won_pct"),
         _count_if(F.col("scoop")).alias("scoops_for"),
         _count_if(F.col("rows_lost") == 3).alias("scoops_against"),
         F.sum("royalties_for").cast("bigint").alias("royalties_for"),
         _foul_rate().alias("our_foul_rate"))
-    them = hp.select("hand_key", F.col("player").alias("opponent"), "royalties", "fouled",
-                     "surrendered")
+    them = hp.select("hand_key", F.col("player").alias("opponent"), "scoring", "royalties",
+                     "fouled", "surrendered")
     theirs = (hp.select("hand_key", "player").join(them, "hand_key")
               .filter(F.col("player") != F.col("opponent"))
-              .groupBy("player", "opponent").agg(
+              .groupBy("player", "opponent", "scoring").agg(
                   F.sum("royalties").cast("bigint").alias("royalties_against"),
                   _foul_rate().alias("their_foul_rate")))
-    return ours.join(theirs, ["player", "opponent"])
+    return ours.join(theirs, ["player", "opponent", "scoring"])
 
 
-def variants(hp: DataFrame) -> DataFrame:
+def variants(hp: DataFrame, ends: DataFrame) -> DataFrame:
     """The Variants table per player."""
     fl = F.col("fantasyland")
-    return hp.groupBy("player", "variant", "ruleset_label", "scoring").agg(
+    return with_money(hp, ends).groupBy("player", "variant", "ruleset_label", "scoring").agg(
         F.count(F.lit(1)).alias("hands"),
         F.avg("points").alias("points_per_hand"),
         _interval(-1).alias("ci_low"),
@@ -115,21 +178,31 @@ def variants(hp: DataFrame) -> DataFrame:
         F.avg(F.when(~fl, (F.col("fantasyland_next") > 0).cast("int"))).alias("fl_entry_rate"),
         F.avg(fl.cast("int")).alias("fl_hand_share"),
         F.avg("royalties").alias("royalties_per_hand"),
-        F.sum(F.col("points") * F.col("stake")).alias("money"),
+        F.sum("money").alias("money"),
         _currency().alias("currency"))
+
+
+def _events(spark: SparkSession, base: str) -> DataFrame:
+    """The ``events`` table; none when the folder holds no file (a store without OFC Double
+    exports no partition of it)."""
+    try:
+        return spark.read.parquet(f"{base}/events")
+    except AnalysisException:
+        return spark.createDataFrame([], from_arrow_schema(worker.table_schemas()["events"]))
 
 
 REPORTS = ("players", "money", "opponents", "variants")
 
 
 def report(spark: SparkSession, tables: str, output: str) -> list[str]:
-    """Read ``hand_players`` and ``pairs`` under ``tables`` and write each report of
-    :data:`REPORTS` as ``output/<name>.parquet``; returns the folders written."""
+    """Read ``hand_players``, ``pairs``, ``events`` and ``hands`` under ``tables`` and write
+    each report of :data:`REPORTS` as ``output/<name>.parquet``; returns the folders written."""
     base, out = tables.rstrip("/"), output.rstrip("/")
     hp = spark.read.parquet(f"{base}/hand_players")
     pairs = spark.read.parquet(f"{base}/pairs")
-    frames = {"players": players(hp), "money": money(hp), "opponents": opponents(hp, pairs),
-              "variants": variants(hp)}
+    ends = match_ends(_events(spark, base), spark.read.parquet(f"{base}/hands"))
+    frames = {"players": players(hp), "money": money(hp, ends),
+              "opponents": opponents(hp, pairs, ends), "variants": variants(hp, ends)}
     hp.persist()
     try:
         for name, frame in frames.items():

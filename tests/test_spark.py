@@ -247,7 +247,7 @@ def _check_reports(spark: Any, tmp: Path) -> None:
             assert len(money) == len(summary.money)
             for a, b in zip(money, sorted(summary.money), strict=True):
                 assert all(_close(x, y) for x, y in zip(a, b, strict=True)), (player, a, b)
-            for name, query, keys in (("opponents", opponents.table, ("opponent",)),
+            for name, query, keys in (("opponents", opponents.table, ("opponent", "scoring")),
                                       ("variants", variants.table,
                                        ("variant", "ruleset_label", "scoring"))):
                 expected = query(con, filters).to_dict("records")

@@ -51,7 +51,7 @@ def con(demo_db_path: Path):  # type: ignore[no-untyped-def]
 def test_double_money_is_the_matches_money_on_every_page(con) -> None:  # type: ignore[no-untyped-def]
     f = Filters(player=HERO, variant="double")
     expected = _from_logs(HERO, "double")
-    assert expected == -16.0  # 18 of 41 matches won, cubes 2 and 4, stake 2 EUR
+    assert expected == -26.0  # 16 of 41 matches won, cubes 1, 2 and 4, stake 2 EUR
     s = overview.summary(con, f)
     assert s.money == (("EUR", pytest.approx(expected), s.hands),)
     assert overview.sessions(con, f)["money"].sum() == pytest.approx(expected)
@@ -92,7 +92,7 @@ def test_overview_page_shows_the_matches_money_and_says_what_points_hold(
     at.run()
     assert not at.exception
     values = {m.label: m.value for m in at.metric}
-    assert values["Money"] == "-16.00 EUR"
+    assert values["Money"] == "-26.00 EUR"
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params.update({"player": HERO})
     at.run()

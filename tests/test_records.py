@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 import weakref
 
 from ofc_core.records import gc_paused
@@ -48,13 +50,21 @@ def test_the_collector_stays_off_when_it_was_off():
 
 
 def test_objects_frozen_by_the_program_stay_frozen():
-    keep = [_Node() for _ in range(10)]
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        assert frozen >= len(keep)
-        with gc_paused():
-            _ = [[i] for i in range(1_000)]
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()
+    """Run in a fresh interpreter: the freeze count is process-wide, so a thread left running
+    by another test (an import's committer inside its own ``gc_paused``) could move it."""
+    code = """
+import gc
+from ofc_core.records import gc_paused
+class Node:
+    pass
+keep = [Node() for _ in range(10)]
+gc.freeze()
+frozen = gc.get_freeze_count()
+assert frozen >= len(keep), frozen
+with gc_paused():
+    made = [[i] for i in range(1_000)]
+assert gc.get_freeze_count() == frozen, (gc.get_freeze_count(), frozen)
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

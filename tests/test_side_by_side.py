@@ -212,6 +212,9 @@ def _overview_hands(chromium: str, url: str) -> int:
         page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
                                timeout=600_000)
         page.get_by_text("Cumulative points").first.wait_for(timeout=600_000)
+        # the metrics can be drawn after the chart's heading on a loaded machine: wait for them
+        page.locator("[data-testid='stMetric']").filter(has_text="Hands").first.wait_for(
+            timeout=600_000)
         metrics = [m.text_content() or "" for m in
                    page.locator("[data-testid='stMetric']").all()]
         browser.close()

@@ -13,31 +13,11 @@ from streamlit.testing.v1 import AppTest
 from dashboard.demo import DEMO_DECISIONS, load_demo, remove_demo
 from ingest.store import connect
 from ofc_cli.cli import main as ofc
+from tests.test_review import QQ_TOP_FOUL as HERO  # a QQ top that forces a foul (street 2)
+from tests.test_review import VILLAIN_1 as VILLAIN
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "dashboard" / "app.py")
-
-
-def street(dealt: str, top: str = "", middle: str = "", bottom: str = "",
-           discard: str | None = None) -> dict:
-    out = {"dealt": dealt, "top": top, "middle": middle, "bottom": bottom}
-    return out if discard is None else {**out, "discard": discard}
-
-
-HERO = [  # street 2 plants Qh Qd on top above a middle that cannot beat them: a sure foul
-    street("2c 5d 7h 9s Ks", top="Ks", middle="2c 5d 7h 9s"),
-    street("Qh Qd 3c", top="Qh Qd", discard="3c"),
-    street("Ac Ad 4h", bottom="Ac Ad", discard="4h"),
-    street("8c 8d Jc", bottom="8c 8d", discard="Jc"),
-    street("Tc 6s 3d", middle="Tc", bottom="6s", discard="3d"),
-]
-VILLAIN = [
-    street("Jh Jd 4s 5s 6d", top="4s", middle="5s 6d", bottom="Jh Jd"),
-    street("Th 9h 2d", middle="Th 9h", discard="2d"),
-    street("Kc Kd 2s", bottom="Kc Kd", discard="2s"),
-    street("8h 7s 3s", top="3s", middle="8h", discard="7s"),
-    street("Js 5c 6c", top="5c", bottom="Js", discard="6c"),
-]
 
 
 @pytest.fixture(scope="module")

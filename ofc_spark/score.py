@@ -230,8 +230,9 @@ def score(spark: SparkSession, inputs: Sequence[str], output: str, *,
         lines = read_export(spark, inputs[0])
     else:
         lines = read_files(spark, inputs, clocks["split"])
-    union = score_frame(lines, partitions, clocks["score"]).persist(
-        StorageLevel.MEMORY_AND_DISK)
+    # the scored chunks are read once per table: kept on the executors' disks, not in the heap
+    # (in memory, a million hands' chunks crowded out two tasks' Parquet writers: out of heap)
+    union = score_frame(lines, partitions, clocks["score"]).persist(StorageLevel.DISK_ONLY)
     try:
         rows = write_tables(spark, union, output)
         totals = {r["outcome"]: r["count"]

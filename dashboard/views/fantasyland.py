@@ -133,6 +133,10 @@ def main() -> None:
         w.no_hands()
         return
     headline(s)
+    if s["race_left_out"]:
+        st.caption(f"Points per hand on this page leave out the race points of "
+                   f"{s['race_left_out']:,} OFC Double hands (race points are not added to "
+                   "other points; their money is on the Matches page).")
     st.subheader("Entry by top hand")
     by_top(current, counts)
     left, right = st.columns(2)

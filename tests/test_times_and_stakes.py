@@ -159,3 +159,27 @@ def test_fantasyland_keeps_race_points_when_they_are_all_there_is() -> None:
     s = fantasyland.summary_of(counts)
     assert (s["points_per_normal_hand"], s["points_per_fl_hand"], s["race_left_out"]) == (
         2.0, 3.0, 0)
+
+
+def test_does_chasing_pay_leaves_race_points_out_when_mixed(demo_db_path: Path) -> None:
+    """Per session points per hand, recounted from hand_players without race hands."""
+    from dashboard.queries import sessions
+    from dashboard.views.fantasyland import without_race
+
+    con = duckdb.connect(str(demo_db_path), read_only=True)
+    try:
+        player = con.execute("SELECT player FROM hand_players WHERE scoring = 'race' "
+                             "GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+        frame = sessions.period_table(con, Filters(player=player))
+        recount = dict(con.execute("""
+            SELECT 'id:' || session_id, avg(points) FILTER (WHERE scoring <> 'race')
+            FROM hand_players WHERE player = ? AND session_id IS NOT NULL GROUP BY 1""",
+                                   [player]).fetchall())
+    finally:
+        con.close()
+    assert frame["race_hands"].gt(0).any() and frame["race_hands"].eq(0).any()
+    shown = without_race(frame).set_index("period")
+    for period, value in recount.items():
+        got = shown.loc[period, "points_per_hand"]
+        assert (pd.isna(got) and value is None) or got == pytest.approx(value), period
+    assert shown["trend_points_per_hand"].notna().all()

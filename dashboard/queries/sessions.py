@@ -172,7 +172,7 @@ _PERIOD_TABLE = """
 )
 SELECT row_number() OVER (ORDER BY started NULLS LAST, period) AS period_no,
        periods.* EXCLUDE (plain_points, race_hands),
-       periods.race_hands,
+       periods.race_hands, periods.plain_points,
        sum(CASE WHEN mixing.mixed THEN plain_points ELSE points END)
            OVER (ORDER BY started NULLS LAST, period) AS cumulative_points,
        avg(points_per_hand) OVER (ORDER BY started NULLS LAST, period
@@ -187,10 +187,10 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     """One row per session (or week, or day) in time order: hands, points, points per hand,
     foul rate, Fantasyland entry rate, FL hands, money (where the stake is known: points x
     stake; OFC Double: stake x cube of the matches the period ended), the scoring systems,
-    ``race_hands``, the running total (without race points when the periods mix race
-    scoring with another system), and the trend (points per hand averaged over the last
-    ``TREND_PERIODS`` periods). ``period`` is the key for :func:`hand_list` with
-    ``PERIODS[period]``."""
+    ``race_hands`` and ``plain_points`` (the points of the other hands), the running total
+    (without race points when the periods mix race scoring with another system), and the
+    trend (points per hand averaged over the last ``TREND_PERIODS`` periods). ``period`` is
+    the key for :func:`hand_list` with ``PERIODS[period]``."""
     k1, k2, label = _PERIOD_PARTS[period]
     if period == "session":
         head, params = sessions_cte(filters, gap_minutes)

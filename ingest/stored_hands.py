@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -20,7 +21,7 @@ from ofc_core.cards import JOKER_SPELLINGS, Card, parse_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
-from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow
+from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow, utc_offsets
 
 
 @lru_cache(maxsize=4096)
@@ -40,7 +41,22 @@ LOG_TIME = """CASE WHEN utc_offset IS NULL
          || printf('%s%02d:%02d', CASE WHEN utc_offset < 0 THEN '-' ELSE '+' END,
                    abs(utc_offset) // 60, abs(utc_offset) % 60) END"""
 """A stored hand's ``played_at`` as ISO text on the log's own clock and offset (UTC when the
-offset is not known)."""
+offset is not known); :func:`stored_time` in Python."""
+
+
+def stored_time(played_at: str | None) -> str | None:
+    """``played_at`` as :func:`load_records` reads it back from the store (:data:`LOG_TIME`):
+    to the second, on the log's clock, with its offset in minutes.
+
+    >>> stored_time("2026-11-29T10:00:00.5-05:00"), stored_time("2026-11-29T15:00:00Z")
+    ('2026-11-29T10:00:00-05:00', '2026-11-29T15:00:00+00:00')
+    """
+    if played_at is None:
+        return None
+    minutes = utc_offsets([played_at])[0].as_py() or 0
+    moment = datetime.fromisoformat(played_at).astimezone(UTC) + timedelta(minutes=minutes)
+    sign, (hours, rest) = "-" if minutes < 0 else "+", divmod(abs(minutes), 60)
+    return f"{moment.strftime('%Y-%m-%dT%H:%M:%S')}{sign}{hours:02d}:{rest:02d}"
 
 
 def load_records(con: duckdb.DuckDBPyConnection,

@@ -183,3 +183,18 @@ def test_does_chasing_pay_leaves_race_points_out_when_mixed(demo_db_path: Path) 
         got = shown.loc[period, "points_per_hand"]
         assert (pd.isna(got) and value is None) or got == pytest.approx(value), period
     assert shown["trend_points_per_hand"].notna().all()
+
+
+def test_the_ledger_says_when_no_format_was_recognised(tmp_path: Path) -> None:
+    from dashboard.queries import imports
+
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello\nworld\n")
+    import_paths([junk], tmp_path / "s.duckdb")
+    con = duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True)
+    try:
+        ledger = imports.ledger(con)
+    finally:
+        con.close()
+    assert list(ledger["format"]) == ["not recognised"]
+    no_none_or_nan(ledger)

@@ -187,8 +187,8 @@ CI_COLUMNS = {
 
 def money(label: str, **kwargs: Any) -> Any:
     """Money with its sign, or ``no stake`` (the frame's ``money`` column is turned into that
-    text by :func:`shown_frame`)."""
-    return st.column_config.TextColumn(label, **kwargs)
+    text by :func:`shown_frame`), right-aligned as numbers are."""
+    return st.column_config.TextColumn(label, alignment="right", **kwargs)
 
 
 MONEY_COLUMNS = {"money": money("Money", help="stake x points (OFC Double: stake x cube of "

@@ -16,7 +16,7 @@ if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a 
 
 import streamlit as st  # noqa: E402
 
-from dashboard import cards, db, filters  # noqa: E402
+from dashboard import cards, db, filters, timefmt  # noqa: E402
 from ingest.api import StoreError  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
@@ -66,6 +66,7 @@ def main() -> None:
         st.markdown(cards.CSS, unsafe_allow_html=True)
         demo_banner()
         filters.render_sidebar()
+        timefmt.render_choice()
         navigation.run()
 
 

@@ -27,7 +27,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters
+from dashboard import db, filters, timefmt
 from dashboard.cards import md_text
 from dashboard.queries.common import Filters
 from dashboard.queries.sessions import HAND_LIMIT
@@ -147,8 +147,9 @@ def percent(label: str, **kwargs: Any) -> Any:
 
 
 def when(label: str, **kwargs: Any) -> Any:
-    """A date and time to the minute."""
-    return st.column_config.DatetimeColumn(label, format="YYYY-MM-DD HH:mm", **kwargs)
+    """A date and time to the minute with its zone, in the zone the user chose (the frame's
+    times are turned into that text by :func:`shown_frame`)."""
+    return st.column_config.TextColumn(label, **kwargs)
 
 
 def flag(label: str, **kwargs: Any) -> Any:
@@ -184,7 +185,32 @@ CI_COLUMNS = {
 }
 """Points per hand with its 95% interval."""
 
-MONEY_COLUMNS = {"money": signed("Money"), "currency": text("Currency")}
+def money(label: str, **kwargs: Any) -> Any:
+    """Money with its sign, or ``no stake`` (the frame's ``money`` column is turned into that
+    text by :func:`shown_frame`), right-aligned as numbers are."""
+    return st.column_config.TextColumn(label, alignment="right", **kwargs)
+
+
+MONEY_COLUMNS = {"money": money("Money", help="stake x points (OFC Double: stake x cube of "
+                                 "each match); no stake: the log gives none"),
+                 "currency": text("Currency")}
+NO_STAKE = "no stake"
+
+
+def money_text(values: Iterable[float | None]) -> list[str]:
+    """Money with its sign, two decimals; ``no stake`` where the hands had none.
+
+    >>> money_text([12.5, None, float("nan"), -3])
+    ['+12.50', 'no stake', 'no stake', '-3.00']
+    """
+    return [NO_STAKE if v is None or pd.isna(v) else f"{v:+,.2f}" for v in values]
+
+
+def shown_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as tables show it: times as text with their zone (:mod:`dashboard.timefmt`,
+    the ``utc_offset`` column dropped), money as text with ``no stake`` for none."""
+    out = timefmt.table_times(frame)
+    return out.assign(money=money_text(out["money"])) if "money" in out else out
 
 
 def percent_columns(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -243,7 +269,7 @@ def picked(point: list[Any] | None, row: int | None = None, frame: pd.DataFrame 
 
 def _dataframe(frame: pd.DataFrame, key: str, columns: dict[str, Any],
                order: tuple[str, ...] | None, rates: tuple[str, ...]) -> Any:
-    return st.dataframe(percent_columns(frame, *rates), key=key, on_select="rerun",
+    return st.dataframe(percent_columns(shown_frame(frame), *rates), key=key, on_select="rerun",
                         selection_mode="single-row", hide_index=True, width="stretch",
                         column_order=order, column_config=columns)
 

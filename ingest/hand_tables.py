@@ -105,6 +105,8 @@ class HandColumns:
     board: tuple[Texts, Texts, Texts]
     """Cards of the top, middle and bottom rows as text."""
     # Per street of a player with street detail (R).
+    log_seat: list[int | None] | pa.Array
+    """The seat number the log gives each player (``PlayerRecord.seat``); ``None`` unknown."""
     street_player: np.ndarray
     street: np.ndarray
     """1-based."""
@@ -120,6 +122,10 @@ class HandColumns:
     event_by: list[str | None] = field(default_factory=list)
     event_accepted: list[bool | None] = field(default_factory=list)
     event_data: list[str | None] = field(default_factory=list)
+    utc_offset: pa.Array | None = None
+    """Per hand the log's UTC offset in minutes; ``None``: read from ``played_at``
+    (:func:`utc_offsets`). Rescoring gives the stored column, so it keeps what it cannot
+    read again (NULL for hands stored before schema 6)."""
 
     def __len__(self) -> int:
         return len(self.variant)
@@ -132,6 +138,7 @@ def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | No
         "source", "hand_id", "session_id", "match_id", "played_at", "variant", "rules",
         "button", "hero", "stake", "currency")}
     name: list[str] = []
+    log_seat: list[int | None] = []
     fantasyland: list[bool] = []
     surrendered: list[bool] = []
     reported: list[float | None] = []
@@ -143,7 +150,8 @@ def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | No
     cols = HandColumns(**{k: [] for k in hand_cols}, raw=list(raws), line=list(lines),
                        first_to_act=np.array([r.first_to_act for r in records], np.int64),
                        player_count=np.array([len(r.players) for r in records], np.int64),
-                       name=name, fantasyland=np.zeros(0, bool), surrendered=np.zeros(0, bool),
+                       name=name, log_seat=log_seat, fantasyland=np.zeros(0, bool),
+                       surrendered=np.zeros(0, bool),
                        reported_points=reported, fl_cards=fl_cards, board=board,
                        street_player=np.zeros(0, np.int64), street=np.zeros(0, np.int64),
                        **plays)
@@ -154,6 +162,7 @@ def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | No
         for p in rec.players:
             player = len(name)
             name.append(p.name)
+            log_seat.append(p.seat)
             fantasyland.append(p.fantasyland)
             surrendered.append(p.surrendered)
             reported.append(p.reported_points)
@@ -198,8 +207,8 @@ def _text_array(values: Texts) -> pa.Array:
         values, pa.string())
 
 
-HAND_COLUMNS_ON_PLAYERS = ("played_at", "session_id", "match_id", "variant", "ruleset_label",
-                           "scoring", "player_count", "stake", "currency")
+HAND_COLUMNS_ON_PLAYERS = ("played_at", "utc_offset", "session_id", "match_id", "variant",
+                           "ruleset_label", "scoring", "player_count", "stake", "currency")
 """The ``hands`` columns copied onto each of the hand's ``hand_players`` rows (the dashboard's
 filters and groupings read one table)."""
 
@@ -255,6 +264,8 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     hand_players = pa.table({
         "hand_key": player_key,
         "seat": seat,
+        "log_seat": (cols.log_seat if isinstance(cols.log_seat, pa.Array)
+                     else pa.array(cols.log_seat, pa.int64())).cast(pa.int16()),
         "player": names,
         "position": position.astype(np.int8),
         "fantasyland": np.asarray(cols.fantasyland, bool),
@@ -376,7 +387,10 @@ def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, co
     return pa.table({
         "hand_key": keys,
         **{k: _text_array(getattr(cols, k)) for k in (
-            "source", "hand_id", "session_id", "match_id", "played_at", "variant")},
+            "source", "hand_id", "session_id", "match_id", "played_at")},
+        "utc_offset": (utc_offsets(cols.played_at) if cols.utc_offset is None
+                       else cols.utc_offset.cast(pa.int16())),
+        "variant": _text_array(cols.variant),
         "ruleset": pa.array(settings, pa.string()),
         "ruleset_label": pa.array(labels, pa.string()),
         "scoring": pa.array(scoring, pa.string()),
@@ -391,6 +405,43 @@ def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, co
         "raw": _text_array(cols.raw),
         "line": pa.array(cols.line, pa.int32()),
     })
+
+
+_OFFSET = r"\d\d:?\d\d(?::?\d\d(?:[.,]\d+)?)?(?P<offset>Z|[+-]\d\d(?::?\d\d)?)$"
+"""An ISO 8601 time of day and the UTC offset that ends it: ``Z``, ``+01``, ``-0530``,
+``+01:00``."""
+
+
+def offset_minutes(suffix: str) -> int | None:
+    """Minutes east of UTC of an ISO 8601 offset (``None`` for none).
+
+    >>> offset_minutes("-05:00"), offset_minutes("+0530"), offset_minutes("Z"), offset_minutes("")
+    (-300, 330, 0, None)
+    """
+    if not suffix:
+        return None
+    if suffix == "Z":
+        return 0
+    digits = suffix[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:4] or 0)
+    return -minutes if suffix[0] == "-" else minutes
+
+
+def utc_offsets(played_at: Texts) -> pa.Array:
+    """Per hand the UTC offset its log wrote ``played_at`` with, in minutes (NULL when the
+    hand has no time), read from the end of the ISO text: the store keeps the moment as a
+    ``TIMESTAMPTZ`` (in UTC) and the log's offset here, so pages can show the log's own clock.
+
+    >>> utc_offsets(["2026-11-29T10:00:00-05:00", None, "2026-11-29T15:00:00Z"]).to_pylist()
+    [-300, None, 0]
+    """
+    texts = _text_array(played_at)
+    if isinstance(texts, pa.ChunkedArray):
+        texts = texts.combine_chunks()
+    suffix = pc.struct_field(pc.extract_regex(texts, _OFFSET), "offset")
+    found = suffix.unique()
+    minutes = pa.array([offset_minutes(v) for v in found.to_pylist()], pa.int16())
+    return minutes.take(pc.index_in(suffix, value_set=found))
 
 
 def hand_tables(records: Sequence[HandRecord], rows: Sequence[HandRow],

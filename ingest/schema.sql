@@ -1,6 +1,7 @@
--- OFC Analytics DuckDB schema, version 5. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 6. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
--- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
+-- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order
+-- (the log's own seat number is hand_players.log_seat).
 -- The big tables carry no PRIMARY KEY / UNIQUE index (they slow bulk loading and updates in
 -- DuckDB); the importer enforces (source, hand_id) uniqueness and assigns hand_key itself.
 
@@ -32,6 +33,8 @@ CREATE TABLE IF NOT EXISTS hands (
     session_id    VARCHAR,
     match_id      VARCHAR,
     played_at     TIMESTAMPTZ,
+    utc_offset    SMALLINT,            -- minutes east of UTC the log wrote played_at with
+                                       -- (-300 for -05:00); NULL if unknown (stored before 6)
     variant       VARCHAR NOT NULL,    -- preset name
     ruleset       VARCHAR NOT NULL,    -- resolved settings as JSON (Ruleset.settings()), plus
                                        -- "overrides": the log's own rules object, if any
@@ -53,6 +56,8 @@ CREATE TABLE IF NOT EXISTS hands (
 CREATE TABLE IF NOT EXISTS hand_players (
     hand_key         BIGINT NOT NULL,
     seat             TINYINT NOT NULL,
+    log_seat         SMALLINT,         -- the seat number the log gives (live, CSV: listing
+                                       -- order from 0); NULL if unknown (stored before 6)
     player           VARCHAR NOT NULL,
     position         TINYINT NOT NULL, -- acting order: 0 = left of the button
     fantasyland      BOOLEAN NOT NULL, -- played this hand in Fantasyland
@@ -70,6 +75,7 @@ CREATE TABLE IF NOT EXISTS hand_players (
     -- Copies of the hand's own columns (hands.*), so that the dashboard filters and groups one
     -- player's hands from this table alone; written together with the hand, never apart.
     played_at        TIMESTAMPTZ,
+    utc_offset       SMALLINT,
     session_id       VARCHAR,
     match_id         VARCHAR,
     variant          VARCHAR,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -20,7 +21,7 @@ from ofc_core.cards import JOKER_SPELLINGS, Card, parse_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
-from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow
+from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow, utc_offsets
 
 
 @lru_cache(maxsize=4096)
@@ -33,6 +34,31 @@ def _fetch(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
     return rows
 
 
+LOG_TIME = """CASE WHEN utc_offset IS NULL
+    THEN strftime(timezone('UTC', played_at), '%Y-%m-%dT%H:%M:%S+00:00')
+    ELSE strftime(timezone('UTC', played_at) + utc_offset * INTERVAL 1 MINUTE,
+                  '%Y-%m-%dT%H:%M:%S')
+         || printf('%s%02d:%02d', CASE WHEN utc_offset < 0 THEN '-' ELSE '+' END,
+                   abs(utc_offset) // 60, abs(utc_offset) % 60) END"""
+"""A stored hand's ``played_at`` as ISO text on the log's own clock and offset (UTC when the
+offset is not known); :func:`stored_time` in Python."""
+
+
+def stored_time(played_at: str | None) -> str | None:
+    """``played_at`` as :func:`load_records` reads it back from the store (:data:`LOG_TIME`):
+    to the second, on the log's clock, with its offset in minutes.
+
+    >>> stored_time("2026-11-29T10:00:00.5-05:00"), stored_time("2026-11-29T15:00:00Z")
+    ('2026-11-29T10:00:00-05:00', '2026-11-29T15:00:00+00:00')
+    """
+    if played_at is None:
+        return None
+    minutes = utc_offsets([played_at])[0].as_py() or 0
+    moment = datetime.fromisoformat(played_at).astimezone(UTC) + timedelta(minutes=minutes)
+    sign, (hours, rest) = "-" if minutes < 0 else "+", divmod(abs(minutes), 60)
+    return f"{moment.strftime('%Y-%m-%dT%H:%M:%S')}{sign}{hours:02d}:{rest:02d}"
+
+
 def load_records(con: duckdb.DuckDBPyConnection,
                  keys: Sequence[int]) -> dict[int, tuple[HandRecord, HandRow]]:
     """The stored hands ``keys`` as records (with their key, import, line and raw text)."""
@@ -43,11 +69,11 @@ def load_records(con: duckdb.DuckDBPyConnection,
         where = "WHERE hand_key IN (SELECT hand_key FROM _ofc_load_keys)"
         hands = _fetch(con, f"""
             SELECT hand_key, source, hand_id, session_id, match_id,
-                   strftime(timezone('UTC', played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at,
+                   {LOG_TIME} AS played_at,
                    variant, ruleset, button, hero, stake, currency, import_id, raw, line
             FROM hands {where}""")
         players = _fetch(con, f"""
-            SELECT hand_key, seat, player, fantasyland, surrendered, reported_points
+            SELECT hand_key, seat, log_seat, player, fantasyland, surrendered, reported_points
             FROM hand_players {where} ORDER BY hand_key, seat""")
         rows = _fetch(con, f"SELECT hand_key, seat, row_name, cards FROM hand_rows {where}")
         streets = _fetch(con, f"""
@@ -85,8 +111,10 @@ def assemble_records(hands: list[dict[str, Any]], players: list[dict[str, Any]],
         b = boards.get(where, {})
         board = Board(b.get("top", ()), b.get("middle", ()), b.get("bottom", ()))
         st = plays.get(where)
+        log_seat = p.get("log_seat")
         seated.setdefault(p["hand_key"], []).append(PlayerRecord(
-            p["player"], p["seat"], board, None if st is None else tuple(st),
+            p["player"], p["seat"] if log_seat is None else log_seat, board,
+            None if st is None else tuple(st),
             p["fantasyland"], p["surrendered"], p["reported_points"]))
     happened: dict[int, list[Event]] = {}
     for e in events:

@@ -9,7 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
+from .formats.ofc_hh import FORMAT_NAME as OFC_HH
+from .hand_tables import utc_offsets
 from .reports import Progress, RescoreResult
 from .rescoring import rescore
 from .store import (
@@ -53,6 +56,8 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
         con.execute(schema_sql())  # CREATE ... IF NOT EXISTS: adds only the missing tables
         for table, column, kind in added:
             con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}')
+        if version.isdigit() and int(version) < 6:
+            fill_log_facts(con)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -66,3 +71,28 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
     failed = f"; {len(result.failed)} could not be rescored" if result.failed else ""
     notify(f"Upgraded {display_path(path)}: {result.hands:,} hands rescored{failed}.")
     return result
+
+
+def fill_log_facts(con: duckdb.DuckDBPyConnection) -> None:
+    """Schema 6 keeps the log's UTC offset (``hands.utc_offset``) and seat numbers
+    (``hand_players.log_seat``); rescoring keeps what is stored and does not read logs again,
+    so an upgrade reads them here from the raw text of ofc-hh/1 hands (one JSON object each).
+    Hands of other formats keep NULL (their raw text alone does not say: a live log's time
+    zone is a directive of the file): pages show their times in UTC."""
+    ofc_hh = ("FROM imports i WHERE i.import_id = hands.import_id "
+              f"AND i.format = '{OFC_HH}' AND json_valid(hands.raw)")
+    found = con.execute("SELECT hand_key, json_extract_string(raw, '$.played_at') AS played_at "
+                        f"FROM hands WHERE EXISTS (SELECT 1 {ofc_hh})").to_arrow_table()
+    offsets = pa.table({"hand_key": found["hand_key"],
+                        "utc_offset": utc_offsets(found["played_at"])})
+    con.register("_ofc_offsets", offsets)
+    try:
+        con.execute("UPDATE hands SET utc_offset = o.utc_offset FROM _ofc_offsets o "
+                    "WHERE hands.hand_key = o.hand_key")
+    finally:
+        con.unregister("_ofc_offsets")
+    con.execute(f"""
+        UPDATE hand_players SET log_seat = TRY_CAST(json_extract(hands.raw,
+            '$.players[' || hand_players.seat || '].seat') AS SMALLINT)
+        FROM hands WHERE hands.hand_key = hand_players.hand_key
+          AND EXISTS (SELECT 1 {ofc_hh})""")

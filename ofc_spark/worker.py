@@ -39,7 +39,7 @@ from ingest.formats import ParsedHand, ParseIssue, ofc_hh, ofc_hh_fast
 from ingest.hand_tables import HAND_TABLES, HandRow, build_tables, hand_tables
 from ingest.merge import MergeConflict, merge_records
 from ingest.pipeline import recognise
-from ingest.stored_hands import assemble_records
+from ingest.stored_hands import assemble_records, stored_time
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 
@@ -360,13 +360,12 @@ def _bulk(out: _Out, lines: list[_Line]) -> None:
 
 def _stored_form(record: HandRecord, row: HandRow) -> tuple[HandRecord, dict[str, pa.Table]]:
     """The hand's tables, and the record the embedded importer would load back from them
-    (``ingest.hand_tables.load_records``: seats renumbered, ``played_at`` in UTC) to merge
-    another log into it."""
+    (``ingest.stored_hands.load_records``: the log's seat numbers, ``played_at`` to the second
+    on the log's clock) to merge another log into it."""
     tables = hand_tables([record], [row], score_records([record]))
     hands = tables["hands"].to_pylist()
     for h in hands:
-        moment = _utc(h["played_at"])
-        h["played_at"] = None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+        h["played_at"] = stored_time(h["played_at"])
     loaded = assemble_records(hands, tables["hand_players"].to_pylist(),
                               tables["hand_rows"].to_pylist(),
                               tables["placements"].to_pylist(), tables["events"].to_pylist())

@@ -15,7 +15,8 @@ from tests.test_browser_analysis import browser, server  # noqa: F401, F811 (the
 
 PAGES = {"": "Overview", "hands": "Hand review", "sessions": "Sessions",
          "matches": "Matches", "opponents": "Opponents", "fouls": "Fouls",
-         "fantasyland": "Fantasyland", "variants": "Variants", "import": "Import"}
+         "fantasyland": "Fantasyland", "review": "Review", "variants": "Variants",
+         "import": "Import"}
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -148,10 +148,11 @@ def table_dump(con: duckdb.DuckDBPyConnection) -> dict[str, list[list[Any]]]:
     queries = {
         "hands": "SELECT hand_key, source, hand_id, session_id, match_id, "
                  "strftime(timezone('UTC', played_at), '%Y-%m-%d %H:%M:%S') AS played_at, "
-                 "variant, ruleset, ruleset_label, scoring, button, hero, stake, currency, "
+                 "utc_offset, variant, ruleset, ruleset_label, scoring, button, hero, stake, "
+                 "currency, "
                  "player_count, first_to_act, points_differ, import_id, line FROM hands",
         # the hand's columns copied onto hand_players (schema v3) are dumped under "hands"
-        "hand_players": "SELECT * EXCLUDE (played_at, session_id, match_id, variant, "
+        "hand_players": "SELECT * EXCLUDE (played_at, utc_offset, session_id, match_id, variant, "
                         "ruleset_label, scoring, player_count, stake, currency, top_hand, "
                         "middle_hand, bottom_hand) FROM hand_players",
         "hand_rows": "SELECT * FROM hand_rows",

@@ -8,6 +8,10 @@ next hand (``fantasyland_next``, 0 if none), judged by the scorer under the hand
   entry rate is entries over normal hands (as on the Overview page);
 - a *stay* is a Fantasyland hand with ``fantasyland_next > 0``; the stay rate is stays over
   Fantasyland hands.
+
+Points per hand never add OFC Double's race points to other points: when the hands mix race
+scoring with another system, the race hands are left out of the point figures (and counted in
+``race_left_out``, which the page says), as on the Overview page.
 """
 
 from __future__ import annotations
@@ -15,9 +19,8 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df
+from dashboard.queries.common import RACE, Filters, fetch_df
 from dashboard.queries.sessions import (
-    FOUL_RATE,
     hand_list,
     scope_cte,
     session_table,
@@ -39,7 +42,7 @@ TOP_JOIN = ""
 ``hand_players``); kept for callers that pass it as a join."""
 
 _CELLS = """
-SELECT s.fantasyland, {top_class} AS top_class,
+SELECT s.fantasyland, {top_class} AS top_class, s.scoring = '{race}' AS race,
        count(*) AS hands,
        count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
        count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouled,
@@ -54,10 +57,29 @@ def cells(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """The counts every Fantasyland number is made of, per (``fantasyland``, ``top_class``):
     ``hands``, ``hands_set`` (not surrendered), ``fouled``, ``earned`` (hands with
     ``fantasyland_next > 0``: an entry from a normal hand, a stay from a Fantasyland hand) and
-    ``points``. One pass over the player's rows (the top's hand name is stored with them);
-    :func:`summary_of` and :func:`by_top_of` add them up."""
+    ``points``, apart for race-scored hands (``race``). One pass over the player's rows (the
+    top's hand name is stored with them); :func:`summary_of` and :func:`by_top_of` add them
+    up."""
     head, params = scope_cte(filters)
-    return fetch_df(con, head + _CELLS.format(top_class=TOP_CLASS, top_join=TOP_JOIN), params)
+    return fetch_df(con, head + _CELLS.format(top_class=TOP_CLASS, top_join=TOP_JOIN,
+                                              race=RACE), params)
+
+
+def points_counted(counts: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``counts`` (with a ``race`` column) whose points are added up: all of them,
+    or, when race scoring is mixed with another system, those not race-scored.
+
+    >>> frame = pd.DataFrame({"race": [True, False], "hands": [3, 4]})
+    >>> points_counted(frame)["hands"].tolist(), points_counted(frame[:1])["hands"].tolist()
+    ([4], [3])
+    """
+    race = counts["race"].astype(bool)
+    return counts[~race] if race.any() and not race.all() else counts
+
+
+def race_left_out(counts: pd.DataFrame) -> int:
+    """How many race-scored hands :func:`points_counted` leaves out."""
+    return int(counts["hands"].sum() - points_counted(counts)["hands"].sum())
 
 
 def _ratio(a: float, b: float) -> float | None:
@@ -68,9 +90,13 @@ def summary_of(counts: pd.DataFrame) -> dict[str, float | int | None]:
     """The headline numbers from :func:`cells`: ``hands``, ``fl_hands``, ``normal_hands``,
     ``entries``, ``entry_rate``, ``stays``, ``stay_rate``, ``fl_per_100`` (Fantasyland hands
     per 100 hands), ``points_per_fl_hand``, ``points_per_normal_hand``, ``foul_rate``. Rates
-    are ``None`` when there is nothing to divide by."""
+    are ``None`` when there is nothing to divide by; ``race_left_out`` counts the race hands
+    left out of the point figures (:func:`points_counted`)."""
     fl = counts[counts["fantasyland"].astype(bool)]
     normal = counts[~counts["fantasyland"].astype(bool)]
+    counted = points_counted(counts)
+    fl_points = counted[counted["fantasyland"].astype(bool)]
+    normal_points = counted[~counted["fantasyland"].astype(bool)]
     hands, fl_hands, normal_hands = (int(counts["hands"].sum()), int(fl["hands"].sum()),
                                      int(normal["hands"].sum()))
     entries, stays = int(normal["earned"].sum()), int(fl["earned"].sum())
@@ -79,8 +105,10 @@ def summary_of(counts: pd.DataFrame) -> dict[str, float | int | None]:
         "entries": entries, "entry_rate": _ratio(entries, normal_hands),
         "stays": stays, "stay_rate": _ratio(stays, fl_hands),
         "fl_per_100": 100 * _ratio(fl_hands, hands) if hands else None,
-        "points_per_fl_hand": _ratio(fl["points"].sum(), fl_hands),
-        "points_per_normal_hand": _ratio(normal["points"].sum(), normal_hands),
+        "points_per_fl_hand": _ratio(fl_points["points"].sum(), fl_points["hands"].sum()),
+        "points_per_normal_hand": _ratio(normal_points["points"].sum(),
+                                         normal_points["hands"].sum()),
+        "race_left_out": race_left_out(counts),
         "foul_rate": _ratio(counts["fouled"].sum(), counts["hands_set"].sum()),
     }
 
@@ -95,15 +123,20 @@ def by_top_of(counts: pd.DataFrame) -> pd.DataFrame:
     :func:`cells`: ``hands``, ``fouled`` (a qualifying top over a foul earns nothing),
     ``entries``, ``entry_rate_with_top`` (entries / hands with that top),
     ``share_of_normal_hands`` (entries with that top / all normal hands; they add up to the
-    overall entry rate) and ``points_per_hand``."""
+    overall entry rate) and ``points_per_hand`` (race hands left out when mixed)."""
     normal = counts[~counts["fantasyland"].astype(bool)]
-    out = normal.groupby("top_class", sort=False)[["hands", "fouled", "earned", "points"]].sum()
+    out = normal.groupby("top_class", sort=False)[["hands", "fouled", "earned"]].sum()
+    counted = points_counted(counts)
+    counted = counted[~counted["fantasyland"].astype(bool)].groupby("top_class")[
+        ["hands", "points"]].sum()
+    out = out.join(counted["points"]).join(counted["hands"].rename("points_hands"))
     out = out.rename(columns={"earned": "entries"}).reset_index()
     out["entry_rate_with_top"] = out["entries"] / out["hands"]
     out["share_of_normal_hands"] = out["entries"] / out["hands"].sum()
-    out["points_per_hand"] = out["points"] / out["hands"]
+    out["points_per_hand"] = out["points"] / out["points_hands"]
     order = {c: i for i, c in enumerate(TOP_CLASSES)}
-    out = out.drop(columns=["points"]).sort_values("top_class", key=lambda c: c.map(order))
+    out = out.drop(columns=["points", "points_hands"]).sort_values(
+        "top_class", key=lambda c: c.map(order))
     return out.reset_index(drop=True)
 
 
@@ -119,14 +152,14 @@ def top_hands(con: duckdb.DuckDBPyConnection, filters: Filters, top_class: str) 
 
 
 _CARDS = """
-SELECT coalesce(s.fl_cards::VARCHAR, 'unknown') AS fl_cards,
+SELECT coalesce(s.fl_cards::VARCHAR, 'unknown') AS fl_cards, s.scoring = '{race}' AS race,
        count(*) AS hands,
        count(*) FILTER (WHERE s.fantasyland_next > 0) AS stays,
-       avg((s.fantasyland_next > 0)::INT) AS stay_rate,
-       {foul_rate} AS foul_rate,
-       avg(s.points) AS points_per_hand
+       count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
+       count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouled,
+       sum(s.points) AS points
 FROM scope s WHERE s.fantasyland
-GROUP BY 1 ORDER BY 1
+GROUP BY 1, 2
 """
 
 CARDS_EXPR = "coalesce(s.fl_cards::VARCHAR, 'unknown')"
@@ -134,9 +167,17 @@ CARDS_EXPR = "coalesce(s.fl_cards::VARCHAR, 'unknown')"
 
 def by_cards(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Fantasyland hands by cards dealt (``unknown`` when the log does not say): ``hands``,
-    ``stays``, ``stay_rate``, ``foul_rate``, ``points_per_hand``."""
+    ``stays``, ``stay_rate``, ``foul_rate``, ``points_per_hand`` (race hands left out when
+    mixed with another scoring system)."""
     head, params = scope_cte(filters)
-    return fetch_df(con, head + _CARDS.format(foul_rate=FOUL_RATE), params)
+    parts = fetch_df(con, head + _CARDS.format(race=RACE), params)
+    out = parts.groupby("fl_cards")[["hands", "stays", "hands_set", "fouled"]].sum()
+    counted = points_counted(parts).groupby("fl_cards")[["points", "hands"]].sum()
+    out["stay_rate"] = out["stays"] / out["hands"]
+    out["foul_rate"] = (out["fouled"] / out["hands_set"]).where(out["hands_set"] > 0)
+    out["points_per_hand"] = counted["points"] / counted["hands"]
+    return out.drop(columns=["hands_set", "fouled"]).reset_index().sort_values(
+        "fl_cards").reset_index(drop=True)
 
 
 def cards_hands(con: duckdb.DuckDBPyConnection, filters: Filters, fl_cards: str) -> pd.DataFrame:

@@ -181,7 +181,7 @@ _FOULED_HANDS = """
     FROM hand_rows r JOIN picked n ON n.hand_key = r.hand_key AND n.seat = r.seat
     GROUP BY r.hand_key, r.seat
 )
-SELECT n.hand_key, n.played_at, h.source, h.hand_id, n.variant, n.player, n.position,
+SELECT n.hand_key, n.played_at, n.utc_offset, h.source, h.hand_id, n.variant, n.player, n.position,
        n.fantasyland, n.relation, b.top_cards, n.top_hand, b.middle_cards, n.middle_hand,
        b.bottom_cards, n.bottom_hand, n.points
 FROM picked n JOIN hands h ON h.hand_key = n.hand_key

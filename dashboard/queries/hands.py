@@ -63,13 +63,14 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     extra, more = search_where(search)
     return fetch_df(con, f"""
         WITH found AS (
-            SELECT h.hand_key, h.source, h.hand_id, h.played_at, h.ruleset_label AS ruleset,
+            SELECT h.hand_key, h.source, h.hand_id, h.played_at, h.utc_offset,
+                   h.ruleset_label AS ruleset,
                    hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
                    h.points_differ AS room_differs
             {PLAYER_HANDS} WHERE {cond} AND {extra}
             ORDER BY h.played_at DESC NULLS LAST, h.hand_key DESC LIMIT ?
         )
-        SELECT f.hand_key, f.source, f.hand_id, f.played_at, f.ruleset,
+        SELECT f.hand_key, f.source, f.hand_id, f.played_at, f.utc_offset, f.ruleset,
                (SELECT string_agg(o.player, ', ' ORDER BY o.seat) FROM hand_players o
                 WHERE o.hand_key = f.hand_key AND o.seat <> f.seat) AS opponents,
                f.points, f.royalties, f.fouled, f.fantasyland, f.room_differs
@@ -87,7 +88,8 @@ def key_of(con: Any, source: str, hand_id: str) -> int | None:
 def hand(con: Any, hand_key: int) -> dict[str, Any] | None:
     """The hand's own fields (one ``hands`` row as a dict), ``None`` if not stored."""
     frame = fetch_df(con, """
-        SELECT hand_key, source, hand_id, session_id, match_id, played_at, variant, ruleset,
+        SELECT hand_key, source, hand_id, session_id, match_id, played_at, utc_offset, variant,
+               ruleset,
                ruleset_label, scoring, button, hero, stake, currency, player_count,
                first_to_act, points_differ
         FROM hands WHERE hand_key = ?""", [hand_key])
@@ -97,7 +99,7 @@ def hand(con: Any, hand_key: int) -> dict[str, Any] | None:
 def players(con: Any, hand_key: int) -> pd.DataFrame:
     """Every seat: name, Fantasyland, foul, royalties, our points and the room's."""
     return fetch_df(con, """
-        SELECT seat, player, position, fantasyland, fl_cards, surrendered, fouled,
+        SELECT seat, log_seat, player, position, fantasyland, fl_cards, surrendered, fouled,
                foul_top_middle, foul_middle_bottom, royalties, fantasyland_next, raw_points,
                points, reported_points, points_differ
         FROM hand_players WHERE hand_key = ? ORDER BY seat""", [hand_key])

@@ -24,7 +24,8 @@ def ledger(con: Any, import_ids: Sequence[int] | None = None, limit: int = 1000,
     completed with its hidden cards) is derived as documented in docs/schema.md."""
     where, params = _chosen(import_ids)
     return fetch_df(con, f"""
-        SELECT import_id, path AS file, format, imported_at, hands, stored, duplicate,
+        SELECT import_id, path AS file, coalesce(format, 'not recognised') AS format,
+               imported_at, hands, stored, duplicate,
                hands - stored - duplicate - rejected AS merged, partial, rejected
         FROM imports WHERE {where} ORDER BY import_id LIMIT ?""", [*params, limit])
 

@@ -54,6 +54,7 @@ _MATCHES = """
     GROUP BY m.match_id
 ), played AS (
     SELECT m.match_id, min(m.played_at) AS started, max(m.played_at) AS ended,
+           min(m.utc_offset) AS utc_offset,
            count(*) AS hands, string_agg(DISTINCT o.opponent, ', ') AS opponent,
            sum(m.points) AS points, sum(o.opponent_points) AS opponent_points,
            any_value(m.stake) AS stake, any_value(m.currency) AS currency,
@@ -120,7 +121,8 @@ DECISION = """CASE WHEN e.by_player = ? THEN
      END"""
 
 _OFFERS = """
-SELECT s.match_id, s.hand_key, s.played_at, e.idx, e.by_player AS offered_by, e.accepted,
+SELECT s.match_id, s.hand_key, s.played_at, s.utc_offset, e.idx, e.by_player AS offered_by,
+       e.accepted,
        {cube} AS cube_after,
        {decision} AS decision
 FROM scope s JOIN events e ON e.hand_key = s.hand_key

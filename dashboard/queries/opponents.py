@@ -18,7 +18,7 @@ from dashboard.queries.sessions import scope_cte
 
 _VERSUS = """
 , versus AS (
-    SELECT s.hand_key, s.played_at, s.variant, s.scoring, s.stake, s.currency,
+    SELECT s.hand_key, s.played_at, s.utc_offset, s.variant, s.scoring, s.stake, s.currency,
            s.player, {money} AS money,
            p.opponent, p.points, p.total, p.row_points, p.bonus, p.royalties AS royalty_net,
            p.surrender, p.rows_won, p.rows_lost, p.scoop,
@@ -182,7 +182,8 @@ _HANDS = """
     ORDER BY played_at NULLS LAST, hand_key
     LIMIT ?
 )
-SELECT v.hand_key, v.played_at, h.source, h.hand_id, v.variant, v.player, v.opponent,
+SELECT v.hand_key, v.played_at, v.utc_offset, h.source, h.hand_id, v.variant, v.player,
+       v.opponent,
        v.rows_won, v.rows_lost, v.row_points, v.bonus, v.royalty_net AS royalties, v.fouled,
        v.opponent_fouled, v.points
 FROM picked v JOIN hands h ON h.hand_key = v.hand_key

@@ -110,6 +110,8 @@ def summary(con: Any, filters: Filters) -> Summary:
 
 
 _NULL_TIME_FIRST = -(2**62)
+_NO_OFFSET = -32768
+"""A hand whose log's UTC offset is not known (the numpy scan has no NULL)."""
 
 
 def _kept(hands: int, max_points: int) -> np.ndarray:
@@ -125,7 +127,8 @@ def _kept(hands: int, max_points: int) -> np.ndarray:
 
 def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd.DataFrame:
     """Running totals in play order (``played_at``, then ``hand_key``), one row per kept hand:
-    ``n`` (hand number), ``hand_key``, ``played_at``, ``points`` (that hand), ``total``,
+    ``n`` (hand number), ``hand_key``, ``played_at`` (and its log's ``utc_offset``),
+    ``points`` (that hand), ``total``,
     ``without_fl`` (hands not played in Fantasyland), ``royalties`` (net royalties exchanged,
     from ``pairs``) and ``row_points`` (rows and bonuses won, from ``pairs``), all cumulative.
     Long histories keep every k-th hand and the last one. When the hands mix race scoring
@@ -142,15 +145,16 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     cond, params = where(filters)
     mine = fetch_all_numpy(con, f"""
         SELECT hp.hand_key, coalesce(epoch_us(hp.played_at), {_NULL_TIME_FIRST}) AS t,
-               hp.seat, hp.points, hp.fantasyland, hp.scoring = '{RACE}' AS race
+               hp.seat, hp.points, hp.fantasyland, hp.scoring = '{RACE}' AS race,
+               coalesce(hp.utc_offset, {_NO_OFFSET}) AS utc_offset
         {PLAYER_ROWS} WHERE {cond}""", params)
     race = np.asarray(mine["race"], dtype=bool)
     if race.any() and not race.all():  # race points are not added to other points
         mine = {name: np.asarray(values)[~race] for name, values in mine.items()}
     count = len(mine["hand_key"])
     if count == 0:
-        return pd.DataFrame(columns=["n", "hand_key", "played_at", "points", "total",
-                                     "without_fl", "royalties", "row_points", "expected"])
+        return pd.DataFrame(columns=["n", "hand_key", "played_at", "utc_offset", "points",
+                                     "total", "without_fl", "royalties", "row_points", "expected"])
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
     if filters.player is not None:
@@ -171,6 +175,8 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
         "n": keep + 1,
         "hand_key": mine["hand_key"][order][keep],
         "played_at": played,
+        "utc_offset": pd.Series(mine["utc_offset"][order][keep], dtype="Float64").replace(
+            _NO_OFFSET, pd.NA),
         "points": points[keep],
         "total": np.cumsum(points)[keep],
         "without_fl": np.cumsum(np.where(fl, 0.0, points))[keep],
@@ -236,6 +242,7 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     cond, params = where(filters)
     return fetch_df(con, f"""
         SELECT coalesce(hp.session_id, '(none)') AS session, min(hp.played_at) AS started,
+               min(hp.utc_offset) AS utc_offset,
                count(*) AS hands, sum(hp.points) AS points, avg(hp.points) AS per_hand,
                avg(hp.fouled::INT) AS foul_rate,
                CASE WHEN min(hp.scoring) = max(hp.scoring) THEN min(hp.scoring)

@@ -49,7 +49,8 @@ def costliest(con: Any, filters: Filters, limit: int = 50) -> pd.DataFrame:
     """The decisions that lost the most, costliest first."""
     cond, params = where(filters)
     return fetch_df(con, f"""
-        SELECT h.hand_key, h.played_at, h.hand_id, d.street, d.kind, d.board, d.dealt, d.chosen,
+        SELECT h.hand_key, h.played_at, h.utc_offset, h.hand_id, d.street, d.kind, d.board,
+               d.dealt, d.chosen,
                d.chosen_ev, d.best, d.best_ev, d.ev_lost, d.fl_chase, h.variant
         {DECISIONS} WHERE {cond}
         ORDER BY d.ev_lost DESC, h.hand_key, d.street LIMIT ?""", [*params, limit])

@@ -37,7 +37,7 @@ DEFAULT_GAP_MINUTES = 30
 
 _SCOPE = """
 scope AS NOT MATERIALIZED (
-    SELECT hp.hand_key, hp.session_id, hp.match_id, hp.played_at,
+    SELECT hp.hand_key, hp.session_id, hp.match_id, hp.played_at, hp.utc_offset,
            hp.variant, hp.ruleset_label, hp.scoring, hp.player_count, hp.stake, hp.currency,
            hp.seat, hp.player, hp.position, hp.fantasyland, hp.fl_cards, hp.surrendered,
            hp.fouled, hp.foul_top_middle, hp.foul_middle_bottom, hp.royalties,
@@ -86,14 +86,14 @@ def sessions_cte(filters: Filters, gap_minutes: float) -> tuple[str, list[Any]]:
 
 _HAND_LIST = """
 , listed AS (
-    SELECT s.hand_key, s.seat, s.played_at, s.variant, s.player, s.position,
+    SELECT s.hand_key, s.seat, s.played_at, s.utc_offset, s.variant, s.player, s.position,
            s.fantasyland, s.fouled, s.royalties, s.fantasyland_next, s.points
     FROM scope s {join}
     WHERE {expr} IS NOT DISTINCT FROM ? {extra}
     ORDER BY s.played_at NULLS LAST, s.hand_key, s.seat
     LIMIT ?
 )
-SELECT l.hand_key, l.played_at, h.source, h.hand_id, l.variant, l.player, l.position,
+SELECT l.hand_key, l.played_at, l.utc_offset, h.source, h.hand_id, l.variant, l.player, l.position,
        l.fantasyland, l.fouled, l.royalties, l.fantasyland_next, l.points
 FROM listed l JOIN hands h ON h.hand_key = l.hand_key
 ORDER BY l.played_at NULLS LAST, l.hand_key, l.seat
@@ -147,6 +147,7 @@ _PERIOD_TABLE = """
 , grouped AS (
     SELECT {k1} AS k1, {k2} AS k2,
            min(s.played_at) AS started, max(s.played_at) AS ended,
+           min(s.utc_offset) AS utc_offset, -- the log's clock of both (one zone a session)
            count(*) AS hands,
            sum(s.points) AS points,
            avg(s.points) AS points_per_hand,
@@ -170,7 +171,7 @@ _PERIOD_TABLE = """
 )
 SELECT row_number() OVER (ORDER BY started NULLS LAST, period) AS period_no,
        periods.* EXCLUDE (plain_points, race_hands),
-       periods.race_hands,
+       periods.race_hands, periods.plain_points,
        sum(CASE WHEN mixing.mixed THEN plain_points ELSE points END)
            OVER (ORDER BY started NULLS LAST, period) AS cumulative_points,
        avg(points_per_hand) OVER (ORDER BY started NULLS LAST, period
@@ -185,10 +186,10 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     """One row per session (or week, or day) in time order: hands, points, points per hand,
     foul rate, Fantasyland entry rate, FL hands, money (where the stake is known: points x
     stake; OFC Double: stake x cube of the matches the period ended), the scoring systems,
-    ``race_hands``, the running total (without race points when the periods mix race
-    scoring with another system), and the trend (points per hand averaged over the last
-    ``TREND_PERIODS`` periods). ``period`` is the key for :func:`hand_list` with
-    ``PERIODS[period]``."""
+    ``race_hands`` and ``plain_points`` (the points of the other hands), the running total
+    (without race points when the periods mix race scoring with another system), and the
+    trend (points per hand averaged over the last ``TREND_PERIODS`` periods). ``period`` is
+    the key for :func:`hand_list` with ``PERIODS[period]``."""
     k1, k2, label = _PERIOD_PARTS[period]
     if period == "session":
         head, params = sessions_cte(filters, gap_minutes)

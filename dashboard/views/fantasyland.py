@@ -86,6 +86,25 @@ def by_cards(current: Filters) -> None:
                    hint="Select a row to list those Fantasyland hands.")
 
 
+def without_race(frame: pd.DataFrame) -> pd.DataFrame:
+    """Periods' points per hand (and their trend) without OFC Double's race points when the
+    periods mix race scoring with another system (race points are not added to others); as
+    they are otherwise.
+
+    >>> f = pd.DataFrame({"hands": [2, 4, 2], "race_hands": [0, 4, 1], "points": [4, 40, 9],
+    ...                   "plain_points": [4, 0, 1], "points_per_hand": [2, 10, 4.5]})
+    >>> without_race(f)[["points_per_hand", "trend_points_per_hand"]].values.tolist()
+    [[2.0, 2.0], [nan, 2.0], [1.0, 1.5]]
+    """
+    race = frame["race_hands"]
+    if not (race.gt(0).any() and race.lt(frame["hands"]).any()):
+        return frame
+    plain = frame["hands"] - race
+    per_hand = (frame["plain_points"] / plain).where(plain > 0)
+    trend = per_hand.rolling(sessions.TREND_PERIODS, min_periods=1).mean()
+    return frame.assign(points_per_hand=per_hand, trend_points_per_hand=trend)
+
+
 def chasing_chart(frame: pd.DataFrame, period: str) -> list | None:
     keys = frame[["period"]].to_numpy()
     fig = go.Figure()
@@ -115,10 +134,14 @@ def chasing(current: Filters) -> None:
     period = st.segmented_control("Per", ["session", "week"], default="session",
                                   key="fl_chase_period") or "session"
     gap = float(sessions.DEFAULT_GAP_MINUTES)
-    point = chasing_chart(db.query(sessions.period_table, current, period, gap), period)
+    frame = db.query(sessions.period_table, current, period, gap)
+    shown = without_race(frame)
+    point = chasing_chart(shown, period)
+    left_out = " Points per hand leave out OFC Double's race points (not added to other " \
+        "points)." if shown is not frame else ""
     st.caption("When foul % and FL % rise together and points per hand fall, the chase costs "
                "more than Fantasyland brings. Click a point to list that "
-               f"{period}'s hands.")
+               f"{period}'s hands.{left_out}")
     w.hands_behind(w.picked(point), "fl_chasing_hands", period + " {}", sessions.period_hands,
                    current, period, gap_minutes=gap)
 
@@ -133,6 +156,10 @@ def main() -> None:
         w.no_hands()
         return
     headline(s)
+    if s["race_left_out"]:
+        st.caption(f"Points per hand on this page leave out the race points of "
+                   f"{s['race_left_out']:,} OFC Double hands (race points are not added to "
+                   "other points; their money is on the Matches page).")
     st.subheader("Entry by top hand")
     by_top(current, counts)
     left, right = st.columns(2)

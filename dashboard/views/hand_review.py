@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters
+from dashboard import db, filters, timefmt
 from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import review as review_q
@@ -40,10 +40,11 @@ def search_form() -> q.HandSearch:
 def results_table(found: pd.DataFrame) -> int | None:
     st.caption(f"{len(found):,} hands (newest first, at most 500). Select a row to open it.")
     event = st.dataframe(
-        found.drop(columns=["hand_key"]), key="find_results", on_select="rerun",
-        selection_mode="single-row", hide_index=True, width="stretch", height=240,
+        timefmt.table_times(found).drop(columns=["hand_key"]), key="find_results",
+        on_select="rerun", selection_mode="single-row", hide_index=True, width="stretch",
+        height=240,
         column_config={
-            "played_at": st.column_config.DatetimeColumn("played", format="YYYY-MM-DD HH:mm"),
+            "played_at": st.column_config.TextColumn("played"),
             "points": st.column_config.NumberColumn("points", format="%+.0f"),
         })
     return filters.hand_from_table(event, found)
@@ -100,7 +101,7 @@ def header(hand: dict[str, Any]) -> None:
     st.subheader(f"Hand {md_text(hand['hand_id'])}")
     bits = [f"source {hand['source']}", str(hand["ruleset_label"])]
     if hand["played_at"] is not None and not pd.isna(hand["played_at"]):
-        bits.append(pd.Timestamp(hand["played_at"]).strftime("%Y-%m-%d %H:%M:%S %Z").strip())
+        bits.append(timefmt.one(hand["played_at"], hand.get("utc_offset"), fmt=timefmt.SECOND))
     if hand["session_id"]:
         bits.append(f"session {hand['session_id']}")
     if hand["button"]:
@@ -198,7 +199,8 @@ def seat_title(seat: Any) -> str:
     if seat.fouled:
         tags.append("FOULED")
     extra = f" — {', '.join(tags)}" if tags else ""
-    return f"**{md_text(seat.player)}**{md_text(extra)} · {seat.points:+g} points"
+    where = "" if pd.isna(getattr(seat, "log_seat", None)) else f" · seat {int(seat.log_seat)}"
+    return f"**{md_text(seat.player)}**{md_text(extra)}{where} · {seat.points:+g} points"
 
 
 def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,

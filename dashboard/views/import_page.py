@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import db
+from dashboard import db, timefmt
 from dashboard.cards import md_text
 from dashboard.queries import imports
 from dashboard.uploads import MAX_UPLOAD_MB, Limits, UploadOutcome, import_uploads
@@ -66,8 +66,8 @@ def show_outcome(outcome: UploadOutcome) -> None:
     st.subheader("Ledger")
     st.markdown(ledger_line(len(ledger), {k: int(v) for k, v in totals.items()},
                             len(refused)))
-    st.dataframe(ledger.drop(columns=["import_id"]), hide_index=True, width="stretch",
-                 key="import_ledger")
+    st.dataframe(timefmt.table_times(ledger.drop(columns=["import_id"])), hide_index=True,
+                 width="stretch", key="import_ledger")
     left, right = st.columns(2)
     left.download_button("Download the ledger (CSV)", ledger.to_csv(index=False),
                          file_name="import-ledger.csv", mime="text/csv", on_click="ignore")
@@ -133,8 +133,8 @@ def main() -> None:
     if isinstance(outcome, UploadOutcome):
         show_outcome(outcome)
     with st.expander("Every import so far"):
-        st.dataframe(imports.ledger(db.connection()), hide_index=True, width="stretch",
-                     key="import_history")
+        st.dataframe(timefmt.table_times(imports.ledger(db.connection())), hide_index=True,
+                     width="stretch", key="import_history")
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

@@ -33,7 +33,7 @@ SUMMARY_COLUMNS = {
     "decisions": w.count("Times"),
     "matches_won": w.count("Matches won after"),
     "matches_lost": w.count("Matches lost after"),
-    "money": w.signed("Money of those matches"),
+    "money": w.money("Money of those matches"),
 }
 DECISION_COLUMNS = {
     "match_id": w.text("Match"),
@@ -44,7 +44,7 @@ DECISION_COLUMNS = {
     "decision": w.text("Choice"),
     "cube_after": w.count("Cube after", format="x%d"),
     "won": w.flag("Match won"),
-    "money": w.signed("Money"),
+    "money": w.money("Money"),
 }
 
 
@@ -75,8 +75,8 @@ def cube(current: Filters, frame: pd.DataFrame) -> None:
     if summary.empty:
         st.info("No doubling offers in these matches.")
         return
-    st.dataframe(summary, key="matches_cube_summary", hide_index=True, width="stretch",
-                 column_config=SUMMARY_COLUMNS)
+    st.dataframe(w.shown_frame(summary), key="matches_cube_summary", hide_index=True,
+                 width="stretch", column_config=SUMMARY_COLUMNS)
     row = w.table(decisions, "matches_decisions", DECISION_COLUMNS)
     w.hands_behind(w.picked(None, row, decisions, "match_id"), "matches_decision_hands",
                    "match {}", matches.match_hands, current,

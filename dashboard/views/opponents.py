@@ -19,7 +19,7 @@ COLUMNS = {
     "hands": w.count("Hands together"),
     "net_points": w.signed("Net points", 0),
     **w.CI_COLUMNS,
-    "money": w.signed("Money", help="points x stake, hands with a stake; OFC Double: stake x "
+    "money": w.money("Money", help="points x stake, hands with a stake; OFC Double: stake x "
                       "cube of each match won or lost"),
     "currency": w.text("Currency"),
     "rows_won_pct": w.percent("Rows won"),

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters
+from dashboard import db, filters, timefmt
 from dashboard import widgets as w
 from dashboard.queries import overview
 
@@ -19,7 +19,7 @@ SESSION_COLUMNS = {
     "scoring": w.text("Scoring", help="race: OFC Double race points, not added to others"),
     "foul_rate": w.percent("Foul %"),
     "fl_hands": w.count("FL hands"),
-    "money": w.signed("Money", help="points x stake; OFC Double: stake x cube of each match "
+    "money": w.money("Money", help="points x stake; OFC Double: stake x cube of each match "
                       "won or lost"),
     "first_hand": None,
 }
@@ -93,7 +93,8 @@ LUCK = (
 
 def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
-    played = frame["played_at"].dt.strftime("%Y-%m-%d %H:%M UTC").fillna("undated")
+    played = timefmt.shown(frame["played_at"], frame["utc_offset"], timefmt.chosen()).replace(
+        timefmt.NO_TIME, "undated")
     hover = np.column_stack([frame["hand_key"].to_numpy(), played.to_numpy(),
                              frame["points"].to_numpy()])
     fig = go.Figure()

@@ -137,7 +137,7 @@ class _Rows:
     """What :func:`_read_line` appends: one tuple per hand, player, street and board."""
 
     hands: list[tuple[Any, ...]]
-    players: list[tuple[int, str, bool, bool, float, bool]]
+    players: list[tuple[int, str, bool, bool, float, bool, int]]
     streets: list[tuple[Any, ...]]
     """(player, street number, dealt, top, middle, bottom, discard)"""
     boards: list[tuple[int, Any, Any, Any]]
@@ -155,6 +155,8 @@ class _Builder:
     surrendered: list[bool]
     reported: list[float]
     has_streets: list[bool]
+    seat: list[int | None]
+    """The log's seat number of each player."""
     row_player: list[int]
     row_street: list[int]
     row_fields: list[list[str | None]]
@@ -171,7 +173,7 @@ class _Builder:
             return [list(c) for c in zip(*items)] if items else [[] for _ in range(width)]  # noqa: B905
 
         hands = columns(rows.hands, len(HAND_COLUMNS))
-        players = columns(rows.players, 6)
+        players = columns(rows.players, 7)
         streets = columns(rows.streets, 7)
         boards = columns(rows.boards, 4)
         return cls(dict(zip(HAND_COLUMNS, hands, strict=True)), *players, streets[0],
@@ -257,7 +259,8 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
         else:
             raise _Defer
         b.players.append((hand, name, _flag(pget("fantasyland")), _flag(pget("surrendered")),
-                          np.nan if reported is None else float(reported), streets is not None))
+                          np.nan if reported is None else float(reported), streets is not None,
+                          seat))
     if _SPACED_COLON.search(line) or not players_ok(names, button, hero) or (
             line.count('":') != keys and not _no_key_twice(line, keys)):
         raise _Defer
@@ -337,12 +340,12 @@ _STORED = ("hand_key IN (SELECT hand_key FROM _ofc_store_keys) "
 """The hands :func:`read_store` reads: those asked for, but those with match events."""
 _STORED_HANDS = f"""
 SELECT hand_key, import_id, source, hand_id, session_id, match_id,
-       strftime(timezone('UTC', played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at,
+       strftime(timezone('UTC', played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at, utc_offset,
        variant, CAST(json_extract(ruleset, '$.overrides') AS VARCHAR) AS rules, button,
        hero, stake, currency, raw, line
 FROM hands WHERE {_STORED} ORDER BY hand_key"""
 _STORED_PLAYERS = f"""
-SELECT hand_key, seat, player, fantasyland, surrendered, reported_points
+SELECT hand_key, seat, log_seat, player, fantasyland, surrendered, reported_points
 FROM hand_players WHERE {_STORED} ORDER BY hand_key, seat"""
 _STORED_STREETS = f"""
 SELECT hand_key, seat, street, dealt, top, middle, bottom, discard
@@ -368,8 +371,9 @@ def read_store(con: Any, keys: Sequence[int]) -> StoredHands:
     """The stored hands ``keys`` (those without match events, which stay with the record
     path) in the columns :func:`parse_lines` makes of log lines, from the store's tables
     (placements street by street, boards from ``hand_rows`` for players known by their final
-    board only, flags and reported points, the log's rule overrides, the raw text and line
-    kept): ``ofc rescore`` checks and scores them as an import does (:meth:`ParsedLines.finish`).
+    board only, flags and reported points, the log's rule overrides, its UTC offset and seat
+    numbers, the raw text and line kept): ``ofc rescore`` checks and scores them as an import
+    does (:meth:`ParsedLines.finish`).
     The tables hold only what an import checked, so the line-level checks of
     :func:`parse_lines` (types, keys, names) have nothing to find."""
     con.register("_ofc_store_keys", pa.table({"hand_key": pa.array(list(keys), pa.int64())}))
@@ -408,11 +412,13 @@ def read_store(con: Any, keys: Sequence[int]) -> StoredHands:
         "hero", "stake", "currency", "raw", "line")}
     builder = _Builder(
         hands={**columns, "rules": rules, "first_to_act": first_to_act,
-               "player_count": counts.tolist(), "input": list(range(len(hand_keys)))},
+               "player_count": counts.tolist(), "input": list(range(len(hand_keys))),
+               "utc_offset": hands["utc_offset"].to_pylist()},
         player_hand=player_hand.tolist(), name=names,
         fantasyland=players["fantasyland"].to_pylist(),
         surrendered=players["surrendered"].to_pylist(), reported=reported.tolist(),
-        has_streets=has_streets.tolist(), row_player=row_player.tolist(),
+        has_streets=has_streets.tolist(), seat=players["log_seat"].to_pylist(),
+        row_player=row_player.tolist(),
         row_street=streets["street"].to_pylist(),
         row_fields=[streets[k].to_pylist() for k in FIELD_NAMES],
         board_player=board_player.tolist(),
@@ -542,13 +548,16 @@ def _finish(b: _Builder, deferred: list[int]) -> tuple[FastHands, list[int]]:
         currency=hands["currency"], raw=hands["raw"], line=hands["line"],
         first_to_act=np.array(hands["first_to_act"], np.int64),
         player_count=np.array(hands["player_count"], np.int64),
-        name=b.name, fantasyland=table.fantasyland, surrendered=table.surrendered,
+        name=b.name, log_seat=b.seat, fantasyland=table.fantasyland,
+        surrendered=table.surrendered,
         reported_points=np.array(b.reported, np.float64),
         fl_cards=pa.array(dealt_first, pa.int8(), mask=~fl_known),
         board=board_text,
         street_player=np.array(b.row_player, np.int64),
         street=np.array(b.row_street, np.int64),
-        **{k: arrays[i].slice(0, r_streets) for i, k in enumerate(FIELD_NAMES)})
+        **{k: arrays[i].slice(0, r_streets) for i, k in enumerate(FIELD_NAMES)},
+        utc_offset=None if "utc_offset" not in hands else pa.array(hands["utc_offset"],
+                                                                    pa.int16()))
     assert n == len(columns)
     return FastHands(columns, table, boards, inputs), deferred
 
@@ -561,7 +570,7 @@ def _keep(b: _Builder, good: np.ndarray) -> _Builder:
     new_player = np.cumsum(keep_player) - 1
     for key, column in b.hands.items():
         out.hands[key] = [v for v, k in zip(column, good, strict=True) if k]
-    for attr in ("name", "fantasyland", "surrendered", "reported", "has_streets"):
+    for attr in ("name", "fantasyland", "surrendered", "reported", "has_streets", "seat"):
         setattr(out, attr, [v for v, k in zip(getattr(b, attr), keep_player, strict=True) if k])
     out.player_hand = [int(new_hand[h]) for h, k in zip(b.player_hand, keep_player, strict=True)
                        if k]

@@ -1,4 +1,4 @@
--- OFC Analytics DuckDB schema, version 5. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 6. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
 -- The big tables carry no PRIMARY KEY / UNIQUE index (they slow bulk loading and updates in
@@ -176,4 +176,14 @@ CREATE TABLE IF NOT EXISTS decisions (
     policy     VARCHAR NOT NULL,         -- rollout policy, e.g. 'best-of-24'
     version    VARCHAR NOT NULL,         -- ofc_core.play.review.REVIEW_VERSION
     reviewed_at TIMESTAMPTZ NOT NULL
+);
+
+-- "Me": the names the user plays under (aliases across rooms). A name with a source is the user
+-- only in that source's hands (hands.source); NULL: in every source. User data, not derived from
+-- the hands (no hand_key): rescoring, merging, removing imports and upgrading keep it. Written
+-- only by ingest.identity; (name, source) is unique (checked there: source may be NULL).
+CREATE TABLE IF NOT EXISTS my_names (
+    name     VARCHAR NOT NULL,
+    source   VARCHAR,
+    added_at TIMESTAMPTZ NOT NULL
 );

@@ -55,9 +55,9 @@ OPPONENT_NAMES = 200
 def _sidebar(con: Any, filters: Filters) -> Any:
     """What the sidebar runs on a page load (as ``dashboard.filters.render_sidebar``)."""
     names = common.my_names(con)
-    common.names_share_a_table(con, names)
+    common.shared_seats(con, names)
     common.default_player(con)
-    return common.filter_options(con, filters.player, filters.me, filters.me_shared)
+    return common.filter_options(con, filters.player, filters.me, filters.me_skip)
 
 
 def _hand_page(con: Any, filters: Filters) -> Any:
@@ -214,7 +214,7 @@ def measure(db: Path, repeats: int, only: set[str] | None = None,
             continue
         con = store.connect(db, read_only=True)  # a fresh open: cold buffers in DuckDB
         try:
-            filters = Filters(me=me, me_shared=common.names_share_a_table(con, me)) if me \
+            filters = Filters(me=me, me_skip=common.shared_seats(con, me)) if me \
                 else Filters(player=common.default_player(con))
             cold, _ = run_page(con, queries, filters)
             warm_runs = [run_page(con, queries, filters) for _ in range(repeats)]

@@ -27,7 +27,7 @@ from dashboard.queries.common import (
     default_player,
     filter_options,
     my_names,
-    names_share_a_table,
+    shared_seats,
 )
 from ingest.api import MyName
 
@@ -180,18 +180,18 @@ def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
 def render_sidebar() -> Filters:
     """Draw the filters in the sidebar, store them for :func:`current` and in the URL."""
     names = db.query(my_names)
-    shared = db.query(names_share_a_table, names)
+    skip = db.query(shared_seats, names)
     url = Filters.from_params(st.query_params.to_dict(), names)
-    options = db.query(filter_options, url.player, None if url.player else url.me, shared)
+    options = db.query(filter_options, url.player, None if url.player else url.me, skip)
     player, me = _player(options, url, names, lambda: db.query(default_player))
     if (player, me) != (url.player, None if url.player else url.me):
-        options = db.query(filter_options, player, me, shared)
+        options = db.query(filter_options, player, me, skip)
     _hint(names, options)
     date_from, date_to = _dates(options, url)
     filters = Filters(
         player=player,
         me=me,
-        me_shared=shared,
+        me_skip=skip,
         date_from=date_from,
         date_to=date_to,
         variant=_choice("Variant", "variant", options.variants, url.variant),

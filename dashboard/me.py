@@ -20,6 +20,10 @@ EVERY_SOURCE = "every room"
 """The "Only in" choice for a name that is the user's in every source."""
 
 
+_SUGGESTED_KEY = "me_suggested"
+_SUGGESTED_FOR = "_me_suggested_for"
+
+
 def suggestion_label(s: Suggestion) -> str:
     """How a suggested name is offered (plain text: select box options are never markdown).
 
@@ -68,10 +72,13 @@ def ask(suggested: tuple[Suggestion, ...]) -> None:
     st.subheader("Who are you?")
     st.markdown("Tell OFC Analytics the names you play under (one per room, if they differ): "
                 "every page then opens on your hands, all your names together.")
+    if st.session_state.get(_SUGGESTED_FOR) != suggested:  # new logs: pick their hero afresh
+        st.session_state.pop(_SUGGESTED_KEY, None)
+        st.session_state[_SUGGESTED_FOR] = suggested
     with st.form("me_form", border=True):
         picked = st.multiselect("Your names in the imported logs", suggested,
                                 default=list(suggested[:1]), format_func=suggestion_label,
-                                key="me_suggested",
+                                key=_SUGGESTED_KEY,
                                 placeholder="No hero named in the imported logs"
                                 if not suggested else "Choose your names")
         typed = _another_name("me_new")

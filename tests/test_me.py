@@ -141,8 +141,12 @@ def test_where_me_is_one_condition_with_bound_names() -> None:
 def test_several_names_are_one_player_counted_once_per_hand(con) -> None:  # type: ignore[no-untyped-def]
     every = rows_of(con)
     assert (every.groupby("hand_key").player.apply(set) >= {HERO, EVIL}).all()
-    assert common.names_share_a_table(con, (MyName(BOB), MyName(HERO)))
-    assert not common.names_share_a_table(con, (MyName(BOB), MyName(HERO, "elsewhere")))
+    bobs = tuple(sorted(every[every.player == BOB].hand_key * 8 + 2))  # bob sits third
+    assert common.shared_seats(con, (MyName(BOB), MyName(HERO))) == bobs
+    assert common.shared_seats(con, (MyName(BOB), MyName(HERO, "elsewhere"))) == ()
+    for skip in (None, bobs):  # found by where() itself, or given: the same rows
+        assert counted(con, Filters(me=(MyName(BOB), MyName(HERO)), me_skip=skip)).equals(
+            counted(con, Filters(me=(MyName(HERO),))))
     # one name: exactly that name's rows
     assert list(counted(con, Filters(me=(MyName(BOB),))).hand_key) == \
         sorted(every[every.player == BOB].hand_key)
@@ -170,11 +174,14 @@ def test_a_name_kept_to_a_source_counts_only_there(con) -> None:  # type: ignore
     assert set(got.player) == {HERO} and len(got) == every.hand_key.nunique()
 
 
-def test_my_other_name_at_the_table_is_never_my_opponent(con) -> None:  # type: ignore[no-untyped-def]
-    f = Filters(me=(MyName(HERO), MyName(BOB)))
+@pytest.mark.parametrize("given", [False, True], ids=["seats found by where()", "seats given"])
+def test_my_other_name_at_the_table_is_never_my_opponent(con, given) -> None:  # type: ignore[no-untyped-def]
+    me = (MyName(HERO), MyName(BOB))
+    f = Filters(me=me, me_skip=common.shared_seats(con, me) if given else None)
+    assert f.me_skip if given else f.me_skip is None
     assert set(opponents.table(con, f).opponent) == {EVIL}
     assert set(opponents.table(con, Filters(player=HERO)).opponent) == {EVIL, BOB}
-    assert common.filter_options(con, None, f.me).opponents == (EVIL,)
+    assert common.filter_options(con, None, f.me, f.me_skip).opponents == (EVIL,)
     found = hands.find_hands(con, f)
     assert len(found) == rows_of(con).hand_key.nunique()
     assert set(found.opponents) == {EVIL}
@@ -229,12 +236,12 @@ def demo_con(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory):  # t
     c.close()
 
 
-@pytest.mark.parametrize(("me", "shared"), [
-    ((MyName("Hero"),), True),
-    ((MyName("Hero"), MyName("Hero", "elsewhere"), MyName("nobody_here")), True),
-    ((MyName("Hero"), MyName("Hero", "elsewhere"), MyName("nobody_here")), False),
+@pytest.mark.parametrize(("me", "skip"), [
+    ((MyName("Hero"),), None),
+    ((MyName("Hero"), MyName("Hero", "elsewhere"), MyName("nobody_here")), None),
+    ((MyName("Hero"), MyName("Hero", "elsewhere"), MyName("nobody_here")), ()),
 ], ids=["one name", "three names, one kept to a source", "the same, known apart"])
-def test_every_page_on_me_equals_the_player_on_the_demo(demo_con, me, shared) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_on_me_equals_the_player_on_the_demo(demo_con, me, skip) -> None:  # type: ignore[no-untyped-def]
     """Every page's queries (Overview, Sessions, Opponents, Matches with Double's money,
     Fouls, Fantasyland, Variants, Review, Hand review) give the same on "me" as on the one
     player when my other names sit in none of the hands."""
@@ -242,12 +249,12 @@ def test_every_page_on_me_equals_the_player_on_the_demo(demo_con, me, shared) ->
     assert {"matches.table", "opponents.page", "review.summary", "fouls.breakdowns",
             "fantasyland.cells", "variants.table", "sessions.sessions"} <= {n for n, _ in pages}
     for variant in (None, "double"):
-        mine = Filters(me=me, me_shared=shared, variant=variant)
+        mine = Filters(me=me, me_skip=skip, variant=variant)
         theirs = Filters(player="Hero", variant=variant)
         for name, fn in pages:
             _same(fn(demo_con, mine), fn(demo_con, theirs)), name
-    assert common.names_share_a_table(demo_con, me) is False
-    money = Filters(me=me, me_shared=shared, variant="double")
+    assert common.shared_seats(demo_con, me) == ()
+    money = Filters(me=me, me_skip=skip, variant="double")
     assert matches.summary(demo_con, money)["money"] == pytest.approx(-26.0)  # test_money's pin
     assert opponents.table(demo_con, money)["money"].sum() == pytest.approx(-26.0)
     assert sessions.period_table(demo_con, money)["money"].sum() == pytest.approx(-26.0)

@@ -120,3 +120,25 @@ def test_a_hostile_name_is_text(fixture_db: Path, monkeypatch: pytest.MonkeyPatc
     assert not at.exception and stored_names(fixture_db) == ()
     assert [s.value for s in at.subheader][0] == "Who are you?"
     assert player_box(at).value == HERO
+
+
+def test_after_an_import_the_suggested_hero_makes_the_pages_show_the_imported_hands(
+        empty_db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sample = ROOT / "data" / "samples" / "regular.jsonl"
+    at = app(empty_db_path, monkeypatch)
+    at.run()
+    at.switch_page(IMPORT).run()
+    assert at.multiselect(key="me_suggested").options == []  # nothing imported yet
+    at.file_uploader[0].set_value([(sample.name, sample.read_bytes(), "application/json")]).run()
+    at.button(key="import_button").click().run()
+    assert not at.exception
+    con = duckdb.connect(str(empty_db_path), read_only=True)
+    hero, hands = con.execute("SELECT hero, count(*) FROM hands GROUP BY hero").fetchone()
+    con.close()
+    box = at.multiselect(key="me_suggested")
+    assert [s.name for s in box.value] == [hero]
+    at.button(key="me_save").click().run()
+    at.switch_page("views/overview.py").run()
+    assert not at.exception
+    assert player_box(at).value == ME
+    assert {m.label: m.value for m in at.metric}["Hands"] == str(hands)

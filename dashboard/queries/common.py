@@ -51,9 +51,10 @@ class Filters:
 
     ``player`` is whose results the pages show; ``me`` the user's own names (aliases across
     rooms, :class:`ingest.api.MyName`), shown together as one player (``None``: not chosen;
-    both set: the player among my names), and ``me_shared`` whether a stored hand may seat two
-    of my names (then :func:`where` keeps the first of them in it; the sidebar sets ``False``
-    when none does, :func:`names_share_a_table`, which spares the pages that check);
+    both set: the player among my names), and ``me_skip`` the seats of mine that hands seating
+    two of my names leave out (``hand_key * 8 + seat`` of each seat after the first:
+    :func:`shared_seats`; ``None``: not known, :func:`where` finds them itself, which costs
+    more);
     ``opponent`` keeps the hands where that opponent
     sat at the table; ``variant`` is the preset name (``hands.variant``), ``ruleset`` the full
     label (``hands.ruleset_label``); ``session`` is ``hands.session_id``. Dates are inclusive
@@ -72,7 +73,7 @@ class Filters:
     opponent: str | None = None
     session: str | None = None
     me: tuple[MyName, ...] | None = None
-    me_shared: bool = True
+    me_skip: tuple[int, ...] | None = None
 
     def with_(self, **changes: Any) -> Filters:
         return replace(self, **changes)
@@ -153,7 +154,7 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
     parts: list[str] = []
     params: list[Any] = []
     if filters.me:
-        mine, more = me_sql(filters.me, "hp", filters.me_shared)
+        mine, more = me_sql(filters.me, "hp", filters.me_skip)
         parts.append(mine)
         params += more
     for name, sql in _CONDITIONS:
@@ -193,15 +194,19 @@ def is_mine(names: tuple[MyName, ...], player: str, hand_key: str) -> tuple[str,
     return "(" + " OR ".join(parts) + ")", params
 
 
-def me_sql(names: tuple[MyName, ...], alias: str, shared: bool = True
+def me_sql(names: tuple[MyName, ...], alias: str, skip: tuple[int, ...] | None = None
            ) -> tuple[str, list[Any]]:
     """The condition that the ``hand_players`` row ``alias`` is me: its player is one of my
-    names (:func:`is_mine`) and, when two of my names sit at one table (possible only when
-    ``shared``), it is the first of them (lowest seat). A hand counts once for me; my other
-    seat in it is neither me nor my opponent (:func:`not_me`)."""
+    names (:func:`is_mine`) and, when two of my names sit at one table, it is the first of
+    them (lowest seat): not one of the seats ``skip`` (:func:`shared_seats`; found here when
+    ``None``). A hand counts once for me; my other seat in it is neither me nor my opponent
+    (:func:`not_me`)."""
     mine, params = is_mine(names, f"{alias}.player", f"{alias}.hand_key")
-    if not shared or len({n.name for n in names}) < 2:  # names are unique in a hand
+    if skip == () or len({n.name for n in names}) < 2:  # names are unique in a hand
         return mine, params
+    if skip is not None:
+        return (f"{mine} AND {alias}.hand_key * 8 + {alias}.seat NOT IN "
+                "(SELECT unnest(?::BIGINT[]))"), [*params, list(skip)]
     first, more = is_mine(names, "m.player", "m.hand_key")
     later, last = is_mine(names, "o.player", "o.hand_key")
     # the seats of mine after the first in a hand: found once (no correlated subquery)
@@ -213,15 +218,23 @@ def me_sql(names: tuple[MyName, ...], alias: str, shared: bool = True
             [*params, *more, *last])
 
 
-def names_share_a_table(con: Any, names: tuple[MyName, ...]) -> bool:
-    """Whether a stored hand seats two of my names (for :attr:`Filters.me_shared`)."""
+SHARED_SEATS_LIMIT = 20_000
+"""More seats than this to leave out (hands seating two of my names): :func:`shared_seats`
+gives up and :func:`where` finds them itself."""
+
+
+def shared_seats(con: Any, names: tuple[MyName, ...]) -> tuple[int, ...] | None:
+    """``hand_key * 8 + seat`` of each seat of mine after the first in a hand that seats two
+    or more of my names (for :attr:`Filters.me_skip`; usually none); ``None`` when there are
+    more than :data:`SHARED_SEATS_LIMIT`."""
     if len({n.name for n in names}) < 2:
-        return False
-    mine, params = is_mine(names, "m.player", "m.hand_key")
-    return bool(fetch_all(con, f"""
-        SELECT count(*) FROM (SELECT m.hand_key FROM hand_players m WHERE {mine}
-                              GROUP BY m.hand_key HAVING count(*) > 1 LIMIT 1)""",
-                          params)[0][0])
+        return ()
+    mine, params = me_sql(names, "hp")
+    first, more = is_mine(names, "hp.player", "hp.hand_key")
+    rows = fetch_all(con, f"""
+        SELECT hp.hand_key * 8 + hp.seat FROM hand_players hp WHERE {first} AND NOT ({mine})
+        ORDER BY 1 LIMIT ?""", [*more, *params, SHARED_SEATS_LIMIT + 1])
+    return None if len(rows) > SHARED_SEATS_LIMIT else tuple(int(r[0]) for r in rows)
 
 
 def not_me(filters: Filters, player: str, hand_key: str) -> tuple[str, list[Any]]:
@@ -232,7 +245,7 @@ def not_me(filters: Filters, player: str, hand_key: str) -> tuple[str, list[Any]
     >>> not_me(Filters(player="ann"), "p.opponent", "p.hand_key")
     ('', [])
     """
-    if not filters.me or not filters.me_shared or len({n.name for n in filters.me}) < 2:
+    if not filters.me or filters.me_skip == () or len({n.name for n in filters.me}) < 2:
         return "", []
     mine, params = is_mine(filters.me, player, hand_key)
     return f"AND NOT {mine}", params
@@ -338,7 +351,7 @@ def players(con: Any) -> tuple[str, ...]:
 
 
 def filter_options(con: Any, player: str | None, me: tuple[MyName, ...] | None = None,
-                   me_shared: bool = True) -> FilterOptions:
+                   me_skip: tuple[int, ...] | None = None) -> FilterOptions:
     """Players by number of hands; the variants, rulesets, newest sessions and date span of
     the database; the opponents ``player`` (else ``me``: my names) has met (everyone when
     neither). Cheap on a big store: single-table scans, no joins (but for "me" with two or
@@ -352,7 +365,7 @@ def filter_options(con: Any, player: str | None, me: tuple[MyName, ...] | None =
         SELECT session_id FROM hands WHERE session_id IS NOT NULL GROUP BY session_id
         ORDER BY max(played_at) DESC NULLS LAST, session_id LIMIT ?""", [SESSION_CHOICES])
     if player is None and me:
-        opponents = _my_opponents(con, Filters(me=me, me_shared=me_shared))
+        opponents = _my_opponents(con, Filters(me=me, me_skip=me_skip))
     elif player is None:
         opponents = fetch_all(con, "SELECT DISTINCT player FROM hand_players ORDER BY 1")
     else:

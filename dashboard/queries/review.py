@@ -118,7 +118,7 @@ def expected_first(con: Any, filters: Filters) -> pd.DataFrame:
     points. Race hands (OFC Double) are left out: their EV is a difference of banks, their
     points a bank."""
     cond, params = where(Filters(player=filters.player, me=filters.me,
-                                 me_shared=filters.me_shared))
+                                 me_skip=filters.me_skip))
     return fetch_df(con, f"""
         SELECT h.hand_key, d.chosen_ev AS expected
         {DECISIONS}

@@ -55,7 +55,7 @@ OPPONENT_NAMES = 200
 def _sidebar(con: Any, filters: Filters) -> Any:
     """What the sidebar runs on a page load (as ``dashboard.filters.render_sidebar``)."""
     names = common.my_names(con)
-    common.shared_seats(con, names)
+    common.shared_seats(con, common.effective_names(con, names))
     common.default_player(con)
     return common.filter_options(con, filters.player, filters.me, filters.me_skip)
 
@@ -214,8 +214,11 @@ def measure(db: Path, repeats: int, only: set[str] | None = None,
             continue
         con = store.connect(db, read_only=True)  # a fresh open: cold buffers in DuckDB
         try:
-            filters = Filters(me=me, me_skip=common.shared_seats(con, me)) if me \
-                else Filters(player=common.default_player(con))
+            if me:
+                mine = common.effective_names(con, me)
+                filters = Filters(me=mine, me_skip=common.shared_seats(con, mine))
+            else:
+                filters = Filters(player=common.default_player(con))
             cold, _ = run_page(con, queries, filters)
             warm_runs = [run_page(con, queries, filters) for _ in range(repeats)]
         finally:

@@ -25,6 +25,7 @@ from dashboard.queries.common import (
     FilterOptions,
     Filters,
     default_player,
+    effective_names,
     filter_options,
     my_names,
     shared_seats,
@@ -42,6 +43,8 @@ _KEYS = {name: f"filter_{name}" for name in URL_KEYS}
 _DATES_KEY = "filter_dates"
 _SPAN_KEY = "_ofc_dates_span"
 FOUR_COLOUR_KEY = "four_colour"
+_PICK_ME = "_ofc_pick_me"
+_HAD_NAMES = "_ofc_had_names"
 
 
 def current() -> Filters:
@@ -107,15 +110,19 @@ def me_label(names: tuple[MyName, ...], players: tuple[str, ...]) -> str:
 
 
 def _player(options: FilterOptions, url: Filters, names: tuple[MyName, ...],
-            fallback: Callable[[], str | None]) -> tuple[str | None, tuple[MyName, ...] | None]:
-    """The Player select box: ``(player, None)``, or ``(None, names)`` for "Me". It opens on
-    the URL's choice, else on me (when my names are set), else on ``fallback()``."""
+            mine: tuple[MyName, ...], fallback: Callable[[], str | None]
+            ) -> tuple[str | None, tuple[MyName, ...] | None]:
+    """The Player select box: ``(player, None)``, or ``(None, mine)`` for "Me" (``names`` as
+    the hands see them: :func:`~dashboard.queries.common.effective_names`). It opens on the
+    URL's choice, else on me (when my names are set), else on ``fallback()``."""
     key = _KEYS["player"]
     choices: tuple[Any, ...] = ((ME,) if names else ()) + options.players
     if not choices:
         return None, None
-    if st.session_state.pop(_PICK_ME, False) and names:
-        st.session_state[key] = ME
+    had_names = st.session_state.get(_HAD_NAMES)
+    st.session_state[_HAD_NAMES] = bool(names)
+    if names and (st.session_state.pop(_PICK_ME, False) or had_names is False):
+        st.session_state[key] = ME  # names just set (here or by `ofc me`), or changed here
     if key not in st.session_state or st.session_state[key] not in choices:
         if url.me and names:
             pick: Any = ME
@@ -130,11 +137,8 @@ def _player(options: FilterOptions, url: Filters, names: tuple[MyName, ...],
                                  help="Whose results every page shows: Me is all your names "
                                       "together.")
     if value == ME:
-        return None, names
+        return None, mine
     return value, None
-
-
-_PICK_ME = "_ofc_pick_me"
 
 
 def choose_me() -> None:
@@ -180,10 +184,11 @@ def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
 def render_sidebar() -> Filters:
     """Draw the filters in the sidebar, store them for :func:`current` and in the URL."""
     names = db.query(my_names)
-    skip = db.query(shared_seats, names)
-    url = Filters.from_params(st.query_params.to_dict(), names)
+    mine = db.query(effective_names, names) if names else names
+    skip = db.query(shared_seats, mine)
+    url = Filters.from_params(st.query_params.to_dict(), mine)
     options = db.query(filter_options, url.player, None if url.player else url.me, skip)
-    player, me = _player(options, url, names, lambda: db.query(default_player))
+    player, me = _player(options, url, names, mine, lambda: db.query(default_player))
     if (player, me) != (url.player, None if url.player else url.me):
         options = db.query(filter_options, player, me, skip)
     _hint(names, options)

@@ -174,6 +174,28 @@ def test_a_name_kept_to_a_source_counts_only_there(con) -> None:  # type: ignore
     assert set(got.player) == {HERO} and len(got) == every.hand_key.nunique()
 
 
+def test_names_kept_to_a_source_are_simplified_as_the_hands_allow(con) -> None:  # type: ignore[no-untyped-def]
+    fixture = "fixture"
+    eff = common.effective_names
+    assert eff(con, (MyName(HERO), MyName(BOB))) == (MyName(HERO), MyName(BOB))
+    # seen in that source only: no restriction; never seen there: left out
+    assert eff(con, (MyName(HERO, fixture), MyName(BOB, "elsewhere"))) == (MyName(HERO),)
+    assert eff(con, (MyName(BOB, "elsewhere"),)) == (MyName(BOB, "elsewhere"),)
+    assert eff(con, (MyName(HERO), MyName(HERO, fixture))) == (MyName(HERO),)
+    # seen in two sources: kept to the one
+    con2 = duckdb.connect(":memory:")
+    con2.execute(f"ATTACH '{con.execute('PRAGMA database_list').fetchall()[0][2]}' AS f "
+                 "(READ_ONLY)")
+    con2.execute("CREATE TABLE hands AS SELECT * FROM f.hands")
+    con2.execute("CREATE TABLE hand_players AS SELECT * FROM f.hand_players")
+    con2.execute("UPDATE hands SET source = 'other' WHERE hand_key <= 5")
+    assert eff(con2, (MyName(HERO, fixture),)) == (MyName(HERO, fixture),)
+    for names in [(MyName(HERO, fixture),), (MyName(BOB, "other"), MyName(HERO))]:
+        got, want = counted(con2, Filters(me=names)), counted(con2, Filters(me=eff(con2, names)))
+        assert got.equals(want)
+    con2.close()
+
+
 @pytest.mark.parametrize("given", [False, True], ids=["seats found by where()", "seats given"])
 def test_my_other_name_at_the_table_is_never_my_opponent(con, given) -> None:  # type: ignore[no-untyped-def]
     me = (MyName(HERO), MyName(BOB))
@@ -194,7 +216,12 @@ def test_my_other_name_at_the_table_is_never_my_opponent(con, given) -> None:  #
 def _same(a: Any, b: Any) -> None:
     """Two query results are equal (frames, dataclasses, dicts, tuples; NaN equals NaN)."""
     if isinstance(a, pd.DataFrame):
-        pd.testing.assert_frame_equal(a, b)
+        try:
+            pd.testing.assert_frame_equal(a, b)
+        except AssertionError:  # some queries leave the order of their groups to DuckDB
+            columns = list(a.columns)
+            pd.testing.assert_frame_equal(a.sort_values(columns).reset_index(drop=True),
+                                          b.sort_values(columns).reset_index(drop=True))
     elif isinstance(a, list | tuple):
         assert len(a) == len(b)
         for x, y in zip(a, b, strict=True):

@@ -142,3 +142,18 @@ def test_after_an_import_the_suggested_hero_makes_the_pages_show_the_imported_ha
     assert not at.exception
     assert player_box(at).value == ME
     assert {m.label: m.value for m in at.metric}["Hands"] == str(hands)
+
+
+def test_names_set_by_ofc_me_while_the_page_is_open_switch_it_to_me(
+        fixture_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ofc_cli.cli import main as ofc
+
+    at = app(fixture_db, monkeypatch).run()
+    assert player_box(at).value == HERO
+    assert ofc(["me", "add", EVIL, "--db", str(fixture_db)]) == 0
+    at.run()
+    assert not at.exception
+    assert player_box(at).value == ME and player_box(at).options[0] == f"Me ({EVIL})"
+    player_box(at).select(HERO).run()  # an explicit choice stays
+    at.run()
+    assert player_box(at).value == HERO

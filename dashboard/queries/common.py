@@ -218,6 +218,31 @@ def me_sql(names: tuple[MyName, ...], alias: str, skip: tuple[int, ...] | None =
             [*params, *more, *last])
 
 
+def effective_names(con: Any, names: tuple[MyName, ...]) -> tuple[MyName, ...]:
+    """My names as the stored hands see them, for the cheapest :func:`where`: a name kept to a
+    source it is seen in only is kept to none (no hand of another source to leave out), a name
+    kept to a source it is never seen in is left out; the others stay as they are. The names
+    themselves when none is kept to a source, or when nothing is left."""
+    sourced = list(dict.fromkeys(n.name for n in names if n.source is not None))
+    if not sourced:
+        return names
+    seen: dict[str, set[str]] = {}
+    for player, source in fetch_all(con, f"""
+            SELECT DISTINCT hp.player, h.source FROM hand_players hp
+            JOIN hands h ON h.hand_key = hp.hand_key
+            WHERE hp.player IN ({', '.join('?' * len(sourced))})""", sourced):
+        seen.setdefault(player, set()).add(source)
+    out: list[MyName] = []
+    for n in names:
+        where_seen = seen.get(n.name, set())
+        if n.source is not None and n.source not in where_seen:
+            continue
+        kept = MyName(n.name) if n.source is not None and where_seen == {n.source} else n
+        if kept not in out and MyName(n.name) not in out:
+            out.append(kept)
+    return tuple(out) or names
+
+
 SHARED_SEATS_LIMIT = 20_000
 """More seats than this to leave out (hands seating two of my names): :func:`shared_seats`
 gives up and :func:`where` finds them itself."""

@@ -5,7 +5,7 @@ generic types with their arguments):
 
 - all of ``ofc_core`` (rules and scoring, and the play wing ``ofc_core/play``);
 - the ``ingest`` modules listed in ``INGEST_TYPED`` (the package's ``__init__``, the store, the
-  format registry, the CSV reader and the text decoding), each on its own with imported modules'
+  format registry, the CSV reader, the text decoding and the user's names), each on its own with imported modules'
   errors silenced (``--follow-imports=silent``), so that a module not yet typed does not fail
   them.
 
@@ -30,6 +30,7 @@ INGEST_TYPED = (
     "ingest/formats/__init__.py",
     "ingest/formats/csv_boards.py",
     "ingest/formats/encoding.py",
+    "ingest/identity.py",
 )
 
 

@@ -34,6 +34,7 @@ from .identity import (
 )
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
+from .money import CUBE_SQL, RACE
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
@@ -41,7 +42,7 @@ from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writ
 from .upgrade import upgrade
 
 __all__ = [
-    "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
+    "CUBE_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",

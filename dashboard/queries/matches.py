@@ -21,11 +21,9 @@ import pandas as pd
 
 from dashboard.queries.common import (
     CUBE,
-    MATCH_ENDS,
     Filters,
     chosen,
     fetch_df,
-    match_end_join,
     money_sql,
     not_me,
 )
@@ -63,7 +61,7 @@ _MATCHES = """
            sum(m.points) AS points, sum(o.opponent_points) AS opponent_points,
            any_value(m.stake) AS stake, any_value(m.currency) AS currency,
            sum({money}) AS match_money
-    FROM mine m LEFT JOIN opp o ON o.hand_key = m.hand_key {money_join}
+    FROM mine m LEFT JOIN opp o ON o.hand_key = m.hand_key
     GROUP BY m.match_id
 ), matches AS (
     SELECT p.* EXCLUDE (match_money), e.winner, e.reason,
@@ -87,9 +85,7 @@ def _matches(filters: Filters) -> tuple[str, list]:
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
     others, more = not_me(filters, "q.player", "q.hand_key")
-    sql = head + ", " + MATCH_ENDS + _MATCHES.format(
-        cube=CUBE, money=money_sql("m"), money_join=match_end_join("m"), others=others,
-        winner=WINNER)
+    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"), others=others, winner=WINNER)
     return sql, [*params, *more]
 
 

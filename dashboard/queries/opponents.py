@@ -14,11 +14,9 @@ import duckdb
 import pandas as pd
 
 from dashboard.queries.common import (
-    MATCH_ENDS,
     Filters,
     chosen,
     fetch_df,
-    match_end_join,
     money_sql,
     names_in,
     not_me,
@@ -35,7 +33,7 @@ _VERSUS = """
            {their_columns}
     FROM scope s
     JOIN pairs p ON p.hand_key = s.hand_key AND p.seat = s.seat
-    {their_join} {money_join}
+    {their_join}
     WHERE {first_cut} {narrow}
 )
 """
@@ -66,10 +64,7 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
     sql = _VERSUS.format(first_cut=first_cut, narrow=narrow,
                          their_columns=_THEIR_COLUMNS if theirs else "",
                          their_join=_THEIR_JOIN if theirs else "",
-                         money=money_sql("s", "p.points") if money else "NULL::DOUBLE",
-                         money_join=match_end_join("s") if money else "")
-    if money:
-        head += ", " + MATCH_ENDS
+                         money=money_sql("s", "p.points") if money else "NULL::DOUBLE")
     return head + sql, [*params, *first, *extra]
 
 

@@ -360,3 +360,19 @@ def test_ofc_me_waits_for_the_dashboard_reader(tmp_path: Path,
         assert "held by another process" in capsys.readouterr().err
     finally:
         held.close()
+
+
+def test_a_store_of_this_version_without_the_names_table_gets_it(tmp_path: Path) -> None:
+    """Another build of the same schema version (without ``my_names``) is completed by the
+    entry points' upgrade, with nothing rescored."""
+    db = tmp_path / "s.duckdb"
+    import_paths([SAMPLES / "regular.jsonl"], db)
+    con = store.connect(db)
+    con.execute("DROP TABLE my_names")
+    assert upgrade(con, db, notify=lambda _: None) is None
+    assert my_names(con) == ()
+    con.close()
+    con = store.connect(db)
+    con.execute("DROP TABLE my_names")
+    con.close()
+    assert ofc(["me", "add", "ann", "--db", str(db)]) == 0

@@ -23,13 +23,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import duckdb
 
 from .demo import demo_import_ids
 from .ledger import IMPORT_LOCK, transaction
+
+T = TypeVar("T")
 
 MAX_NAME_LENGTH = 200
 """Longer names are refused (no log has one; a paste gone wrong does)."""
@@ -95,49 +98,50 @@ def _add(cur: duckdb.DuckDBPyConnection, name: MyName) -> bool:
     return True
 
 
-def add_my_name(con: duckdb.DuckDBPyConnection, name: str, source: str | None = None) -> bool:
-    """Add one name (for ``source`` only, or every source); ``False`` when it was there."""
-    wanted = checked(name, source)
+def _written(con: duckdb.DuckDBPyConnection, what: str,
+             work: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+    """``work(cursor)`` in one transaction of its own (``what`` names it in an error)."""
     cur = con.cursor()
     try:
-        with IMPORT_LOCK, transaction(cur, "adding your name"):
-            added = _add(cur, wanted)
+        with IMPORT_LOCK, transaction(cur, what):
+            result = work(cur)
             cur.execute("COMMIT")
     finally:
         cur.close()
-    return added
+    return result
+
+
+def add_my_name(con: duckdb.DuckDBPyConnection, name: str, source: str | None = None) -> bool:
+    """Add one name (for ``source`` only, or every source); ``False`` when it was there."""
+    wanted = checked(name, source)
+    return _written(con, "adding your name", lambda cur: _add(cur, wanted))
 
 
 def remove_my_name(con: duckdb.DuckDBPyConnection, name: str, source: str | None = None,
                    ) -> bool:
     """Remove one name (exactly that source, or the every-source entry when ``source`` is
     ``None``); ``False`` when it was not there."""
-    wanted = MyName(name, source or None)
-    cur = con.cursor()
-    try:
-        with IMPORT_LOCK, transaction(cur, "removing your name"):
-            found = cur.execute(f"SELECT count(*) FROM my_names WHERE {_SAME}",
-                                [wanted.name, wanted.source]).fetchone() != (0,)
-            cur.execute(f"DELETE FROM my_names WHERE {_SAME}", [wanted.name, wanted.source])
-            cur.execute("COMMIT")
-    finally:
-        cur.close()
-    return found
+    params = [name, source or None]
+
+    def remove(cur: duckdb.DuckDBPyConnection) -> bool:
+        found = cur.execute(f"SELECT count(*) FROM my_names WHERE {_SAME}",
+                            params).fetchone() != (0,)
+        cur.execute(f"DELETE FROM my_names WHERE {_SAME}", params)
+        return found
+
+    return _written(con, "removing your name", remove)
 
 
 def set_my_names(con: duckdb.DuckDBPyConnection, names: Iterable[MyName]) -> int:
     """Replace the user's names with ``names`` (duplicates once); returns how many are
     stored."""
     wanted = [checked(n.name, n.source) for n in names]
-    cur = con.cursor()
-    try:
-        with IMPORT_LOCK, transaction(cur, "saving your names"):
-            cur.execute("DELETE FROM my_names")
-            stored = sum(_add(cur, n) for n in wanted)
-            cur.execute("COMMIT")
-    finally:
-        cur.close()
-    return stored
+
+    def replace(cur: duckdb.DuckDBPyConnection) -> int:
+        cur.execute("DELETE FROM my_names")
+        return sum(_add(cur, n) for n in wanted)
+
+    return _written(con, "saving your names", replace)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,8 @@ Pages use :data:`PLAYER_HANDS` as their FROM clause:
 
 >>> where(Filters(me=(MyName("ann"),)))
 ('(hp.player IN (?))', ['ann'])
->>> len(where(Filters(me=(MyName("ann"), MyName("ann_swc", "swc"))))[1])
-12
+>>> where(Filters(me=(MyName("ann"), MyName("bo")), me_skip=()))  # no table seats both
+('(hp.player IN (?, ?))', ['ann', 'bo'])
 """
 
 from __future__ import annotations
@@ -54,12 +54,11 @@ class Filters:
     both set: the player among my names), and ``me_skip`` the seats of mine that hands seating
     two of my names leave out (``hand_key * 8 + seat`` of each seat after the first:
     :func:`shared_seats`; ``None``: not known, :func:`where` finds them itself, which costs
-    more);
-    ``opponent`` keeps the hands where that opponent
-    sat at the table; ``variant`` is the preset name (``hands.variant``), ``ruleset`` the full
-    label (``hands.ruleset_label``); ``session`` is ``hands.session_id``. Dates are inclusive
-    days in the database's time zone (hands without a date drop out when a date bound is set);
-    the SQL compares timestamps, so no per-row date conversion.
+    more); ``opponent`` keeps the hands where that opponent sat at the table; ``variant`` is
+    the preset name (``hands.variant``), ``ruleset`` the full label (``hands.ruleset_label``);
+    ``session`` is ``hands.session_id``. Dates are inclusive days in the database's time zone
+    (hands without a date drop out when a date bound is set); the SQL compares timestamps, so
+    no per-row date conversion.
 
     >>> Filters(player="ann").with_(opponent="bob").opponent
     'bob'

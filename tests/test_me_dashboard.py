@@ -157,3 +157,19 @@ def test_names_set_by_ofc_me_while_the_page_is_open_switch_it_to_me(
     player_box(at).select(HERO).run()  # an explicit choice stays
     at.run()
     assert player_box(at).value == HERO
+
+
+def test_the_demo_hero_is_not_suggested(fixture_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    con = duckdb.connect(str(fixture_db))
+    con.execute("INSERT INTO meta VALUES ('demo_import_ids', '[1]')")  # the fixture is the demo
+    con.close()
+    at = app(fixture_db, monkeypatch)
+    at.run()
+    assert player_box(at).value == HERO  # the pages still open on the demo's hero
+    at.switch_page(IMPORT).run()
+    assert not at.exception
+    assert [s.value for s in at.subheader][0] == "Who are you?"
+    assert at.multiselect(key="me_suggested").options == []
+    at.button(key="me_save").click().run()  # nothing chosen or typed: nothing saved
+    assert stored_names(fixture_db) == ()
+    assert any("at least one name" in w.value for w in at.warning)

@@ -151,7 +151,7 @@ def _hint(names: tuple[MyName, ...], options: FilterOptions) -> None:
     if names or not options.players:
         return
     st.sidebar.page_link("views/import_page.py", icon=":material/person:",
-                         label="Which player is you? Set your names on the Import page")
+                         label="Which player is you? Set your names")
 
 
 def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:

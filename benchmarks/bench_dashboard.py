@@ -14,6 +14,10 @@ sidebar's own queries run on every page and are counted in each page's time.
 
     python benchmarks/bench_dashboard.py --hands 100000
     python benchmarks/bench_dashboard.py --db /tmp/bench.duckdb   # keep and reuse the store
+    python benchmarks/bench_dashboard.py --db /tmp/bench.duckdb --me Hero,Hero2@fixture
+
+``--me NAME[@SOURCE],...`` stores those names as the user's ("me") and times every page on
+"me" instead of the one player (each name in every source, or only in SOURCE's hands).
 
 The last line is JSON: per page cold and warm wall milliseconds, the warm page's CPU time (all
 threads of the process), and the slowest warm page.
@@ -50,8 +54,10 @@ OPPONENT_NAMES = 200
 
 def _sidebar(con: Any, filters: Filters) -> Any:
     """What the sidebar runs on a page load (as ``dashboard.filters.render_sidebar``)."""
+    names = common.my_names(con)
+    common.shared_seats(con, common.effective_names(con, names))
     common.default_player(con)
-    return common.filter_options(con, filters.player)
+    return common.filter_options(con, filters.player, filters.me, filters.me_skip)
 
 
 def _hand_page(con: Any, filters: Filters) -> Any:
@@ -184,7 +190,22 @@ def run_page(con: Any, queries: list[tuple[str, Query]], filters: Filters
     return times, (time.process_time() - cpu) * 1000
 
 
-def measure(db: Path, repeats: int, only: set[str] | None = None) -> dict[str, Any]:
+def set_me(db: Path, spec: str) -> tuple[Any, ...]:
+    """Store ``--me``'s names as the user's; returns them."""
+    from ingest import store
+    from ingest.api import MyName, set_my_names
+
+    names = tuple(MyName(*part.split("@", 1)) for part in spec.split(",") if part)
+    con = store.connect(db)
+    try:
+        set_my_names(con, names)
+    finally:
+        con.close()
+    return names
+
+
+def measure(db: Path, repeats: int, only: set[str] | None = None,
+            me: tuple[Any, ...] = ()) -> dict[str, Any]:
     from ingest import store
 
     out: dict[str, Any] = {}
@@ -193,7 +214,11 @@ def measure(db: Path, repeats: int, only: set[str] | None = None) -> dict[str, A
             continue
         con = store.connect(db, read_only=True)  # a fresh open: cold buffers in DuckDB
         try:
-            filters = Filters(player=common.default_player(con))
+            if me:
+                mine = common.effective_names(con, me)
+                filters = Filters(me=mine, me_skip=common.shared_seats(con, mine))
+            else:
+                filters = Filters(player=common.default_player(con))
             cold, _ = run_page(con, queries, filters)
             warm_runs = [run_page(con, queries, filters) for _ in range(repeats)]
         finally:
@@ -217,6 +242,8 @@ def main() -> int:
                         help="build (or reuse, if it exists) the store here and keep it")
     parser.add_argument("--repeats", type=int, default=3, help="warm runs per page (median)")
     parser.add_argument("--pages", default="", help="comma-separated pages to time (all)")
+    parser.add_argument("--me", default="", metavar="NAME[@SOURCE],...",
+                        help="time the pages on these names as the user's own ('me')")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="ofc-bench-dashboard-"))
@@ -232,10 +259,11 @@ def main() -> int:
             stored = con.execute("SELECT count(*) FROM hands").fetchone()[0]
         print(f"store ready: {stored:,} hands ({db.stat().st_size / 1e6:,.0f} MB) "
               f"in {built:.1f} s", file=sys.stderr)
-        pages = measure(db, args.repeats, set(filter(None, args.pages.split(","))) or None)
+        me = set_me(db, args.me) if args.me else ()
+        pages = measure(db, args.repeats, set(filter(None, args.pages.split(","))) or None, me)
         slowest = max(pages, key=lambda p: pages[p]["warm_ms"])
         print(json.dumps({
-            "benchmark": "dashboard", "hands": stored,
+            "benchmark": "dashboard", "hands": stored, "me": args.me or None,
             "db_mb": round(db.stat().st_size / 1e6), "build_s": round(built, 1),
             "pages": {p: {"cold_ms": v["cold_ms"], "warm_ms": v["warm_ms"],
                           "warm_cpu_ms": v["warm_cpu_ms"]} for p, v in pages.items()},

@@ -2,13 +2,18 @@
 
 ``app.py`` calls :func:`render_sidebar` once per run, before the page; a page calls
 :func:`current` to get the :class:`Filters` and :func:`open_hand` to jump to Hand review.
-URL parameters: ``player``, ``from``, ``to`` (ISO dates), ``variant``, ``ruleset``,
-``opponent``, ``session`` (see :data:`dashboard.queries.common.URL_KEYS`), plus ``hand`` for
-the hand shown in Hand review.
+URL parameters: ``player``, ``me`` (``1``: the user's own names), ``from``, ``to`` (ISO
+dates), ``variant``, ``ruleset``, ``opponent``, ``session`` (see
+:data:`dashboard.queries.common.URL_KEYS`), plus ``hand`` for the hand shown in Hand review.
+
+The Player select box offers "Me (ann, ann_swc)" first when the user's names are set (the
+Import page asks for them), and every page opens on it; until then it opens on the logs' most
+frequent hero (:func:`dashboard.queries.common.default_player`), with a hint to set them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -20,8 +25,12 @@ from dashboard.queries.common import (
     FilterOptions,
     Filters,
     default_player,
+    effective_names,
     filter_options,
+    my_names,
+    shared_seats,
 )
+from ingest.api import MyName
 
 __all__ = ["Filters", "current", "render_sidebar", "open_hand", "selection",
            "hand_from_chart", "hand_from_table", "four_colour", "HAND_PAGE"]
@@ -34,6 +43,8 @@ _KEYS = {name: f"filter_{name}" for name in URL_KEYS}
 _DATES_KEY = "filter_dates"
 _SPAN_KEY = "_ofc_dates_span"
 FOUR_COLOUR_KEY = "four_colour"
+_PICK_ME = "_ofc_pick_me"
+_HAD_NAMES = "_ofc_had_names"
 
 
 def current() -> Filters:
@@ -42,7 +53,7 @@ def current() -> Filters:
     found = st.session_state.get(_STATE)
     if isinstance(found, Filters):
         return found
-    return Filters.from_params(st.query_params.to_dict())
+    return Filters.from_params(st.query_params.to_dict(), db.query(my_names))
 
 
 def four_colour() -> bool:
@@ -66,15 +77,81 @@ def _choice(label: str, name: str, options: tuple[str, ...], wanted: str | None,
     return None if value == ALL else value
 
 
-def _player(options: FilterOptions, wanted: str | None, fallback: str | None) -> str | None:
+class _Me:
+    """The "Me" choice of the Player select box: an object, so that no player's name (a
+    string from a file) can be it."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Me)
+
+    def __hash__(self) -> int:
+        return hash(_Me)
+
+    def __repr__(self) -> str:
+        return "ME"
+
+
+ME = _Me()
+
+
+def me_label(names: tuple[MyName, ...], players: tuple[str, ...]) -> str:
+    """The "Me" choice as shown: my names (a name restricted to a source says which), never
+    equal to a player's name (the select box tells its options apart by their text).
+
+    >>> me_label((MyName("ann"), MyName("ann_swc", "swc")), ("ann", "bo"))
+    'Me (ann, ann_swc (swc))'
+    >>> me_label((MyName("x"),), ("Me (x)",))
+    'Me (x) ·'
+    """
+    label = f"Me ({', '.join(str(n) for n in names)})"
+    while label in players:
+        label += " ·"
+    return label
+
+
+def _player(options: FilterOptions, url: Filters, names: tuple[MyName, ...],
+            mine: tuple[MyName, ...], fallback: Callable[[], str | None]
+            ) -> tuple[str | None, tuple[MyName, ...] | None]:
+    """The Player select box: ``(player, None)``, or ``(None, mine)`` for "Me" (``names`` as
+    the hands see them: :func:`~dashboard.queries.common.effective_names`). It opens on the
+    URL's choice, else on me (when my names are set), else on ``fallback()``."""
     key = _KEYS["player"]
-    if not options.players:
-        return None
-    if key not in st.session_state or st.session_state[key] not in options.players:
-        pick = wanted if wanted in options.players else fallback
-        st.session_state[key] = pick if pick in options.players else options.players[0]
-    return st.sidebar.selectbox("Player", options.players, key=key,
-                                help="Whose results every page shows.")
+    choices: tuple[Any, ...] = ((ME,) if names else ()) + options.players
+    if not choices:
+        return None, None
+    had_names = st.session_state.get(_HAD_NAMES)
+    st.session_state[_HAD_NAMES] = bool(names)
+    if names and (st.session_state.pop(_PICK_ME, False) or had_names is False):
+        st.session_state[key] = ME  # names just set (here or by `ofc me`), or changed here
+    if key not in st.session_state or st.session_state[key] not in choices:
+        if url.me and names:
+            pick: Any = ME
+        elif url.player in options.players:
+            pick = url.player
+        else:
+            pick = ME if names else fallback()
+        st.session_state[key] = pick if pick in choices else choices[0]
+    label = me_label(names, options.players)
+    value = st.sidebar.selectbox("Player", choices, key=key,
+                                 format_func=lambda v: label if v == ME else str(v),
+                                 help="Whose results every page shows: Me is all your names "
+                                      "together.")
+    if value == ME:
+        return None, mine
+    return value, None
+
+
+def choose_me() -> None:
+    """Open the next run on "Me" (after the user's names are set or changed)."""
+    st.session_state[_PICK_ME] = True
+
+
+def _hint(names: tuple[MyName, ...], options: FilterOptions) -> None:
+    """Until the user's names are set, one line saying where to set them."""
+    if names or not options.players:
+        return
+    st.sidebar.page_link("views/import_page.py", icon=":material/person:",
+                         label="Which player is you? Set your names")
 
 
 def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
@@ -106,14 +183,20 @@ def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
 
 def render_sidebar() -> Filters:
     """Draw the filters in the sidebar, store them for :func:`current` and in the URL."""
-    url = Filters.from_params(st.query_params.to_dict())
-    options = db.query(filter_options, url.player)
-    player = _player(options, url.player, db.query(default_player))
-    if player != url.player:
-        options = db.query(filter_options, player)
+    names = db.query(my_names)
+    mine = db.query(effective_names, names) if names else names
+    skip = db.query(shared_seats, mine)
+    url = Filters.from_params(st.query_params.to_dict(), mine)
+    options = db.query(filter_options, url.player, None if url.player else url.me, skip)
+    player, me = _player(options, url, names, mine, lambda: db.query(default_player))
+    if (player, me) != (url.player, None if url.player else url.me):
+        options = db.query(filter_options, player, me, skip)
+    _hint(names, options)
     date_from, date_to = _dates(options, url)
     filters = Filters(
         player=player,
+        me=me,
+        me_skip=skip,
         date_from=date_from,
         date_to=date_to,
         variant=_choice("Variant", "variant", options.variants, url.variant),

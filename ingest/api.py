@@ -2,7 +2,8 @@
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
 rescoring, removing an import such as the demo sample, upgrading an older store) and to the
-decision review's table (``write_decisions``) is a function here, and import ids come from the
+decision review's table (``write_decisions``) and to the user's names (``set_my_names``,
+``add_my_name``, ``remove_my_name``) is a function here, and import ids come from the
 reports these functions return. The dashboard imports ingest only through this module
 (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
@@ -21,6 +22,16 @@ from .decisions import (
     write_decisions,
 )
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
+from .identity import (
+    BadName,
+    MyName,
+    Suggestion,
+    add_my_name,
+    my_names,
+    remove_my_name,
+    set_my_names,
+    suggested_names,
+)
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
 from .money import CUBE_SQL, RACE
@@ -38,4 +49,6 @@ __all__ = [
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
     "writer_waiting",
+    "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
+    "set_my_names", "suggested_names",
 ]

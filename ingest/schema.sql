@@ -187,3 +187,13 @@ CREATE TABLE IF NOT EXISTS decisions (
     version    VARCHAR NOT NULL,         -- ofc_core.play.review.REVIEW_VERSION
     reviewed_at TIMESTAMPTZ NOT NULL
 );
+
+-- "Me": the names the user plays under (aliases across rooms). A name with a source is the user
+-- only in that source's hands (hands.source); NULL: in every source. User data, not derived from
+-- the hands (no hand_key): rescoring, merging, removing imports and upgrading keep it. Written
+-- only by ingest.identity; (name, source) is unique (checked there: source may be NULL).
+CREATE TABLE IF NOT EXISTS my_names (
+    name     VARCHAR NOT NULL,
+    source   VARCHAR,
+    added_at TIMESTAMPTZ NOT NULL
+);

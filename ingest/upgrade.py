@@ -5,6 +5,7 @@ dashboard's startup, :func:`ingest.pipeline.import_paths`) right after
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,10 +34,26 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
     schema: :func:`migrate` when it is older; ``None`` when it was current already (then
     nothing is done), else the upgrade's rescoring result."""
     version = schema_version(con)
+    if version == SCHEMA_VERSION:
+        add_missing_tables(con)
     if version is None or version == SCHEMA_VERSION:
         return None
     target = Path(path) if path is not None else default_db_path()
     return migrate(con, target, version, notify, progress)
+
+
+def add_missing_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Create the tables of the schema a store of the current version lacks (a store written by
+    another build of the same version: tables of user data, empty); returns their names. The
+    tables of hands are never missing from a store of the current version."""
+    wanted = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", schema_sql())
+    have = {t for (t,) in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+    ).fetchall()}
+    missing = [t for t in wanted if t not in have]
+    if missing:
+        con.execute(schema_sql())  # CREATE ... IF NOT EXISTS: adds only the missing tables
+    return missing
 
 
 def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,

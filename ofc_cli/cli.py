@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",
     "fl": "the best Fantasyland set of 13-17 dealt cards (exact solver)",
     "dashboard": "start the dashboard (Streamlit)",
+    "me": "show, add or remove the names you play under (the dashboard's Me)",
     "review": "value every logged decision of a player by rollouts (the decisions table)",
     "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",
 }

@@ -5,9 +5,9 @@ generic types with their arguments):
 
 - all of ``ofc_core`` (rules and scoring, and the play wing ``ofc_core/play``);
 - the ``ingest`` modules listed in ``INGEST_TYPED`` (the package's ``__init__``, the store, the
-  format registry, the CSV reader and the text decoding), each on its own with imported modules'
-  errors silenced (``--follow-imports=silent``), so that a module not yet typed does not fail
-  them.
+  format registry, the CSV reader, the text decoding, the user's names), each on its own with
+  imported modules' errors silenced (``--follow-imports=silent``), so that a module not yet
+  typed does not fail them.
 
 What is not checked yet: the other ``ingest`` modules (the ofc-hh reader and its fast path, the
 live notation reader, the hand tables and the importer, about 50 strict errors on 2026-12-01),
@@ -30,6 +30,7 @@ INGEST_TYPED = (
     "ingest/formats/__init__.py",
     "ingest/formats/csv_boards.py",
     "ingest/formats/encoding.py",
+    "ingest/identity.py",
 )
 
 

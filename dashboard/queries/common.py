@@ -17,6 +17,13 @@ Pages use :data:`PLAYER_HANDS` as their FROM clause:
 >>> sql, params = where(Filters(player="ann"))
 >>> f"SELECT count(*) {PLAYER_HANDS} WHERE {sql}"
 'SELECT count(*) FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key WHERE hp.player = ?'
+
+"Me" (the user's names, :attr:`Filters.me`) is one condition with the names as parameters:
+
+>>> where(Filters(me=(MyName("ann"),)))
+('(hp.player IN (?))', ['ann'])
+>>> where(Filters(me=(MyName("ann"), MyName("bo")), me_skip=()))  # no table seats both
+('(hp.player IN (?, ?))', ['ann', 'bo'])
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from ingest import api
+from ingest.api import MyName, Suggestion
 
 PLAYER_HANDS = "FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key"
 """The FROM clause :func:`where` expects: one row per hand of the filtered player."""
@@ -41,11 +49,16 @@ carries the hand's filter and grouping columns): much cheaper on a big store."""
 class Filters:
     """What every page is narrowed to. ``None`` means "all".
 
-    ``player`` is whose results the pages show; ``opponent`` keeps the hands where that opponent
-    sat at the table; ``variant`` is the preset name (``hands.variant``), ``ruleset`` the full
-    label (``hands.ruleset_label``); ``session`` is ``hands.session_id``. Dates are inclusive
-    days in the database's time zone (hands without a date drop out when a date bound is set);
-    the SQL compares timestamps, so no per-row date conversion.
+    ``player`` is whose results the pages show; ``me`` the user's own names (aliases across
+    rooms, :class:`ingest.api.MyName`), shown together as one player (``None``: not chosen;
+    both set: the player among my names), and ``me_skip`` the seats of mine that hands seating
+    two of my names leave out (``hand_key * 8 + seat`` of each seat after the first:
+    :func:`shared_seats`; ``None``: not known, :func:`where` finds them itself, which costs
+    more); ``opponent`` keeps the hands where that opponent sat at the table; ``variant`` is
+    the preset name (``hands.variant``), ``ruleset`` the full label (``hands.ruleset_label``);
+    ``session`` is ``hands.session_id``. Dates are inclusive days in the database's time zone
+    (hands without a date drop out when a date bound is set); the SQL compares timestamps, so
+    no per-row date conversion.
 
     >>> Filters(player="ann").with_(opponent="bob").opponent
     'bob'
@@ -58,6 +71,8 @@ class Filters:
     ruleset: str | None = None
     opponent: str | None = None
     session: str | None = None
+    me: tuple[MyName, ...] | None = None
+    me_skip: tuple[int, ...] | None = None
 
     def with_(self, **changes: Any) -> Filters:
         return replace(self, **changes)
@@ -70,24 +85,36 @@ class Filters:
         """
         out: dict[str, str] = {}
         for f in fields(self):
+            if f.name not in URL_KEYS:
+                continue
             value = getattr(self, f.name)
+            if f.name == "me":
+                value = ME_PARAM_ON if value else None
             if value is not None:
                 out[URL_KEYS[f.name]] = value.isoformat() if isinstance(value, date) else value
         return out
 
     @classmethod
-    def from_params(cls, params: dict[str, str]) -> Filters:
-        """Inverse of :meth:`to_params`; a malformed date is ignored, never an error.
+    def from_params(cls, params: dict[str, str], me: tuple[MyName, ...] = ()) -> Filters:
+        """Inverse of :meth:`to_params`; a malformed date is ignored, never an error. The URL
+        says only whether "me" is chosen (``?me=1``): ``me`` gives the names.
 
         >>> Filters.from_params({"player": "ann", "to": "2026-02-30", "x": "1"}) == Filters("ann")
         True
+        >>> Filters.from_params({"me": "1"}, (MyName("ann"),)).to_params()
+        {'me': '1'}
         """
         values: dict[str, Any] = {}
         for f in fields(cls):
+            if f.name not in URL_KEYS:
+                continue
             raw = params.get(URL_KEYS[f.name])
             if raw in (None, ""):
                 continue
-            if f.name in ("date_from", "date_to"):
+            if f.name == "me":
+                if raw == ME_PARAM_ON and me:
+                    values["me"] = tuple(me)
+            elif f.name in ("date_from", "date_to"):
                 try:
                     values[f.name] = date.fromisoformat(str(raw))
                 except ValueError:
@@ -99,9 +126,12 @@ class Filters:
 
 URL_KEYS = {
     "player": "player", "date_from": "from", "date_to": "to", "variant": "variant",
-    "ruleset": "ruleset", "opponent": "opponent", "session": "session",
+    "ruleset": "ruleset", "opponent": "opponent", "session": "session", "me": "me",
 }
 """Filter field -> URL query parameter name (``?player=ann&from=2026-01-01``)."""
+
+ME_PARAM_ON = "1"
+"""``?me=1``: the pages show the user's own names (:attr:`Filters.me`)."""
 
 _CONDITIONS = (
     ("player", "hp.player = ?"),
@@ -122,12 +152,162 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
     none can run over ``hand_players hp`` alone (:data:`PLAYER_ROWS`)."""
     parts: list[str] = []
     params: list[Any] = []
+    if filters.me:
+        mine, more = me_sql(filters.me, "hp", filters.me_skip)
+        parts.append(mine)
+        params += more
     for name, sql in _CONDITIONS:
         value = getattr(filters, name)
         if value is not None:
             parts.append(sql)
             params.append(value)
     return (" AND ".join(parts) or "TRUE"), params
+
+
+def is_mine(names: tuple[MyName, ...], player: str, hand_key: str) -> tuple[str, list[Any]]:
+    """SQL true when the name ``player`` in hand ``hand_key`` (two SQL expressions) is one of
+    ``names``: a name without a source anywhere, a name with one in that source's hands only.
+    Names are parameters, one ``?`` each.
+
+    >>> is_mine((MyName("ann"), MyName("bo")), "hp.player", "hp.hand_key")
+    ('(hp.player IN (?, ?))', ['ann', 'bo'])
+    >>> is_mine((MyName("ann", "swc"),), "p.opponent", "p.hand_key")[1]
+    ['ann', 'swc', 'ann']
+    """
+    anywhere = [n.name for n in names if n.source is None]
+    by_source: dict[str, list[str]] = {}
+    for n in names:
+        if n.source is not None:
+            by_source.setdefault(n.source, []).append(n.name)
+    parts: list[str] = []
+    params: list[Any] = []
+    if anywhere:
+        parts.append(f"{player} IN ({', '.join('?' * len(anywhere))})")
+        params += anywhere
+    for source, group in by_source.items():
+        marks = ", ".join("?" * len(group))
+        parts.append(f"({player} IN ({marks}) AND {hand_key} IN (SELECT h.hand_key FROM hands h "
+                     "WHERE h.source = ? AND h.hand_key IN (SELECT x.hand_key FROM hand_players x "
+                     f"WHERE x.player IN ({marks}))))")
+        params += [*group, source, *group]
+    return "(" + " OR ".join(parts) + ")", params
+
+
+def me_sql(names: tuple[MyName, ...], alias: str, skip: tuple[int, ...] | None = None
+           ) -> tuple[str, list[Any]]:
+    """The condition that the ``hand_players`` row ``alias`` is me: its player is one of my
+    names (:func:`is_mine`) and, when two of my names sit at one table, it is the first of
+    them (lowest seat): not one of the seats ``skip`` (:func:`shared_seats`; found here when
+    ``None``). A hand counts once for me; my other seat in it is neither me nor my opponent
+    (:func:`not_me`)."""
+    mine, params = is_mine(names, f"{alias}.player", f"{alias}.hand_key")
+    if skip == () or len({n.name for n in names}) < 2:  # names are unique in a hand
+        return mine, params
+    if skip is not None:
+        return (f"{mine} AND {alias}.hand_key * 8 + {alias}.seat NOT IN "
+                "(SELECT unnest(?::BIGINT[]))"), [*params, list(skip)]
+    first, more = is_mine(names, "m.player", "m.hand_key")
+    later, last = is_mine(names, "o.player", "o.hand_key")
+    # the seats of mine after the first in a hand: found once (no correlated subquery)
+    return (f"{mine} AND {alias}.hand_key * 8 + {alias}.seat NOT IN ("
+            "SELECT o.hand_key * 8 + o.seat FROM hand_players o JOIN ("
+            f"SELECT m.hand_key, min(m.seat) AS seat FROM hand_players m WHERE {first} "
+            "GROUP BY m.hand_key HAVING count(*) > 1) d "
+            f"ON d.hand_key = o.hand_key AND o.seat > d.seat WHERE {later})",
+            [*params, *more, *last])
+
+
+def effective_names(con: Any, names: tuple[MyName, ...]) -> tuple[MyName, ...]:
+    """My names as the stored hands see them, for the cheapest :func:`where`: a name kept to a
+    source it is seen in only is kept to none (no hand of another source to leave out), a name
+    kept to a source it is never seen in is left out; the others stay as they are. The names
+    themselves when none is kept to a source, or when nothing is left."""
+    sourced = list(dict.fromkeys(n.name for n in names if n.source is not None))
+    if not sourced:
+        return names
+    seen: dict[str, set[str]] = {}
+    for player, source in fetch_all(con, f"""
+            SELECT DISTINCT hp.player, h.source FROM hand_players hp
+            JOIN hands h ON h.hand_key = hp.hand_key
+            WHERE hp.player IN ({', '.join('?' * len(sourced))})""", sourced):
+        seen.setdefault(player, set()).add(source)
+    out: list[MyName] = []
+    for n in names:
+        where_seen = seen.get(n.name, set())
+        if n.source is not None and n.source not in where_seen:
+            continue
+        kept = MyName(n.name) if n.source is not None and where_seen == {n.source} else n
+        if kept not in out and MyName(n.name) not in out:
+            out.append(kept)
+    return tuple(out) or names
+
+
+SHARED_SEATS_LIMIT = 20_000
+"""More seats than this to leave out (hands seating two of my names): :func:`shared_seats`
+gives up and :func:`where` finds them itself."""
+
+
+def shared_seats(con: Any, names: tuple[MyName, ...]) -> tuple[int, ...] | None:
+    """``hand_key * 8 + seat`` of each seat of mine after the first in a hand that seats two
+    or more of my names (for :attr:`Filters.me_skip`; usually none); ``None`` when there are
+    more than :data:`SHARED_SEATS_LIMIT`."""
+    if len({n.name for n in names}) < 2:
+        return ()
+    mine, params = me_sql(names, "hp")
+    first, more = is_mine(names, "hp.player", "hp.hand_key")
+    rows = fetch_all(con, f"""
+        SELECT hp.hand_key * 8 + hp.seat FROM hand_players hp WHERE {first} AND NOT ({mine})
+        ORDER BY 1 LIMIT ?""", [*more, *params, SHARED_SEATS_LIMIT + 1])
+    return None if len(rows) > SHARED_SEATS_LIMIT else tuple(int(r[0]) for r in rows)
+
+
+def not_me(filters: Filters, player: str, hand_key: str) -> tuple[str, list[Any]]:
+    """``AND ...`` keeping the rows where the name ``player`` of hand ``hand_key`` is an
+    opponent, not another of my names at the same table; empty when it cannot be (one name,
+    or a single player chosen).
+
+    >>> not_me(Filters(player="ann"), "p.opponent", "p.hand_key")
+    ('', [])
+    """
+    if not filters.me or filters.me_skip == () or len({n.name for n in filters.me}) < 2:
+        return "", []
+    mine, params = is_mine(filters.me, player, hand_key)
+    return f"AND NOT {mine}", params
+
+
+def names_in(filters: Filters, column: str) -> tuple[str, list[Any]]:
+    """A cheap first cut on a name column: the chosen player's name, or any of my names (the
+    exact rows come from :func:`where`; this only lets DuckDB skip the others early).
+
+    >>> names_in(Filters(player="ann"), "p.player")
+    ('p.player = ?', ['ann'])
+    >>> names_in(Filters(me=(MyName("ann"), MyName("ann", "swc"))), "p.player")
+    ('p.player IN (?)', ['ann'])
+    """
+    if filters.player is not None:
+        return f"{column} = ?", [filters.player]
+    if filters.me:
+        names = list(dict.fromkeys(n.name for n in filters.me))
+        return f"{column} IN ({', '.join('?' * len(names))})", names
+    return "TRUE", []
+
+
+def chosen(filters: Filters) -> bool:
+    """Whether the filters name whose results to show (a player, or me)."""
+    return filters.player is not None or bool(filters.me)
+
+
+def whose(filters: Filters) -> str:
+    """Who the pages show, for a heading (plain text: the caller escapes it).
+
+    >>> whose(Filters(me=(MyName("ann"), MyName("ann_swc", "swc"))))
+    'me (ann, ann_swc (swc))'
+    >>> whose(Filters(player="bo"))
+    'bo'
+    """
+    if filters.me and filters.player is None:
+        return f"me ({', '.join(str(n) for n in filters.me)})"
+    return filters.player or ""
 
 
 def fetch_df(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> pd.DataFrame:
@@ -194,10 +374,12 @@ def players(con: Any) -> tuple[str, ...]:
         con, "SELECT player FROM hand_players GROUP BY player ORDER BY count(*) DESC, player"))
 
 
-def filter_options(con: Any, player: str | None) -> FilterOptions:
+def filter_options(con: Any, player: str | None, me: tuple[MyName, ...] | None = None,
+                   me_skip: tuple[int, ...] | None = None) -> FilterOptions:
     """Players by number of hands; the variants, rulesets, newest sessions and date span of
-    the database; the opponents ``player`` has met (everyone when ``None``). Cheap on a big
-    store: single-table scans, no joins."""
+    the database; the opponents ``player`` (else ``me``: my names) has met (everyone when
+    neither). Cheap on a big store: single-table scans, no joins (but for "me" with two or
+    more names, where the opponents come from my own rows)."""
     def column(expr: str) -> tuple[str, ...]:
         rows = fetch_all(con, f"SELECT DISTINCT {expr} AS v FROM hands WHERE {expr} IS NOT NULL "
                               "ORDER BY v")
@@ -206,7 +388,9 @@ def filter_options(con: Any, player: str | None) -> FilterOptions:
     sessions = fetch_all(con, """
         SELECT session_id FROM hands WHERE session_id IS NOT NULL GROUP BY session_id
         ORDER BY max(played_at) DESC NULLS LAST, session_id LIMIT ?""", [SESSION_CHOICES])
-    if player is None:
+    if player is None and me:
+        opponents = _my_opponents(con, Filters(me=me, me_skip=me_skip))
+    elif player is None:
         opponents = fetch_all(con, "SELECT DISTINCT player FROM hand_players ORDER BY 1")
     else:
         opponents = fetch_all(con, "SELECT DISTINCT opponent FROM pairs WHERE player = ? "
@@ -218,6 +402,36 @@ def filter_options(con: Any, player: str | None) -> FilterOptions:
         opponents=tuple(r[0] for r in opponents), sessions=tuple(r[0] for r in sessions),
         first_date=first, last_date=last,
     )
+
+
+def _my_opponents(con: Any, filters: Filters) -> list[tuple]:
+    """The opponents my seats have met (never another of my names at the same table)."""
+    first, params = names_in(filters, "p.player")
+    if all(n.source is None for n in filters.me or ()) and not not_me(filters, "", "")[0]:
+        return fetch_all(con, f"SELECT DISTINCT p.opponent FROM pairs p WHERE {first} "
+                              "ORDER BY 1", params)
+    cond, more = where(filters)
+    others, last = not_me(filters, "p.opponent", "p.hand_key")
+    return fetch_all(con, f"""
+        SELECT DISTINCT p.opponent FROM pairs p
+        JOIN hand_players hp ON hp.hand_key = p.hand_key AND hp.seat = p.seat
+        WHERE {first} AND {cond} {others} ORDER BY 1""", [*params, *more, *last])
+
+
+def my_names(con: Any) -> tuple[MyName, ...]:
+    """The user's names ("me"; empty until set): :func:`ingest.api.my_names`."""
+    return api.my_names(con)
+
+
+def sources(con: Any) -> tuple[str, ...]:
+    """Every source (room, app, home game) of the stored hands, for a name kept to one."""
+    return tuple(r[0] for r in fetch_all(con, "SELECT DISTINCT source FROM hands ORDER BY 1"))
+
+
+def suggested_names(con: Any) -> tuple[Suggestion, ...]:
+    """The heroes of the imported logs not among my names (the demo's left out), most hands
+    first: :func:`ingest.api.suggested_names`."""
+    return api.suggested_names(con)
 
 
 RACE = api.RACE

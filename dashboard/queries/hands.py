@@ -14,7 +14,14 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.common import PLAYER_HANDS, Filters, fetch_all, fetch_df, where
+from dashboard.queries.common import (
+    PLAYER_HANDS,
+    Filters,
+    fetch_all,
+    fetch_df,
+    not_me,
+    where,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,7 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     ``royalties``, ``fouled``, ``fantasyland``, ``room_differs``."""
     cond, params = where(filters)
     extra, more = search_where(search)
+    others, last = not_me(filters, "o.player", "o.hand_key")
     return fetch_df(con, f"""
         WITH found AS (
             SELECT h.hand_key, h.source, h.hand_id, h.played_at, h.utc_offset,
@@ -72,10 +80,10 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
         )
         SELECT f.hand_key, f.source, f.hand_id, f.played_at, f.utc_offset, f.ruleset,
                (SELECT string_agg(o.player, ', ' ORDER BY o.seat) FROM hand_players o
-                WHERE o.hand_key = f.hand_key AND o.seat <> f.seat) AS opponents,
+                WHERE o.hand_key = f.hand_key AND o.seat <> f.seat {others}) AS opponents,
                f.points, f.royalties, f.fouled, f.fantasyland, f.room_differs
         FROM found f ORDER BY f.played_at DESC NULLS LAST, f.hand_key DESC""",
-        [*params, *more, limit])
+        [*params, *more, limit, *last])
 
 
 def key_of(con: Any, source: str, hand_id: str) -> int | None:

@@ -22,23 +22,26 @@ import pandas as pd
 from dashboard.queries.common import (
     CUBE,
     Filters,
+    chosen,
     fetch_df,
     money_sql,
+    not_me,
 )
 from dashboard.queries.sessions import hand_list, scope_cte
 
 _MATCHES = """
 , mine AS (
-    SELECT * FROM scope WHERE match_id IS NOT NULL AND player = ?
+    -- scope holds only the player's rows (one per hand: "me" counts a hand once)
+    SELECT * FROM scope WHERE match_id IS NOT NULL
 ), opp AS (
     -- the opponent's side of each pair: what they banked against the player
     SELECT q.hand_key, q.player AS opponent, q.points AS opponent_points
     FROM pairs q JOIN mine m ON m.hand_key = q.hand_key AND q.opp_seat = m.seat
-    WHERE q.opponent = ?
+    WHERE q.opponent = m.player {others}
 ), ends AS (
     SELECT m.match_id,
-           any_value(coalesce(nullif(e.by_player, ''),
-                              json_extract_string(e.data, '$.winner'))) AS winner,
+           any_value({winner}) AS winner,
+           bool_or({winner} = m.player) AS winner_is_player,
            any_value(json_extract_string(e.data, '$.reason')) AS reason,
            any_value({cube}) AS end_cube
     FROM mine m JOIN events e ON e.hand_key = m.hand_key
@@ -66,7 +69,7 @@ _MATCHES = """
            coalesce(c.offers, 0) AS offers, coalesce(c.taken, 0) AS taken,
            coalesce(c.declined, 0) AS declined,
            coalesce(e.end_cube, CAST(2 ** coalesce(c.taken, 0) AS INTEGER)) AS cube,
-           CASE WHEN e.winner IS NULL THEN NULL ELSE e.winner = ? END AS won,
+           CASE WHEN e.winner IS NULL THEN NULL ELSE e.winner_is_player END AS won,
            CASE WHEN e.winner IS NULL THEN NULL ELSE p.match_money END AS money
     FROM played p LEFT JOIN ends e ON e.match_id = p.match_id
                   LEFT JOIN cubes c ON c.match_id = p.match_id
@@ -74,12 +77,17 @@ _MATCHES = """
 """
 
 
+WINNER = "coalesce(nullif(e.by_player, ''), json_extract_string(e.data, '$.winner'))"
+"""The winner a ``match_end`` event names."""
+
+
 def _matches(filters: Filters) -> tuple[str, list]:
-    if filters.player is None:
+    if not chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
-    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"))
-    return sql, [*params, *[filters.player] * 3]
+    others, more = not_me(filters, "q.player", "q.hand_key")
+    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"), others=others, winner=WINNER)
+    return sql, [*params, *more]
 
 
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
@@ -115,7 +123,7 @@ def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float
     return summary_of(table(con, filters))
 
 
-DECISION = """CASE WHEN e.by_player = ? THEN
+DECISION = """CASE WHEN e.by_player = s.player THEN
          CASE WHEN e.accepted THEN 'I doubled, they took' ELSE 'I doubled, they declined' END
      ELSE CASE WHEN e.accepted THEN 'they doubled, I took' ELSE 'they doubled, I declined' END
      END"""
@@ -126,7 +134,7 @@ SELECT s.match_id, s.hand_key, s.played_at, s.utc_offset, e.idx, e.by_player AS 
        {cube} AS cube_after,
        {decision} AS decision
 FROM scope s JOIN events e ON e.hand_key = s.hand_key
-WHERE s.match_id IS NOT NULL AND s.player = ? AND e.type = 'double'
+WHERE s.match_id IS NOT NULL AND e.type = 'double'
 ORDER BY s.played_at NULLS LAST, s.hand_key, e.idx
 """
 
@@ -135,11 +143,11 @@ def offers(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Every doubling offer in the player's matches: ``match_id``, ``hand_key`` (the hand
     after which it was offered), ``played_at``, ``offered_by``, ``accepted``, ``cube_after``,
     ``decision`` (one of :data:`DECISIONS`)."""
-    if filters.player is None:
+    if not chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
     sql = head + _OFFERS.format(cube=CUBE, decision=DECISION)
-    return fetch_df(con, sql, [*params, filters.player, filters.player])
+    return fetch_df(con, sql, params)
 
 
 def cube_decisions_of(offered: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:

@@ -13,7 +13,14 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df, money_sql
+from dashboard.queries.common import (
+    Filters,
+    chosen,
+    fetch_df,
+    money_sql,
+    names_in,
+    not_me,
+)
 from dashboard.queries.sessions import scope_cte
 
 _VERSUS = """
@@ -25,9 +32,9 @@ _VERSUS = """
            s.royalties AS royalties_for, s.fouled AS fouled, s.surrendered AS surrendered
            {their_columns}
     FROM scope s
-    JOIN pairs p ON p.hand_key = s.hand_key  -- names are unique in a hand: p.seat = s.seat
+    JOIN pairs p ON p.hand_key = s.hand_key AND p.seat = s.seat
     {their_join}
-    WHERE s.player = ? AND p.player = ? {narrow}
+    WHERE {first_cut} {narrow}
 )
 """
 
@@ -43,19 +50,22 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
     """``scope`` and ``versus``: one row per hand and opponent of ``filters.player`` (only
     ``opponents``, when given); ``theirs`` adds the opponent's own row (royalties, foul);
     ``money`` the hand's money (:func:`~dashboard.queries.common.money_sql`; else NULL)."""
-    if filters.player is None:
+    if not chosen(filters):
         raise ValueError("the opponents of whom? choose a player first")
     head, params = scope_cte(filters)
-    narrow, extra = "", []
+    first_cut, first = names_in(filters, "p.player")
+    narrow, extra = not_me(filters, "p.opponent", "p.hand_key")
     if opponents is not None:
-        narrow, extra = "AND list_contains(?, p.opponent)", [list(opponents)]
+        narrow += " AND list_contains(?, p.opponent)"
+        extra.append(list(opponents))
         if theirs:
             narrow += " AND list_contains(?, o.player)"
             extra.append(list(opponents))
-    sql = _VERSUS.format(narrow=narrow, their_columns=_THEIR_COLUMNS if theirs else "",
+    sql = _VERSUS.format(first_cut=first_cut, narrow=narrow,
+                         their_columns=_THEIR_COLUMNS if theirs else "",
                          their_join=_THEIR_JOIN if theirs else "",
                          money=money_sql("s", "p.points") if money else "NULL::DOUBLE")
-    return head + sql, [*params, filters.player, filters.player, *extra]
+    return head + sql, [*params, *first, *extra]
 
 
 _TABLE = """
@@ -82,7 +92,7 @@ _TABLE = """
            avg(CASE WHEN o.surrendered THEN NULL ELSE o.fouled::INT END) AS their_foul_rate,
            o.scoring
     FROM scope s JOIN hand_players o ON o.hand_key = s.hand_key
-    WHERE s.player = ? AND o.player <> ?
+    WHERE o.seat <> s.seat {others}
     GROUP BY o.player, o.scoring
 )
 SELECT ours.* EXCLUDE (our_foul_rate), theirs.royalties_against, theirs.their_foul_rate,
@@ -102,7 +112,8 @@ def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     stake; OFC Double: stake x cube of each match won or lost), rows won (share of rows),
     scoops and royalties for and against, their foul rate and ours in those hands."""
     head, params = _versus(filters, theirs=False, money=True)
-    return fetch_df(con, head + _TABLE, [*params, filters.player, filters.player])
+    others, more = not_me(filters, "o.player", "o.hand_key")
+    return fetch_df(con, head + _TABLE.format(others=others), [*params, *more])
 
 
 CUMULATIVE_POINTS = 300

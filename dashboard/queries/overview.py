@@ -18,10 +18,12 @@ from dashboard.queries.common import (
     PLAYER_ROWS,
     RACE,
     Filters,
+    chosen,
     fetch_all,
     fetch_all_numpy,
     fetch_df,
     money_sql,
+    names_in,
     where,
 )
 
@@ -157,13 +159,9 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
                                      "total", "without_fl", "royalties", "row_points", "expected"])
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
-    if filters.player is not None:
-        pairs = fetch_all_numpy(con, "SELECT hand_key * 8 + seat AS k, royalties, "
-                                     "row_points + bonus AS rows FROM pairs WHERE player = ?",
-                                [filters.player])
-    else:
-        pairs = fetch_all_numpy(con, "SELECT hand_key * 8 + seat AS k, royalties, "
-                                     "row_points + bonus AS rows FROM pairs")
+    first, named = names_in(filters, "player")  # my seats' rows: matched by seat_key below
+    pairs = fetch_all_numpy(con, "SELECT hand_key * 8 + seat AS k, royalties, "
+                                 f"row_points + bonus AS rows FROM pairs WHERE {first}", named)
     royalties, rows = _per_hand(seat_key, pairs)
     points = np.asarray(mine["points"], dtype=float)[order]
     fl = np.asarray(mine["fantasyland"], dtype=bool)[order]
@@ -189,9 +187,9 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
 def _expected(con: Any, filters: Filters, keys: np.ndarray, points: np.ndarray) -> np.ndarray:
     """The running total with reviewed hands counted at their expected points; NaN when no
     hand is reviewed (or no player is chosen)."""
-    if filters.player is None:
+    if not chosen(filters):
         return np.full(len(keys), np.nan)
-    found = review.expected_first(con, filters.player)
+    found = review.expected_first(con, filters)
     if found.empty:
         return np.full(len(keys), np.nan)
     by_key = dict(zip(found["hand_key"].astype(np.int64), found["expected"], strict=True))

@@ -113,15 +113,18 @@ def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:
         WHERE h.hand_key = ? AND d.street = ? ORDER BY d.player""", [hand_key, street])
 
 
-def expected_first(con: Any, player: str) -> pd.DataFrame:
-    """``hand_key, expected``: the EV of ``player``'s position after the first placement of
-    each reviewed hand (the first five's ``chosen_ev``) — the luck line's points. Race hands
-    (OFC Double) are left out: their EV is a difference of banks, their points a bank."""
-    return fetch_df(con, """
+def expected_first(con: Any, filters: Filters) -> pd.DataFrame:
+    """``hand_key, expected``: the EV of the filtered player's position (or mine) after the
+    first placement of each reviewed hand (the first five's ``chosen_ev``) — the luck line's
+    points. Race hands (OFC Double) are left out: their EV is a difference of banks, their
+    points a bank."""
+    cond, params = where(Filters(player=filters.player, me=filters.me,
+                                 me_skip=filters.me_skip))
+    return fetch_df(con, f"""
         SELECT h.hand_key, d.chosen_ev AS expected
-        FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
-        WHERE d.player = ? AND d.street = 1 AND d.kind = 'first five'
-          AND h.scoring <> 'race'""", [player])
+        {DECISIONS}
+        WHERE {cond} AND d.street = 1 AND d.kind = 'first five'
+          AND h.scoring <> 'race'""", params)
 
 
 BENCHMARK_QUERIES = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, timefmt
+from dashboard import db, me, timefmt
 from dashboard.cards import md_text
 from dashboard.queries import imports
 from dashboard.uploads import MAX_UPLOAD_MB, Limits, UploadOutcome, import_uploads
@@ -113,6 +113,7 @@ def show_audit(outcome: UploadOutcome) -> None:
 
 def main() -> None:
     st.title("Import")
+    me.section()
     st.markdown(f"Upload session logs: one or many files of any supported format (our "
                 "`.jsonl`, live notation, board CSV; FPDB's SwC captures `.json`/`.jsonl` and its "
                 "`.db3` database; the pineapple app's `.db`), or a .zip of them "

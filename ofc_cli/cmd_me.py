@@ -1,0 +1,99 @@
+"""``ofc me [add|remove NAME [--source S]] [--db PATH]``: the names you play under.
+
+Every dashboard page opens on "me": these names together (aliases across rooms). A name with
+``--source`` is yours only in that source's hands (``hands.source``: the room, app or home
+game); without, in every source. ``ofc me`` lists them, and the heroes of the imported logs
+that are not among them yet. Works while the dashboard is open: like ``ofc import``, it waits
+its turn for the database (``--wait``). Exit status: 0; 1 when a name to remove was not there
+(or a name is refused); 2 if the database could not be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import duckdb
+
+from ingest import store
+from ingest.api import (
+    BadName,
+    MyName,
+    add_my_name,
+    my_names,
+    remove_my_name,
+    suggested_names,
+    upgrade,
+)
+from ofc_cli.cmd_import import clean_text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", nargs="?", choices=("add", "remove"),
+                        help="add or remove NAME (without: list your names)")
+    parser.add_argument("name", nargs="?", metavar="NAME", help="the name, as the logs spell it")
+    parser.add_argument("--source", metavar="S", default=None,
+                        help="the name is yours only in this source's hands (default: every "
+                             "source)")
+    parser.add_argument("--db", metavar="PATH", default=None,
+                        help=f"database file (default: ${store.DB_ENV} or data/ofc.duckdb)")
+    parser.add_argument("--wait", metavar="SECONDS", type=float, default=None,
+                        help="how long to wait for the database while another process holds "
+                             "it (default $OFC_WAIT or 30)")
+
+
+def _show(names: tuple[MyName, ...], con: duckdb.DuckDBPyConnection) -> None:
+    if names:
+        print("your names (the dashboard's Me):")
+        for n in names:
+            where = f"only in {clean_text(n.source)}" if n.source else "every source"
+            print(f"  {clean_text(n.name)}  ({where})")
+    else:
+        print("no names set yet: ofc me add NAME [--source S]")
+    for s in suggested_names(con):
+        print(f"  not yet yours? {clean_text(s.name)}: hero of {s.hands:,} hand"
+              f"{'s' * (s.hands != 1)} from {clean_text(s.source)} "
+              f"(ofc me add {clean_text(s.name)!r})")
+
+
+def _change(args: argparse.Namespace, con: duckdb.DuckDBPyConnection) -> int:
+    upgrade(con, args.db)
+    shown = clean_text(str(MyName(args.name, args.source or None)))
+    if args.action == "add":
+        added = add_my_name(con, args.name, args.source)
+        print(f"added {shown}" if added else f"{shown} was already one of your names")
+        return 0
+    if remove_my_name(con, args.name, args.source):
+        print(f"removed {shown}")
+        return 0
+    names = ", ".join(clean_text(str(n)) for n in my_names(con)) or "none"
+    print(f"ofc me: {shown} is not one of your names (they are: {names})", file=sys.stderr)
+    return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action and args.name is None:
+        print(f"ofc me: {args.action} needs a NAME", file=sys.stderr)
+        return 2
+    path = Path(args.db) if args.db else store.default_db_path()
+    if not args.action and not path.exists():
+        print(f"ofc me: {store.display_path(path)} does not exist yet: import some logs first "
+              "(ofc import PATH), or add a name (ofc me add NAME).", file=sys.stderr)
+        return 2
+    try:
+        con = store.connect(args.db, wait_seconds=args.wait)
+        try:
+            if args.action:
+                return _change(args, con)
+            upgrade(con, args.db)
+            _show(my_names(con), con)
+            return 0
+        finally:
+            con.close()
+    except BadName as exc:
+        print(f"ofc me: {exc}", file=sys.stderr)
+        return 1
+    except store.StoreError as exc:
+        print(f"ofc me: {exc}", file=sys.stderr)
+        return 2

@@ -1,9 +1,10 @@
 """The ingest package's public API: the one way in for everything above it.
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
-rescoring, removing an import such as the demo sample, upgrading an older store) and to the
-decision review's table (``write_decisions``) is a function here, and import ids come from the
-reports these functions return. The dashboard imports ingest only through this module
+rescoring, removing an import such as the demo sample, upgrading an older store), to the
+decision review's table (``write_decisions``) and to the user's notes and tags (``set_hand_note``,
+``set_hand_tags``, ``set_player_note``, ``set_player_tags``) is a function here, and import ids
+come from the reports these functions return. The dashboard imports ingest only through this module
 (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
 Opening a store never upgrades it: an entry point calls :func:`connect`, then :func:`upgrade`
@@ -23,6 +24,21 @@ from .decisions import (
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
+from .notes import (
+    NOTE_MAX_CHARS,
+    NOTE_TABLES,
+    TAG_MAX_CHARS,
+    Annotation,
+    NoteError,
+    hand_annotation,
+    player_annotation,
+    set_hand_note,
+    set_hand_tags,
+    set_player_note,
+    set_player_tags,
+    tag_choices,
+    tag_key,
+)
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
@@ -37,4 +53,7 @@ __all__ = [
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
     "writer_waiting",
+    "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",
+    "hand_annotation", "player_annotation", "set_hand_note", "set_hand_tags", "set_player_note",
+    "set_player_tags", "tag_choices", "tag_key",
 ]

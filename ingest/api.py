@@ -32,6 +32,7 @@ from .notes import (
     NoteError,
     hand_annotation,
     player_annotation,
+    player_tag_lists,
     set_hand_note,
     set_hand_tags,
     set_player_note,
@@ -54,6 +55,6 @@ __all__ = [
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
     "writer_waiting",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",
-    "hand_annotation", "player_annotation", "set_hand_note", "set_hand_tags", "set_player_note",
-    "set_player_tags", "tag_choices", "tag_key",
+    "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_note",
+    "set_hand_tags", "set_player_note", "set_player_tags", "tag_choices", "tag_key",
 ]

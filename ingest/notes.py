@@ -239,3 +239,14 @@ def tag_choices(con: Any, kind: str = "hand") -> tuple[str, ...]:
     finally:
         cur.close()
     return tuple(r[0] for r in rows)
+
+
+def player_tag_lists(con: Any) -> dict[str, str]:
+    """``{player: "tag, tag"}`` for every tagged player (a table column's text)."""
+    cur = con.cursor()
+    try:
+        rows = cur.execute("SELECT player, string_agg(tag, ', ' ORDER BY position) "
+                           "FROM player_tags GROUP BY player").fetchall()
+    finally:
+        cur.close()
+    return {str(p): str(t) for p, t in rows}

@@ -12,6 +12,12 @@ plus its bound parameters; values never enter the SQL text.
 >>> where(Filters())
 ('TRUE', [])
 
+A tag is one condition too, matched by its case-folded key (:func:`ingest.api.tag_key`):
+
+>>> sql, params = where(Filters(player="ann", tag=" Tilt "))
+>>> params
+['ann', 'tilt']
+
 Pages use :data:`PLAYER_HANDS` as their FROM clause:
 
 >>> sql, params = where(Filters(player="ann"))
@@ -26,6 +32,8 @@ from datetime import date
 from typing import Any
 
 import pandas as pd
+
+from ingest.api import tag_key
 
 PLAYER_HANDS = "FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key"
 """The FROM clause :func:`where` expects: one row per hand of the filtered player."""
@@ -43,7 +51,8 @@ class Filters:
     sat at the table; ``variant`` is the preset name (``hands.variant``), ``ruleset`` the full
     label (``hands.ruleset_label``); ``session`` is ``hands.session_id``. Dates are inclusive
     days in the database's time zone (hands without a date drop out when a date bound is set);
-    the SQL compares timestamps, so no per-row date conversion.
+    the SQL compares timestamps, so no per-row date conversion. ``tag`` keeps the hands
+    carrying that tag (``hand_tags``, matched case-folded).
 
     >>> Filters(player="ann").with_(opponent="bob").opponent
     'bob'
@@ -56,6 +65,7 @@ class Filters:
     ruleset: str | None = None
     opponent: str | None = None
     session: str | None = None
+    tag: str | None = None
 
     def with_(self, **changes: Any) -> Filters:
         return replace(self, **changes)
@@ -97,7 +107,7 @@ class Filters:
 
 URL_KEYS = {
     "player": "player", "date_from": "from", "date_to": "to", "variant": "variant",
-    "ruleset": "ruleset", "opponent": "opponent", "session": "session",
+    "ruleset": "ruleset", "opponent": "opponent", "session": "session", "tag": "tag",
 }
 """Filter field -> URL query parameter name (``?player=ann&from=2026-01-01``)."""
 
@@ -110,7 +120,12 @@ _CONDITIONS = (
     ("opponent", "EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key"
                  " AND o.player = ? AND o.seat <> hp.seat)"),
     ("session", "hp.session_id = ?"),
+    ("tag", "hp.hand_key IN (SELECT th.hand_key FROM hand_tags t JOIN hands th"
+            " ON th.source = t.source AND th.hand_id = t.hand_id WHERE t.tag_key = ?)"),
 )
+
+_BOUND = {"tag": tag_key}
+"""How a filter's value becomes its bound parameter, when not as it is."""
 
 
 def where(filters: Filters) -> tuple[str, list[Any]]:
@@ -124,7 +139,7 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
         value = getattr(filters, name)
         if value is not None:
             parts.append(sql)
-            params.append(value)
+            params.append(_BOUND[name](value) if name in _BOUND else value)
     return (" AND ".join(parts) or "TRUE"), params
 
 

@@ -54,27 +54,111 @@ def search_where(search: HandSearch) -> tuple[str, list[Any]]:
     return (" AND ".join(parts) or "TRUE"), params
 
 
+PAGE_SIZE = 500
+"""Hands per page of Hand review's list."""
+
+ORDER = "coalesce(hp.played_at, '-infinity'::TIMESTAMPTZ)"
+"""The list's order, newest first: this, then ``hand_key`` (hands without a date last). A
+hand's place in it is the pair ``(ORDER, hand_key)``, so the list pages and steps by a keyset
+(rows before or after one hand), never by an offset over every row."""
+
+_ANCHOR = """anchor AS (
+    SELECT coalesce(played_at, '-infinity'::TIMESTAMPTZ) AS t, hand_key AS k
+    FROM hands WHERE hand_key = ?
+)"""
+"""The place of one hand in :data:`ORDER` (no row when the hand is not stored)."""
+
+_SIDES = {(True, True): "<=", (True, False): "<", (False, True): ">=", (False, False): ">"}
+"""The keyset comparison of a page, by (running older, including its hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Where a page of the list starts: at hand ``key`` (``inclusive``) or next to it, running
+    ``older`` (the page begins there) or newer (the page ends there). The newest page is
+    ``None``."""
+
+    key: int
+    older: bool = True
+    inclusive: bool = True
+
+
 def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
-               limit: int = 500) -> pd.DataFrame:
-    """The filtered player's hands matching ``search``, newest first: ``hand_key``,
-    ``source``, ``hand_id``, ``played_at``, ``ruleset`` (label), ``opponents``, ``points``,
-    ``royalties``, ``fouled``, ``fantasyland``, ``room_differs``."""
+               page: Page | None = None, limit: int = PAGE_SIZE) -> pd.DataFrame:
+    """One page of the filtered player's hands matching ``search``, newest first (``limit``
+    rows from ``page``; the newest when ``None``): ``hand_key``, ``source``, ``hand_id``,
+    ``played_at``, ``ruleset`` (label), ``opponents``, ``points``, ``royalties``, ``fouled``,
+    ``fantasyland``, ``room_differs``, ``tags`` (the hand's tags, ``', '``-joined) and
+    ``note`` (the hand has a note). A page running newer than its hand holds the ``limit``
+    hands nearest to it."""
     cond, params = where(filters)
     extra, more = search_where(search)
+    keyset, anchor, head = "TRUE", [], ""
+    older = page is None or page.older
+    if page is not None:
+        keyset = f"({ORDER}, hp.hand_key) {_SIDES[(older, page.inclusive)]} (a.t, a.k)"
+        head, anchor = f"{_ANCHOR},", [int(page.key)]
+    direction = "DESC" if older else "ASC"
     return fetch_df(con, f"""
-        WITH found AS (
+        WITH {head} found AS (
             SELECT h.hand_key, h.source, h.hand_id, h.played_at, h.ruleset_label AS ruleset,
                    hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
-                   h.points_differ AS room_differs
-            {PLAYER_HANDS} WHERE {cond} AND {extra}
-            ORDER BY h.played_at DESC NULLS LAST, h.hand_key DESC LIMIT ?
+                   h.points_differ AS room_differs, {ORDER} AS sort_at
+            {PLAYER_HANDS} {"CROSS JOIN anchor a" if page is not None else ""}
+            WHERE {cond} AND {extra} AND {keyset}
+            ORDER BY sort_at {direction}, h.hand_key {direction} LIMIT ?
         )
         SELECT f.hand_key, f.source, f.hand_id, f.played_at, f.ruleset,
                (SELECT string_agg(o.player, ', ' ORDER BY o.seat) FROM hand_players o
                 WHERE o.hand_key = f.hand_key AND o.seat <> f.seat) AS opponents,
-               f.points, f.royalties, f.fouled, f.fantasyland, f.room_differs
-        FROM found f ORDER BY f.played_at DESC NULLS LAST, f.hand_key DESC""",
-        [*params, *more, limit])
+               f.points, f.royalties, f.fouled, f.fantasyland, f.room_differs,
+               (SELECT string_agg(t.tag, ', ' ORDER BY t.position) FROM hand_tags t
+                WHERE t.source = f.source AND t.hand_id = f.hand_id) AS tags,
+               EXISTS (SELECT 1 FROM hand_notes n
+                       WHERE n.source = f.source AND n.hand_id = f.hand_id) AS note
+        FROM found f ORDER BY f.sort_at DESC, f.hand_key DESC""",
+        [*anchor, *params, *more, limit])
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One hand's place in the filtered list: the hands just ``newer`` and ``older`` (``None``
+    at either end), its 0-based ``position`` from the newest, and the ``total``."""
+
+    newer: int | None
+    older: int | None
+    position: int
+    total: int
+
+
+def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Place | None:
+    """Where ``hand_key`` sits among ALL the filtered hands (not only a page): one pass,
+    ``None`` when the hand is not among them."""
+    cond, params = where(filters)
+    extra, more = search_where(search)
+    at = f"({ORDER}, hp.hand_key)"
+    row = fetch_all(con, f"""
+        WITH {_ANCHOR}
+        SELECT arg_min(hp.hand_key, {at}) FILTER (WHERE {at} > (a.t, a.k)),
+               arg_max(hp.hand_key, {at}) FILTER (WHERE {at} < (a.t, a.k)),
+               count(*) FILTER (WHERE {at} > (a.t, a.k)),
+               count(*) FILTER (WHERE hp.hand_key = a.k),
+               count(*)
+        {PLAYER_HANDS} CROSS JOIN anchor a
+        WHERE {cond} AND {extra}""", [int(hand_key), *params, *more])
+    if not row or not row[0][3]:
+        return None
+    newer, older, position, _, total = row[0]
+    return Place(None if newer is None else int(newer), None if older is None else int(older),
+                 int(position), int(total))
+
+
+def count_hands(con: Any, filters: Filters, search: HandSearch = HandSearch()) -> int:
+    """How many hands the filters and ``search`` keep."""
+    cond, params = where(filters)
+    extra, more = search_where(search)
+    return int(fetch_all(con, f"SELECT count(*) {PLAYER_HANDS} WHERE {cond} AND {extra}",
+                         [*params, *more])[0][0])
 
 
 def key_of(con: Any, source: str, hand_id: str) -> int | None:

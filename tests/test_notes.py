@@ -165,3 +165,27 @@ def test_an_upgrade_from_version_5_adds_the_tables_and_keeps_the_hands(tmp_path:
     assert store.schema_version(con) == store.SCHEMA_VERSION
     assert con.execute("SELECT count(*) FROM hands").fetchone() == (1,)
     con.close()
+
+
+def test_ofc_export_writes_the_notes_and_tags(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    from ofc_cli.cli import main as ofc
+
+    db = tmp_path / "e.duckdb"
+    con = store.connect(db)
+    _import(con, "ann.jsonl", PERSPECTIVE_A)
+    set_hand_note(con, "club", "x1", HOSTILE[0])
+    set_hand_tags(con, "club", "x1", ["Tilt", "river"])
+    set_player_note(con, "bob", "nit")
+    set_player_tags(con, "bob", ["Fish"])
+    con.close()
+    assert ofc(["export", "--db", str(db), "--parquet", str(tmp_path / "out")]) == 0
+    read = {name: pq.read_table(tmp_path / "out" / f"{name}.parquet").to_pylist()
+            for name in api.NOTE_TABLES}
+    assert [(r["source"], r["hand_id"], r["note"]) for r in read["hand_notes"]] == [
+        ("club", "x1", HOSTILE[0])]
+    assert sorted((r["position"], r["tag"], r["tag_key"]) for r in read["hand_tags"]) == [
+        (0, "Tilt", "tilt"), (1, "river", "river")]
+    assert [(r["player"], r["note"]) for r in read["player_notes"]] == [("bob", "nit")]
+    assert [(r["player"], r["tag"]) for r in read["player_tags"]] == [("bob", "Fish")]

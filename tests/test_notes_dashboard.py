@@ -16,9 +16,8 @@ from dashboard.queries import overview
 from dashboard.queries.common import Filters
 from ingest import api, store
 from ofc_cli.cli import main as ofc
+from tests.test_dashboard_app import app, open_page
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "dashboard" / "app.py")
 HANDS = 1100
 HERO = "Hero"
 LOWEST = float("-inf")
@@ -80,16 +79,8 @@ def test_pages_and_places_cover_every_hand_in_order(big_db: Path, tmp_path: Path
     con.close()
 
 
-def app(db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
-    monkeypatch.setenv("OFC_DB", str(db))
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.query_params.update(params)
-    return at
-
-
 def hand_review(at: AppTest) -> AppTest:
-    at.run()
-    return at.switch_page("views/hand_review.py").run()
+    return open_page(at, "views/hand_review.py")
 
 
 def shown(at: AppTest) -> str:

@@ -14,7 +14,14 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.common import PLAYER_HANDS, Filters, fetch_all, fetch_df, where
+from dashboard.queries.common import (
+    PLAYER_HANDS,
+    PLAYER_ROWS,
+    Filters,
+    fetch_all,
+    fetch_df,
+    where,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +46,13 @@ _SEARCH = (
     ("royalties_min", "hp.royalties >= ?"),
     ("royalties_max", "hp.royalties <= ?"),
 )
+
+
+def scanned(search: HandSearch) -> str:
+    """The FROM clause a search needs: the player's rows alone (:data:`PLAYER_ROWS`, much
+    cheaper on a big store) unless it reads a ``hands`` column (the hand id, the room's
+    result)."""
+    return PLAYER_HANDS if search.hand_id or search.differs else PLAYER_ROWS
 
 
 def search_where(search: HandSearch) -> tuple[str, list[Any]]:
@@ -68,8 +82,12 @@ _ANCHOR = """anchor AS (
 )"""
 """The place of one hand in :data:`ORDER` (no row when the hand is not stored)."""
 
-_SIDES = {(True, True): "<=", (True, False): "<", (False, True): ">=", (False, False): ">"}
-"""The keyset comparison of a page, by (running older, including its hand)."""
+def _beyond(older: bool, inclusive: bool) -> str:
+    """Rows past the anchor ``a`` in :data:`ORDER` (older or newer; the anchor itself too when
+    ``inclusive``), in scalar comparisons (cheaper than comparing row values)."""
+    side = "<" if older else ">"
+    same = f"hp.hand_key {side}{'=' if inclusive else ''} a.k"
+    return f"({ORDER} {side} a.t OR ({ORDER} = a.t AND {same}))"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,27 +114,27 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     keyset, anchor, head = "TRUE", [], ""
     older = page is None or page.older
     if page is not None:
-        keyset = f"({ORDER}, hp.hand_key) {_SIDES[(older, page.inclusive)]} (a.t, a.k)"
+        keyset = _beyond(older, page.inclusive)
         head, anchor = f"{_ANCHOR},", [int(page.key)]
     direction = "DESC" if older else "ASC"
     return fetch_df(con, f"""
         WITH {head} found AS (
-            SELECT h.hand_key, h.source, h.hand_id, h.played_at, h.ruleset_label AS ruleset,
-                   hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
-                   h.points_differ AS room_differs, {ORDER} AS sort_at
-            {PLAYER_HANDS} {"CROSS JOIN anchor a" if page is not None else ""}
+            SELECT hp.hand_key, hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
+                   {ORDER} AS sort_at
+            {scanned(search)} {"CROSS JOIN anchor a" if page is not None else ""}
             WHERE {cond} AND {extra} AND {keyset}
-            ORDER BY sort_at {direction}, h.hand_key {direction} LIMIT ?
+            ORDER BY sort_at {direction}, hp.hand_key {direction} LIMIT ?
         )
-        SELECT f.hand_key, f.source, f.hand_id, f.played_at, f.ruleset,
+        SELECT f.hand_key, h.source, h.hand_id, h.played_at, h.ruleset_label AS ruleset,
                (SELECT string_agg(o.player, ', ' ORDER BY o.seat) FROM hand_players o
                 WHERE o.hand_key = f.hand_key AND o.seat <> f.seat) AS opponents,
-               f.points, f.royalties, f.fouled, f.fantasyland, f.room_differs,
+               f.points, f.royalties, f.fouled, f.fantasyland, h.points_differ AS room_differs,
                (SELECT string_agg(t.tag, ', ' ORDER BY t.position) FROM hand_tags t
-                WHERE t.source = f.source AND t.hand_id = f.hand_id) AS tags,
+                WHERE t.source = h.source AND t.hand_id = h.hand_id) AS tags,
                EXISTS (SELECT 1 FROM hand_notes n
-                       WHERE n.source = f.source AND n.hand_id = f.hand_id) AS note
-        FROM found f ORDER BY f.sort_at DESC, f.hand_key DESC""",
+                       WHERE n.source = h.source AND n.hand_id = h.hand_id) AS note
+        FROM found f JOIN hands h ON h.hand_key = f.hand_key
+        ORDER BY f.sort_at DESC, f.hand_key DESC""",
         [*anchor, *params, *more, limit])
 
 
@@ -137,14 +155,15 @@ def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Plac
     cond, params = where(filters)
     extra, more = search_where(search)
     at = f"({ORDER}, hp.hand_key)"
+    newer, older = _beyond(False, False), _beyond(True, False)
     row = fetch_all(con, f"""
         WITH {_ANCHOR}
-        SELECT arg_min(hp.hand_key, {at}) FILTER (WHERE {at} > (a.t, a.k)),
-               arg_max(hp.hand_key, {at}) FILTER (WHERE {at} < (a.t, a.k)),
-               count(*) FILTER (WHERE {at} > (a.t, a.k)),
+        SELECT arg_min(hp.hand_key, {at}) FILTER (WHERE {newer}),
+               arg_max(hp.hand_key, {at}) FILTER (WHERE {older}),
+               count(*) FILTER (WHERE {newer}),
                count(*) FILTER (WHERE hp.hand_key = a.k),
                count(*)
-        {PLAYER_HANDS} CROSS JOIN anchor a
+        {scanned(search)} CROSS JOIN anchor a
         WHERE {cond} AND {extra}""", [int(hand_key), *params, *more])
     if not row or not row[0][3]:
         return None
@@ -157,7 +176,7 @@ def count_hands(con: Any, filters: Filters, search: HandSearch = HandSearch()) -
     """How many hands the filters and ``search`` keep."""
     cond, params = where(filters)
     extra, more = search_where(search)
-    return int(fetch_all(con, f"SELECT count(*) {PLAYER_HANDS} WHERE {cond} AND {extra}",
+    return int(fetch_all(con, f"SELECT count(*) {scanned(search)} WHERE {cond} AND {extra}",
                          [*params, *more])[0][0])
 
 

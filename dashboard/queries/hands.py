@@ -74,7 +74,8 @@ PAGE_SIZE = 500
 ORDER = "coalesce(hp.played_at, '-infinity'::TIMESTAMPTZ)"
 """The list's order, newest first: this, then ``hand_key`` (hands without a date last). A
 hand's place in it is the pair ``(ORDER, hand_key)``, so the list pages and steps by a keyset
-(rows before or after one hand), never by an offset over every row."""
+(rows before or after one hand), never by an offset over every row. (Sorting, the list says
+``played_at DESC NULLS LAST``: the same order, cheaper than the expression.)"""
 
 _ANCHOR = """anchor AS (
     SELECT coalesce(played_at, '-infinity'::TIMESTAMPTZ) AS t, hand_key AS k
@@ -117,24 +118,31 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
         keyset = _beyond(older, page.inclusive)
         head, anchor = f"{_ANCHOR},", [int(page.key)]
     direction = "DESC" if older else "ASC"
+    # A search that reads ``hands`` scans it already: its columns come along; otherwise the
+    # page's rows alone are joined to ``hands`` (``x``: where the hand's own columns are).
+    joined = scanned(search) == PLAYER_HANDS
+    carried = ", h.source, h.hand_id, h.played_at, h.ruleset_label, h.points_differ" \
+        if joined else ""
+    x = "f" if joined else "h"
     return fetch_df(con, f"""
         WITH {head} found AS (
             SELECT hp.hand_key, hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
-                   {ORDER} AS sort_at
+                   hp.played_at AS sort_at {carried}
             {scanned(search)} {"CROSS JOIN anchor a" if page is not None else ""}
             WHERE {cond} AND {extra} AND {keyset}
-            ORDER BY sort_at {direction}, hp.hand_key {direction} LIMIT ?
+            ORDER BY sort_at {direction} NULLS {"LAST" if older else "FIRST"},
+                     hp.hand_key {direction} LIMIT ?
         )
-        SELECT f.hand_key, h.source, h.hand_id, h.played_at, h.ruleset_label AS ruleset,
+        SELECT f.hand_key, {x}.source, {x}.hand_id, {x}.played_at, {x}.ruleset_label AS ruleset,
                (SELECT string_agg(o.player, ', ' ORDER BY o.seat) FROM hand_players o
                 WHERE o.hand_key = f.hand_key AND o.seat <> f.seat) AS opponents,
-               f.points, f.royalties, f.fouled, f.fantasyland, h.points_differ AS room_differs,
+               f.points, f.royalties, f.fouled, f.fantasyland, {x}.points_differ AS room_differs,
                (SELECT string_agg(t.tag, ', ' ORDER BY t.position) FROM hand_tags t
-                WHERE t.source = h.source AND t.hand_id = h.hand_id) AS tags,
+                WHERE t.source = {x}.source AND t.hand_id = {x}.hand_id) AS tags,
                EXISTS (SELECT 1 FROM hand_notes n
-                       WHERE n.source = h.source AND n.hand_id = h.hand_id) AS note
-        FROM found f JOIN hands h ON h.hand_key = f.hand_key
-        ORDER BY f.sort_at DESC, f.hand_key DESC""",
+                       WHERE n.source = {x}.source AND n.hand_id = {x}.hand_id) AS note
+        FROM found f {"" if joined else "JOIN hands h ON h.hand_key = f.hand_key"}
+        ORDER BY f.sort_at DESC NULLS LAST, f.hand_key DESC""",
         [*anchor, *params, *more, limit])
 
 

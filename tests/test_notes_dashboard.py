@@ -219,7 +219,7 @@ def test_every_page_honours_the_tag_filter(fixture_db: Path,
     at = app(fixture_db, monkeypatch, tag="tilt").run()
     for page in ("views/overview.py", "views/hand_review.py", "views/sessions.py",
                  "views/opponents.py", "views/fouls.py", "views/fantasyland.py",
-                 "views/variants.py", "views/matches.py"):
+                 "views/variants.py", "views/matches.py", "views/review.py"):
         at.switch_page(page).run()
         assert not at.exception, page
         assert at.query_params["tag"] in ("Tilt", ["Tilt"]), page

@@ -24,6 +24,7 @@ from .decisions import (
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
+from .money import CUBE_SQL, RACE
 from .notes import (
     NOTE_MAX_CHARS,
     NOTE_TABLES,
@@ -47,7 +48,7 @@ from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writ
 from .upgrade import upgrade
 
 __all__ = [
-    "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
+    "CUBE_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",

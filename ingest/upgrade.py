@@ -10,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 
+from .notes import NOTE_TABLES
 from .reports import Progress, RescoreResult
 from .rescoring import rescore
 from .store import (
@@ -28,12 +29,33 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
             progress: Progress | None = None) -> RescoreResult | None:
     """Bring the store open on ``con`` (at ``path``, named in the messages) to the current
     schema: :func:`migrate` when it is older; ``None`` when it was current already (then
-    nothing is done), else the upgrade's rescoring result."""
+    only tables of user data it lacks are created: :func:`add_user_tables`), else the
+    upgrade's rescoring result."""
     version = schema_version(con)
+    if version == SCHEMA_VERSION:
+        add_user_tables(con)
     if version is None or version == SCHEMA_VERSION:
         return None
     target = Path(path) if path is not None else default_db_path()
     return migrate(con, target, version, notify, progress)
+
+
+def add_user_tables(con: duckdb.DuckDBPyConnection) -> bool:
+    """Create the tables of user data (notes and tags) a store of the current version lacks
+    (one written while the version was being changed by more than one change at once); they
+    hold nothing derived, so nothing is rescored. Whether any was created."""
+    have = {t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "
+                                      "WHERE table_schema = 'main'").fetchall()}
+    if set(NOTE_TABLES) <= have:
+        return False
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(schema_sql())  # CREATE ... IF NOT EXISTS: adds only the missing tables
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return True
 
 
 def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,

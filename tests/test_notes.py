@@ -189,3 +189,18 @@ def test_ofc_export_writes_the_notes_and_tags(tmp_path: Path) -> None:
         (0, "Tilt", "tilt"), (1, "river", "river")]
     assert [(r["player"], r["note"]) for r in read["player_notes"]] == [("bob", "nit")]
     assert [(r["player"], r["tag"]) for r in read["player_tags"]] == [("bob", "Fish")]
+
+
+def test_a_current_store_without_the_notes_tables_gets_them(tmp_path: Path) -> None:
+    """Two changes bumped the schema to the same version: a store of that version written
+    without the notes tables gets them at the next upgrade, without a rescore."""
+    path = tmp_path / "v6.duckdb"
+    con = store.connect(path)
+    _import(con, "ann.jsonl", PERSPECTIVE_A)
+    for table in api.NOTE_TABLES:
+        con.execute(f"DROP TABLE {table}")
+    assert api.upgrade(con, path, notify=lambda _: None) is None
+    set_hand_tags(con, "club", "x1", ["back"])
+    assert hand_annotation(con, "club", "x1").tags == ("back",)
+    assert api.upgrade(con, path, notify=lambda _: None) is None  # nothing to do: no error
+    con.close()

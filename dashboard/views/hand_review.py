@@ -1,8 +1,7 @@
 """Hand review: find a hand, replay it street by street, read its settlement, note and tag it.
 
 The hand shown is in the URL: ``?hand=<hand_key>``, or ``?source=<source>&id=<hand id>``. The
-list pages through every filtered hand, 500 at a time, and "Older hand"/"Newer hand" walk all
-of them (a keyset on the list's order, :data:`dashboard.queries.hands.ORDER`).
+list of hands and its pages are :mod:`dashboard.hand_list`.
 """
 
 from __future__ import annotations
@@ -13,120 +12,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, notes_editor
+from dashboard import db, filters, hand_list, notes_editor
 from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import notes as notes_q
 from dashboard.queries import review as review_q
-from dashboard.queries.common import Filters
 from dashboard.replay import SeatView, step_count, step_label, view_at
 from ingest import api
 from ofc_core.rules import discards, resolve
 
-ANY = "Any"
-PICKED_KEY = "_hand_review_picked"
-PAGE_KEY = "_hand_review_page"
-TABLE_KEY = "_hand_review_table"
-RESULTS_KEY = "find_results"
 RESULT = {1: "won", 0: "tie", -1: "lost"}
-
-
-def search_form() -> q.HandSearch:
-    with st.expander("Find hands", expanded=not st.query_params.get("hand")):
-        c = st.columns([2, 1, 1, 2, 2])
-        hand_id = c[0].text_input("Hand id contains", key="find_id").strip() or None
-        fouled = c[1].selectbox("Fouled", (ANY, "Yes", "No"), key="find_fouled")
-        fl = c[2].selectbox("Fantasyland", (ANY, "Yes", "No"), key="find_fl")
-        lo, hi = c[3].slider("Royalties", 0, 60, (0, 60), key="find_royalties")
-        differs = c[4].checkbox("Room's result differs from ours", key="find_differs")
-    flag = {ANY: None, "Yes": True, "No": False}
-    return q.HandSearch(hand_id=hand_id, fouled=flag[fouled], fantasyland=flag[fl],
-                        royalties_min=lo or None, royalties_max=None if hi >= 60 else hi,
-                        differs=differs)
-
-
-def current_page(scope: tuple[Filters, q.HandSearch]) -> q.Page | None:
-    """The list's page for these filters and search (the newest page when they changed)."""
-    kept = st.session_state.get(PAGE_KEY)
-    if not isinstance(kept, tuple) or kept[0] != scope:
-        st.session_state[PAGE_KEY] = (scope, None)
-        return None
-    return kept[1]
-
-
-def set_page(scope: tuple[Filters, q.HandSearch], page: q.Page | None,
-             show_first: bool = False) -> None:
-    """Go to ``page``; ``show_first`` opens its first hand (a page button, not a hand step)."""
-    st.session_state[PAGE_KEY] = (scope, page)
-    if show_first and "hand" in st.query_params:
-        del st.query_params["hand"]
-
-
-def page_of(scope: tuple[Filters, q.HandSearch], hand_key: int | None) -> pd.DataFrame:
-    """The page of the list to show: the current one, or the one starting at ``hand_key``
-    when the hand shown is not on it (opened from another page); a page that ran off the
-    newest end is the newest page."""
-    current, search = scope
-    page = current_page(scope)
-    found = db.query(q.find_hands, current, search, page)
-    if page is not None and (found.empty or (not page.older and len(found) < q.PAGE_SIZE)):
-        page = None
-        found = db.query(q.find_hands, current, search, None)
-    if hand_key is not None and hand_key not in set(found["hand_key"]) and \
-            db.query(q.place, current, search, hand_key) is not None:
-        page = q.Page(hand_key)
-        found = db.query(q.find_hands, current, search, page)
-    set_page(scope, page)
-    return found
-
-
-def page_label(found: pd.DataFrame, where: q.Place | None, hand_key: int | None) -> str:
-    """"hands 501–1,000 of 12,345" (the first hand's place is counted from the one shown)."""
-    keys = [int(k) for k in found["hand_key"]]
-    if where is None or hand_key not in keys:
-        return f"{len(found):,} hands"
-    first = where.position - keys.index(hand_key)
-    return f"hands {first + 1:,}–{first + len(keys):,} of {where.total:,}"
-
-
-def page_buttons(scope: tuple[Filters, q.HandSearch], found: pd.DataFrame,
-                 where: q.Place | None, hand_key: int | None) -> None:
-    keys = [int(k) for k in found["hand_key"]]
-    if where is None or hand_key not in keys:
-        return
-    first = where.position - keys.index(hand_key)
-    c = st.columns([1, 1, 1, 3])
-    c[0].button("⏮ Newest", key="page_newest", disabled=first == 0,
-                on_click=set_page, args=(scope, None, True))
-    c[1].button(f"◀ Newer {q.PAGE_SIZE}", key="page_newer", disabled=first == 0,
-                on_click=set_page, args=(scope, q.Page(keys[0], older=False, inclusive=False),
-                                         True))
-    c[2].button(f"Older {q.PAGE_SIZE} ▶", key="page_older",
-                disabled=first + len(keys) >= where.total, on_click=set_page,
-                args=(scope, q.Page(keys[-1], older=True, inclusive=False), True))
-
-
-def results_table(found: pd.DataFrame, label: str, scope: tuple[Filters, q.HandSearch]
-                  ) -> int | None:
-    """The page's hands; a row selected on another page or list is forgotten."""
-    shown_list = (scope, int(found["hand_key"].iloc[0]) if len(found) else None)
-    if st.session_state.get(TABLE_KEY) != shown_list:
-        st.session_state.pop(RESULTS_KEY, None)
-        st.session_state[TABLE_KEY] = shown_list
-    st.caption(f"{label} (newest first, {q.PAGE_SIZE} a page). Select a row to open it; "
-               "✎ marks a hand with a note.")
-    shown = found.drop(columns=["hand_key"]).assign(
-        note=["✎" if n else "" for n in found["note"]],
-        tags=[text_of(t, "") for t in found["tags"]])
-    event = st.dataframe(
-        shown, key=RESULTS_KEY, on_select="rerun",
-        selection_mode="single-row", hide_index=True, width="stretch", height=240,
-        column_config={
-            "played_at": st.column_config.DatetimeColumn("played", format="YYYY-MM-DD HH:mm"),
-            "points": st.column_config.NumberColumn("points", format="%+.0f"),
-            "note": st.column_config.TextColumn("note", width="small"),
-        })
-    return filters.hand_from_table(event, found)
 
 
 def selected_hand() -> int | None:
@@ -157,26 +52,6 @@ def discards_rule(hand: dict[str, Any], seats: pd.DataFrame):  # type: ignore[no
         return discards(ruleset, street, seat in fl_cards, fl_cards.get(seat))
 
     return thrown
-
-
-def neighbours(scope: tuple[Filters, q.HandSearch], found: pd.DataFrame,
-               where: q.Place | None) -> None:
-    """Buttons to the newer and older hand among ALL the filtered hands; stepping off the page
-    moves the page with it."""
-    if where is None:
-        return
-    keys = {int(k) for k in found["hand_key"]}
-
-    def go(key: int, older: bool) -> None:
-        st.query_params["hand"] = str(key)
-        if key not in keys:
-            set_page(scope, q.Page(key, older=older, inclusive=True))
-
-    left, right, _ = st.columns([1, 1, 4])
-    left.button("◀ Newer hand", key="hand_newer", disabled=where.newer is None,
-                on_click=go, args=(where.newer, False))
-    right.button("Older hand ▶", key="hand_older", disabled=where.older is None,
-                 on_click=go, args=(where.older, True))
 
 
 def hand_notes(hand: dict[str, Any]) -> None:
@@ -356,21 +231,8 @@ def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
 
 def main() -> None:
     st.title("Hand review")
-    current = filters.current()
-    scope = (current, search_form())
-    hand_key = selected_hand()
-    found = page_of(scope, hand_key)
-    if hand_key is None and len(found):
-        hand_key = int(found.iloc[0]["hand_key"])
-        st.query_params["hand"] = str(hand_key)  # the URL always names the hand shown
-    where = None if hand_key is None else db.query(q.place, *scope, hand_key)
-    page_buttons(scope, found, where, hand_key)
-    picked = results_table(found, page_label(found, where, hand_key), scope)
-    if picked != st.session_state.get(PICKED_KEY):  # a new row selected (not a stale one)
-        st.session_state[PICKED_KEY] = picked
-        if picked is not None and str(picked) != st.query_params.get("hand"):
-            st.query_params["hand"] = str(picked)
-            st.rerun()
+    scope = (filters.current(), hand_list.search_form())
+    hand_key, where, found = hand_list.draw(scope, selected_hand())
     if hand_key is None:
         st.info("No hand to show. Import logs on the Import page, or widen the filters.")
         return
@@ -379,7 +241,7 @@ def main() -> None:
         st.warning(f"Hand {hand_key} is not in the database.")
         return
     header(hand)
-    neighbours(scope, found, where)
+    hand_list.neighbours(scope, found, where)
     hand_notes(hand)
     seats = db.query(q.players, hand_key)
     final = db.query(q.rows, hand_key)

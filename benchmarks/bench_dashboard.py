@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from dashboard.queries import common, hands, overview  # noqa: E402
+from dashboard.queries import common, hands, notes, overview  # noqa: E402
 from dashboard.queries.common import Filters  # noqa: E402
 from ingest.hand_tables import HAND_TABLES  # noqa: E402
 
@@ -60,12 +60,40 @@ def _sidebar(con: Any, filters: Filters) -> Any:
     return common.filter_options(con, filters.player, filters.me, filters.me_skip)
 
 
-def _hand_page(con: Any, filters: Filters) -> Any:
-    """Hand review's load: the filtered hands (newest 500), then everything about the first."""
-    found = hands.find_hands(con, filters)
+def _hand_page(con: Any, filters: Filters, page: hands.Page | None = None) -> Any:
+    """Hand review's load: the filtered hands (a page of 500, the newest by default), the
+    first one's place among all of them (newer, older, position), its note and tags, the tag
+    choices, then everything about it."""
+    found = hands.find_hands(con, filters, page=page)
     key = int(found.iloc[0]["hand_key"])
-    return (found, hands.hand(con, key), hands.players(con, key), hands.rows(con, key),
-            hands.placements(con, key), hands.pairs(con, key), hands.events(con, key))
+    hand = hands.hand(con, key)
+    return (found, hands.place(con, filters, hands.HandSearch(), key), hand,
+            notes.of_hand(con, hand["source"], hand["hand_id"]), notes.hand_tags(con),
+            hands.players(con, key), hands.rows(con, key), hands.placements(con, key),
+            hands.pairs(con, key), hands.events(con, key))
+
+
+_OLDEST: dict[int, int] = {}
+
+
+def _oldest_page(con: Any, filters: Filters) -> Any:
+    """Hand review on the page that starts at the player's oldest hand (a keyset page at the
+    far end of the list)."""
+    if id(con) not in _OLDEST:  # found once per connection, outside what is compared
+        _OLDEST.clear()
+        _OLDEST[id(con)] = int(con.execute(
+            "SELECT hand_key FROM hand_players WHERE player = ? ORDER BY played_at NULLS FIRST, "
+            "hand_key LIMIT 1 OFFSET 499", [filters.player]).fetchone()[0])
+    return _hand_page(con, filters, hands.Page(_OLDEST[id(con)]))
+
+
+BENCH_TAG = "Bench"
+"""The tag the built store puts on one hand in :data:`TAG_EVERY` (``hand_tags``)."""
+TAG_EVERY = 100
+
+
+def _tagged(fn: Query) -> Query:
+    return lambda con, filters: fn(con, filters.with_(tag=BENCH_TAG))
 
 
 PAGES: list[tuple[str, list[tuple[str, Query]]]] = [
@@ -78,6 +106,16 @@ PAGES: list[tuple[str, list[tuple[str, Query]]]] = [
     ("hand_review", [
         ("sidebar", _sidebar),
         ("find_hands_and_first_hand", _hand_page),
+    ]),
+    ("hand_review_oldest_page", [
+        ("sidebar", _sidebar),
+        ("oldest_page_and_its_first_hand", _oldest_page),
+    ]),
+    ("tag_filter", [
+        ("sidebar", _tagged(_sidebar)),
+        ("overview_summary", _tagged(overview.summary)),
+        ("overview_cumulative", _tagged(overview.cumulative)),
+        ("hand_review", _tagged(_hand_page)),
     ]),
     ("hand_search", [
         ("not_fouled_royalties_10", lambda con, f: hands.find_hands(
@@ -160,6 +198,15 @@ def _replicate(con: Any, target: int) -> None:
     con.execute("CHECKPOINT")
 
 
+def _tag(con: Any) -> None:
+    """Tag one hand in :data:`TAG_EVERY` with :data:`BENCH_TAG` (what the tag filter finds)."""
+    con.execute(f"""
+        INSERT INTO hand_tags SELECT source, hand_id, 0, '{BENCH_TAG}', lower('{BENCH_TAG}'),
+                                     now()
+        FROM hands WHERE hand_key % {TAG_EVERY} = 0""")
+    con.execute("CHECKPOINT")
+
+
 def build(db: Path, target: int) -> None:
     from ingest import store
     from ingest.api import import_paths
@@ -171,6 +218,7 @@ def build(db: Path, target: int) -> None:
         print(f"imported {report.stored} demo hands; replicating to {target:,}...",
               file=sys.stderr)
         _replicate(con, target)
+        _tag(con)
     finally:
         con.close()
 

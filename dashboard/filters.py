@@ -3,7 +3,7 @@
 ``app.py`` calls :func:`render_sidebar` once per run, before the page; a page calls
 :func:`current` to get the :class:`Filters` and :func:`open_hand` to jump to Hand review.
 URL parameters: ``player``, ``me`` (``1``: the user's own names), ``from``, ``to`` (ISO
-dates), ``variant``, ``ruleset``, ``opponent``, ``session`` (see
+dates), ``variant``, ``ruleset``, ``opponent``, ``session``, ``tag`` (see
 :data:`dashboard.queries.common.URL_KEYS`), plus ``hand`` for the hand shown in Hand review.
 
 The Player select box offers "Me (ann, ann_swc)" first when the user's names are set (the
@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import db
+from dashboard.queries import notes
 from dashboard.queries.common import (
     URL_KEYS,
     FilterOptions,
@@ -30,7 +31,7 @@ from dashboard.queries.common import (
     my_names,
     shared_seats,
 )
-from ingest.api import MyName
+from ingest.api import MyName, tag_key
 
 __all__ = ["Filters", "current", "render_sidebar", "open_hand", "selection",
            "hand_from_chart", "hand_from_table", "four_colour", "HAND_PAGE"]
@@ -75,6 +76,15 @@ def _choice(label: str, name: str, options: tuple[str, ...], wanted: str | None,
         st.session_state[key] = ALL
     value = st.sidebar.selectbox(label, choices, key=key, help=help_text)
     return None if value == ALL else value
+
+
+def _tag(wanted: str | None) -> str | None:
+    """The tag filter: the tags in use on hands; a tag from the URL matches whatever its case."""
+    tags = db.query(notes.hand_tags)
+    if wanted is not None:
+        wanted = next((t for t in tags if tag_key(t) == tag_key(wanted)), wanted)
+    return _choice("Tag", "tag", tags, wanted, "Only hands carrying this tag (tag a hand in "
+                   "Hand review).")
 
 
 class _Me:
@@ -205,6 +215,7 @@ def render_sidebar() -> Filters:
         opponent=_choice("Opponent", "opponent", options.opponents, url.opponent,
                          "Only hands where this opponent sat at the table."),
         session=_choice("Session", "session", options.sessions, url.session),
+        tag=_tag(url.tag),
     )
     st.sidebar.toggle("Four-colour deck", key=FOUR_COLOUR_KEY)
     st.session_state[_STATE] = filters

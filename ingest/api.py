@@ -1,11 +1,12 @@
 """The ingest package's public API: the one way in for everything above it.
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
-rescoring, removing an import such as the demo sample, upgrading an older store) and to the
-decision review's table (``write_decisions``) and to the user's names (``set_my_names``,
-``add_my_name``, ``remove_my_name``) is a function here, and import ids come from the
-reports these functions return. The dashboard imports ingest only through this module
-(``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
+rescoring, removing an import such as the demo sample, upgrading an older store), to the
+decision review's table (``write_decisions``), to the user's names (``set_my_names``,
+``add_my_name``, ``remove_my_name``) and to the user's notes and tags (``set_hand_note``,
+``set_hand_tags``, ``set_player_note``, ``set_player_tags``) is a function here, and import ids
+come from the reports these functions return. The dashboard imports ingest only through this
+module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
 Opening a store never upgrades it: an entry point calls :func:`connect`, then :func:`upgrade`
 (:func:`import_paths` does both itself).
@@ -35,6 +36,22 @@ from .identity import (
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
 from .money import CUBE_SQL, RACE
+from .notes import (
+    NOTE_MAX_CHARS,
+    NOTE_TABLES,
+    TAG_MAX_CHARS,
+    Annotation,
+    NoteError,
+    hand_annotation,
+    player_annotation,
+    player_tag_lists,
+    set_hand_note,
+    set_hand_tags,
+    set_player_note,
+    set_player_tags,
+    tag_choices,
+    tag_key,
+)
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
@@ -51,4 +68,7 @@ __all__ = [
     "writer_waiting",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names",
+    "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",
+    "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_note",
+    "set_hand_tags", "set_player_note", "set_player_tags", "tag_choices", "tag_key",
 ]

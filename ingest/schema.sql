@@ -197,3 +197,40 @@ CREATE TABLE IF NOT EXISTS my_names (
     source   VARCHAR,
     added_at TIMESTAMPTZ NOT NULL
 );
+
+-- Notes and tags the user writes (ingest.notes, the only writer). A hand's are keyed by its
+-- (source, hand_id) like `decisions`, so rescoring, merging, upgrading and removing other
+-- imports keep them; removing the hand's own import keeps them too (they show again when the
+-- hand is imported again). An opponent's are keyed by the player's name.
+CREATE TABLE IF NOT EXISTS hand_notes (
+    source     VARCHAR NOT NULL,
+    hand_id    VARCHAR NOT NULL,
+    note       VARCHAR NOT NULL,         -- trimmed, at most 5,000 characters, never empty
+    updated_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (source, hand_id)
+);
+
+CREATE TABLE IF NOT EXISTS hand_tags (
+    source    VARCHAR NOT NULL,
+    hand_id   VARCHAR NOT NULL,
+    position  TINYINT NOT NULL,          -- order the tags were given in
+    tag       VARCHAR NOT NULL,          -- as typed (trimmed, spaces collapsed, NFC)
+    tag_key   VARCHAR NOT NULL,          -- case-folded: what the tag filter matches
+    tagged_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (source, hand_id, tag_key)
+);
+
+CREATE TABLE IF NOT EXISTS player_notes (
+    player     VARCHAR PRIMARY KEY,
+    note       VARCHAR NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS player_tags (
+    player    VARCHAR NOT NULL,
+    position  TINYINT NOT NULL,
+    tag       VARCHAR NOT NULL,
+    tag_key   VARCHAR NOT NULL,
+    tagged_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (player, tag_key)
+);

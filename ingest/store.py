@@ -11,8 +11,8 @@ waits at most that long.
 >>> con = connect(":memory:")
 >>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
-['decisions', 'events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'my_names',
- 'pairs', 'placements', 'rejected']
+['decisions', 'events', 'hand_notes', 'hand_players', 'hand_rows', 'hand_tags', 'hands',
+ 'imports', 'meta', 'my_names', 'pairs', 'placements', 'player_notes', 'player_tags', 'rejected']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True

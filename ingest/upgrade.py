@@ -31,10 +31,15 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
             notify: Callable[[str], None] = say,
             progress: Progress | None = None) -> RescoreResult | None:
     """Bring the store open on ``con`` (at ``path``, named in the messages) to the current
-    schema: :func:`migrate` when it is older; ``None`` when it was current already (then
-    nothing is done), else the upgrade's rescoring result."""
+    schema: :func:`migrate` when it is older, or when it has the current version but lacks
+    columns (a store written by a development build of the same version); ``None`` when it
+    was current already (then only tables of user data it lacks are created:
+    :func:`add_missing_tables`), else the upgrade's rescoring result."""
     version = schema_version(con)
     if version == SCHEMA_VERSION:
+        if missing_columns(con):
+            target = Path(path) if path is not None else default_db_path()
+            return migrate(con, target, version, notify, progress)
         add_missing_tables(con)
     if version is None or version == SCHEMA_VERSION:
         return None
@@ -44,15 +49,22 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
 
 def add_missing_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Create the tables of the schema a store of the current version lacks (a store written by
-    another build of the same version: tables of user data, empty); returns their names. The
-    tables of hands are never missing from a store of the current version."""
+    another build of the same version: tables of user data, empty; nothing derived, so nothing
+    is rescored); returns their names. The tables of hands are never missing from a store of
+    the current version."""
     wanted = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", schema_sql())
     have = {t for (t,) in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
     ).fetchall()}
     missing = [t for t in wanted if t not in have]
     if missing:
-        con.execute(schema_sql())  # CREATE ... IF NOT EXISTS: adds only the missing tables
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(schema_sql())  # CREATE ... IF NOT EXISTS: adds only the missing tables
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
     return missing
 
 

@@ -2,7 +2,9 @@
 
 Tables keyed by hand are partitioned by variant and month (``DIR/hands/variant=pineapple/
 month=2026-11/...``), the partition columns joined from ``hands``; the ledger, the rejected
-hands and ``meta`` are single files. Exit status 0, or 2 if the database could not be used.
+hands, ``meta`` and the user's notes and tags (``hand_notes``, ``hand_tags``, ``player_notes``,
+``player_tags``, keyed by hand identity or player name) are single files. Exit status 0, or 2
+if the database could not be used.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import duckdb
 
 from ingest import store
 from ingest.hand_tables import HAND_TABLES
+from ingest.notes import NOTE_TABLES
 
-OTHER_TABLES = ("imports", "rejected", "meta")
+OTHER_TABLES = ("imports", "rejected", "meta", *NOTE_TABLES)
 MONTH = "coalesce(strftime(timezone('UTC', h.played_at), '%Y-%m'), 'unknown')"
 
 

@@ -12,6 +12,12 @@ plus its bound parameters; values never enter the SQL text.
 >>> where(Filters())
 ('TRUE', [])
 
+A tag is one condition too, matched by its case-folded key (:func:`ingest.api.tag_key`):
+
+>>> sql, params = where(Filters(player="ann", tag=" Tilt "))
+>>> params
+['ann', 'tilt']
+
 Pages use :data:`PLAYER_HANDS` as their FROM clause:
 
 >>> sql, params = where(Filters(player="ann"))
@@ -58,7 +64,8 @@ class Filters:
     the preset name (``hands.variant``), ``ruleset`` the full label (``hands.ruleset_label``);
     ``session`` is ``hands.session_id``. Dates are inclusive days in the database's time zone
     (hands without a date drop out when a date bound is set); the SQL compares timestamps, so
-    no per-row date conversion.
+    no per-row date conversion. ``tag`` keeps the hands carrying that tag
+    (``hand_tags``, matched case-folded).
 
     >>> Filters(player="ann").with_(opponent="bob").opponent
     'bob'
@@ -73,6 +80,7 @@ class Filters:
     session: str | None = None
     me: tuple[MyName, ...] | None = None
     me_skip: tuple[int, ...] | None = None
+    tag: str | None = None
 
     def with_(self, **changes: Any) -> Filters:
         return replace(self, **changes)
@@ -127,6 +135,7 @@ class Filters:
 URL_KEYS = {
     "player": "player", "date_from": "from", "date_to": "to", "variant": "variant",
     "ruleset": "ruleset", "opponent": "opponent", "session": "session", "me": "me",
+    "tag": "tag",
 }
 """Filter field -> URL query parameter name (``?player=ann&from=2026-01-01``)."""
 
@@ -142,7 +151,12 @@ _CONDITIONS = (
     ("opponent", "EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key"
                  " AND o.player = ? AND o.seat <> hp.seat)"),
     ("session", "hp.session_id = ?"),
+    ("tag", "hp.hand_key IN (SELECT th.hand_key FROM hand_tags t JOIN hands th"
+            " ON th.source = t.source AND th.hand_id = t.hand_id WHERE t.tag_key = ?)"),
 )
+
+_BOUND = {"tag": api.tag_key}
+"""How a filter's value becomes its bound parameter, when not as it is."""
 
 
 def where(filters: Filters) -> tuple[str, list[Any]]:
@@ -160,7 +174,7 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
         value = getattr(filters, name)
         if value is not None:
             parts.append(sql)
-            params.append(value)
+            params.append(_BOUND[name](value) if name in _BOUND else value)
     return (" AND ".join(parts) or "TRUE"), params
 
 

@@ -16,6 +16,7 @@ import pandas as pd
 
 from dashboard.queries.common import (
     PLAYER_HANDS,
+    PLAYER_ROWS,
     Filters,
     fetch_all,
     fetch_df,
@@ -48,6 +49,13 @@ _SEARCH = (
 )
 
 
+def scanned(search: HandSearch) -> str:
+    """The FROM clause a search needs: the player's rows alone (:data:`PLAYER_ROWS`, much
+    cheaper on a big store) unless it reads a ``hands`` column (the hand id, the room's
+    result)."""
+    return PLAYER_HANDS if search.hand_id or search.differs else PLAYER_ROWS
+
+
 def search_where(search: HandSearch) -> tuple[str, list[Any]]:
     parts: list[str] = []
     params: list[Any] = []
@@ -61,29 +69,126 @@ def search_where(search: HandSearch) -> tuple[str, list[Any]]:
     return (" AND ".join(parts) or "TRUE"), params
 
 
+PAGE_SIZE = 500
+"""Hands per page of Hand review's list."""
+
+ORDER = "coalesce(hp.played_at, '-infinity'::TIMESTAMPTZ)"
+"""The list's order, newest first: this, then ``hand_key`` (hands without a date last). A
+hand's place in it is the pair ``(ORDER, hand_key)``, so the list pages and steps by a keyset
+(rows before or after one hand), never by an offset over every row. (Sorting, the list says
+``played_at DESC NULLS LAST``: the same order, cheaper than the expression.)"""
+
+_ANCHOR = """anchor AS (
+    SELECT coalesce(played_at, '-infinity'::TIMESTAMPTZ) AS t, hand_key AS k
+    FROM hands WHERE hand_key = ?
+)"""
+"""The place of one hand in :data:`ORDER` (no row when the hand is not stored)."""
+
+def _beyond(older: bool, inclusive: bool) -> str:
+    """Rows past the anchor ``a`` in :data:`ORDER` (older or newer; the anchor itself too when
+    ``inclusive``), in scalar comparisons (cheaper than comparing row values)."""
+    side = "<" if older else ">"
+    same = f"hp.hand_key {side}{'=' if inclusive else ''} a.k"
+    return f"({ORDER} {side} a.t OR ({ORDER} = a.t AND {same}))"
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Where a page of the list starts: at hand ``key`` (``inclusive``) or next to it, running
+    ``older`` (the page begins there) or newer (the page ends there). The newest page is
+    ``None``."""
+
+    key: int
+    older: bool = True
+    inclusive: bool = True
+
+
 def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
-               limit: int = 500) -> pd.DataFrame:
-    """The filtered player's hands matching ``search``, newest first: ``hand_key``,
-    ``source``, ``hand_id``, ``played_at``, ``ruleset`` (label), ``opponents``, ``points``,
-    ``royalties``, ``fouled``, ``fantasyland``, ``room_differs``."""
+               page: Page | None = None, limit: int = PAGE_SIZE) -> pd.DataFrame:
+    """One page of the filtered player's hands matching ``search``, newest first (``limit``
+    rows from ``page``; the newest when ``None``): ``hand_key``, ``source``, ``hand_id``,
+    ``played_at``, ``ruleset`` (label), ``opponents``, ``points``, ``royalties``, ``fouled``,
+    ``fantasyland``, ``room_differs``, ``tags`` (the hand's tags, ``', '``-joined) and
+    ``note`` (the hand has a note). A page running newer than its hand holds the ``limit``
+    hands nearest to it."""
     cond, params = where(filters)
     extra, more = search_where(search)
+    keyset, anchor, head = "TRUE", [], ""
+    older = page is None or page.older
+    if page is not None:
+        keyset = _beyond(older, page.inclusive)
+        head, anchor = f"{_ANCHOR},", [int(page.key)]
+    direction = "DESC" if older else "ASC"
+    # A search that reads ``hands`` scans it already: its columns come along; otherwise the
+    # page's rows alone are joined to ``hands`` (``x``: where the hand's own columns are).
+    joined = scanned(search) == PLAYER_HANDS
+    carried = ", h.source, h.hand_id, h.played_at, h.ruleset_label, h.points_differ" \
+        if joined else ""
+    x = "f" if joined else "h"
     others, last = not_me(filters, "o.player", "o.hand_key")
     return fetch_df(con, f"""
-        WITH found AS (
-            SELECT h.hand_key, h.source, h.hand_id, h.played_at, h.utc_offset,
-                   h.ruleset_label AS ruleset,
-                   hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
-                   h.points_differ AS room_differs
-            {PLAYER_HANDS} WHERE {cond} AND {extra}
-            ORDER BY h.played_at DESC NULLS LAST, h.hand_key DESC LIMIT ?
+        WITH {head} found AS (
+            SELECT hp.hand_key, hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
+                   hp.played_at AS sort_at, hp.utc_offset {carried}
+            {scanned(search)} {"CROSS JOIN anchor a" if page is not None else ""}
+            WHERE {cond} AND {extra} AND {keyset}
+            ORDER BY sort_at {direction} NULLS {"LAST" if older else "FIRST"},
+                     hp.hand_key {direction} LIMIT ?
         )
-        SELECT f.hand_key, f.source, f.hand_id, f.played_at, f.utc_offset, f.ruleset,
+        SELECT f.hand_key, {x}.source, {x}.hand_id, {x}.played_at, f.utc_offset,
+               {x}.ruleset_label AS ruleset,
                (SELECT string_agg(o.player, ', ' ORDER BY o.seat) FROM hand_players o
                 WHERE o.hand_key = f.hand_key AND o.seat <> f.seat {others}) AS opponents,
-               f.points, f.royalties, f.fouled, f.fantasyland, f.room_differs
-        FROM found f ORDER BY f.played_at DESC NULLS LAST, f.hand_key DESC""",
-        [*params, *more, limit, *last])
+               f.points, f.royalties, f.fouled, f.fantasyland, {x}.points_differ AS room_differs,
+               (SELECT string_agg(t.tag, ', ' ORDER BY t.position) FROM hand_tags t
+                WHERE t.source = {x}.source AND t.hand_id = {x}.hand_id) AS tags,
+               EXISTS (SELECT 1 FROM hand_notes n
+                       WHERE n.source = {x}.source AND n.hand_id = {x}.hand_id) AS note
+        FROM found f {"" if joined else "JOIN hands h ON h.hand_key = f.hand_key"}
+        ORDER BY f.sort_at DESC NULLS LAST, f.hand_key DESC""",
+        [*anchor, *params, *more, limit, *last])
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One hand's place in the filtered list: the hands just ``newer`` and ``older`` (``None``
+    at either end), its 0-based ``position`` from the newest, and the ``total``."""
+
+    newer: int | None
+    older: int | None
+    position: int
+    total: int
+
+
+def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Place | None:
+    """Where ``hand_key`` sits among ALL the filtered hands (not only a page): one pass,
+    ``None`` when the hand is not among them."""
+    cond, params = where(filters)
+    extra, more = search_where(search)
+    at = f"({ORDER}, hp.hand_key)"
+    newer, older = _beyond(False, False), _beyond(True, False)
+    row = fetch_all(con, f"""
+        WITH {_ANCHOR}
+        SELECT arg_min(hp.hand_key, {at}) FILTER (WHERE {newer}),
+               arg_max(hp.hand_key, {at}) FILTER (WHERE {older}),
+               count(*) FILTER (WHERE {newer}),
+               count(*) FILTER (WHERE hp.hand_key = a.k),
+               count(*)
+        {scanned(search)} CROSS JOIN anchor a
+        WHERE {cond} AND {extra}""", [int(hand_key), *params, *more])
+    if not row or not row[0][3]:
+        return None
+    newer, older, position, _, total = row[0]
+    return Place(None if newer is None else int(newer), None if older is None else int(older),
+                 int(position), int(total))
+
+
+def count_hands(con: Any, filters: Filters, search: HandSearch = HandSearch()) -> int:
+    """How many hands the filters and ``search`` keep."""
+    cond, params = where(filters)
+    extra, more = search_where(search)
+    return int(fetch_all(con, f"SELECT count(*) {scanned(search)} WHERE {cond} AND {extra}",
+                         [*params, *more])[0][0])
 
 
 def key_of(con: Any, source: str, hand_id: str) -> int | None:

@@ -1,6 +1,7 @@
-"""Hand review: find a hand, replay it street by street, read its settlement.
+"""Hand review: find a hand, replay it street by street, read its settlement, note and tag it.
 
-The hand shown is in the URL: ``?hand=<hand_key>``, or ``?source=<source>&id=<hand id>``.
+The hand shown is in the URL: ``?hand=<hand_key>``, or ``?source=<source>&id=<hand id>``. The
+list of hands and its pages are :mod:`dashboard.hand_list`.
 """
 
 from __future__ import annotations
@@ -11,43 +12,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, timefmt
+from dashboard import db, filters, hand_list, notes_editor, timefmt
 from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
+from dashboard.queries import notes as notes_q
 from dashboard.queries import review as review_q
 from dashboard.replay import SeatView, step_count, step_label, view_at
+from ingest import api
 from ofc_core.rules import discards, resolve
 
-ANY = "Any"
-PICKED_KEY = "_hand_review_picked"
 RESULT = {1: "won", 0: "tie", -1: "lost"}
-
-
-def search_form() -> q.HandSearch:
-    with st.expander("Find hands", expanded=not st.query_params.get("hand")):
-        c = st.columns([2, 1, 1, 2, 2])
-        hand_id = c[0].text_input("Hand id contains", key="find_id").strip() or None
-        fouled = c[1].selectbox("Fouled", (ANY, "Yes", "No"), key="find_fouled")
-        fl = c[2].selectbox("Fantasyland", (ANY, "Yes", "No"), key="find_fl")
-        lo, hi = c[3].slider("Royalties", 0, 60, (0, 60), key="find_royalties")
-        differs = c[4].checkbox("Room's result differs from ours", key="find_differs")
-    flag = {ANY: None, "Yes": True, "No": False}
-    return q.HandSearch(hand_id=hand_id, fouled=flag[fouled], fantasyland=flag[fl],
-                        royalties_min=lo or None, royalties_max=None if hi >= 60 else hi,
-                        differs=differs)
-
-
-def results_table(found: pd.DataFrame) -> int | None:
-    st.caption(f"{len(found):,} hands (newest first, at most 500). Select a row to open it.")
-    event = st.dataframe(
-        timefmt.table_times(found).drop(columns=["hand_key"]), key="find_results",
-        on_select="rerun", selection_mode="single-row", hide_index=True, width="stretch",
-        height=240,
-        column_config={
-            "played_at": st.column_config.TextColumn("played"),
-            "points": st.column_config.NumberColumn("points", format="%+.0f"),
-        })
-    return filters.hand_from_table(event, found)
 
 
 def selected_hand() -> int | None:
@@ -80,21 +54,16 @@ def discards_rule(hand: dict[str, Any], seats: pd.DataFrame):  # type: ignore[no
     return thrown
 
 
-def neighbours(found: pd.DataFrame, hand_key: int) -> None:
-    """Buttons to the newer and older hand of the list (when the hand is in it)."""
-    keys = [int(k) for k in found["hand_key"]]
-    if hand_key not in keys:
-        return
-    at = keys.index(hand_key)
+def hand_notes(hand: dict[str, Any]) -> None:
+    """The hand's note and tags, kept by its (source, hand id)."""
+    source, hand_id = str(hand["source"]), str(hand["hand_id"])
 
-    def go(key: int) -> None:
-        st.query_params["hand"] = str(key)
+    def write(con: Any, note: str, tags: Any) -> None:
+        api.set_hand_note(con, source, hand_id, note)
+        api.set_hand_tags(con, source, hand_id, tags)
 
-    left, right, _ = st.columns([1, 1, 4])
-    left.button("◀ Newer hand", key="hand_newer", disabled=at == 0,
-                on_click=go, args=(keys[max(0, at - 1)],))
-    right.button("Older hand ▶", key="hand_older", disabled=at == len(keys) - 1,
-                 on_click=go, args=(keys[min(len(keys) - 1, at + 1)],))
+    notes_editor.editor(f"hand_{hand['hand_key']}", db.query(notes_q.of_hand, source, hand_id),
+                        db.query(notes_q.hand_tags), write)
 
 
 def header(hand: dict[str, Any]) -> None:
@@ -263,18 +232,8 @@ def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
 
 def main() -> None:
     st.title("Hand review")
-    current = filters.current()
-    found = db.query(q.find_hands, current, search_form())
-    picked = results_table(found)
-    if picked != st.session_state.get(PICKED_KEY):  # a new row selected (not a stale one)
-        st.session_state[PICKED_KEY] = picked
-        if picked is not None and str(picked) != st.query_params.get("hand"):
-            st.query_params["hand"] = str(picked)
-            st.rerun()
-    hand_key = selected_hand()
-    if hand_key is None and len(found):
-        hand_key = int(found.iloc[0]["hand_key"])
-        st.query_params["hand"] = str(hand_key)  # the URL always names the hand shown
+    scope = (filters.current(), hand_list.search_form())
+    hand_key, where, found = hand_list.draw(scope, selected_hand())
     if hand_key is None:
         st.info("No hand to show. Import logs on the Import page, or widen the filters.")
         return
@@ -283,7 +242,8 @@ def main() -> None:
         st.warning(f"Hand {hand_key} is not in the database.")
         return
     header(hand)
-    neighbours(found, hand_key)
+    hand_list.neighbours(scope, found, where)
+    hand_notes(hand)
     seats = db.query(q.players, hand_key)
     final = db.query(q.rows, hand_key)
     replayer(hand, seats, final, db.query(q.placements, hand_key))

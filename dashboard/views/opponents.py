@@ -3,17 +3,22 @@ frequent ones, and a head-to-head that splits the net into rows, bonuses, royalt
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db
+from dashboard import db, notes_editor
 from dashboard import widgets as w
-from dashboard.queries import opponents
+from dashboard.cards import md_text
+from dashboard.queries import notes, opponents
 from dashboard.queries.common import Filters
+from ingest import api
 
 COLUMNS = {
     "opponent": w.text("Opponent"),
+    "tags": w.text("Your tags", help="your tags on this opponent (Head to head: note and tags)"),
     "scoring": w.text("Scoring", help="one row per scoring system: race points (OFC Double) "
                       "are not added to other points"),
     "hands": w.count("Hands together"),
@@ -54,6 +59,8 @@ def versus(current: Filters, key: str, opponent: str, component: str | None = No
 
 
 def table(current: Filters, frame: pd.DataFrame) -> None:
+    tagged = db.query(notes.player_tag_lists)
+    frame = frame.assign(tags=[tagged.get(str(o), "") for o in frame["opponent"]])
     row = w.table(frame, "opponents_table", COLUMNS,
                   rates=("rows_won_pct", "their_foul_rate", "our_foul_rate"))
     opponent = w.picked(None, row, frame, "opponent")
@@ -98,6 +105,17 @@ def split_chart(split: pd.DataFrame) -> list | None:
     return w.chart(fig, "opponents_split")
 
 
+def opponent_notes(opponent: str) -> None:
+    """Your note and tags on ``opponent`` (kept by the name, across every room and rescore)."""
+    def write(con: Any, note: str, tags: Any) -> None:
+        api.set_player_note(con, opponent, note)
+        api.set_player_tags(con, opponent, tags)
+
+    notes_editor.editor(f"opponent_{opponent}", db.query(notes.of_player, opponent),
+                        db.query(notes.player_tags), write,
+                        label=f"Your note and tags on {md_text(opponent)}")
+
+
 def head_to_head(current: Filters, rows: list[tuple[str, str]]) -> None:
     """The net against one opponent in one scoring system (race points are not added to
     others), part by part."""
@@ -108,6 +126,7 @@ def head_to_head(current: Filters, rows: list[tuple[str, str]]) -> None:
                           format_func=lambda i: f"{rows[i][0]} ({rows[i][1]})" if several
                           else rows[i][0])
     opponent, scoring = rows[picked or 0]
+    opponent_notes(opponent)
     point = split_chart(db.query(opponents.head_to_head, current, opponent, scoring))
     st.caption("Without a foul: row points, bonuses and the royalty exchange; hands where "
                "either player fouled are counted whole under fouls. Click a bar to list "

@@ -1,8 +1,9 @@
 """The ingest package's public API: the one way in for everything above it.
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
-rescoring, removing an import such as the demo sample, upgrading an older store) and to the
-decision review's table (``write_decisions``) is a function here, and import ids come from the
+rescoring, removing an import such as the demo sample, upgrading an older store), to the
+decision review's table (``write_decisions``) and to the watched folders (``add_folder``,
+``remove_folder``, a :class:`Watcher`'s imports) is a function here, and import ids come from the
 reports these functions return. The dashboard imports ingest only through this module
 (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
@@ -28,6 +29,19 @@ from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResul
 from .rescoring import rescore
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
+from .watch import (
+    FolderCheck,
+    FolderError,
+    WatchedFolder,
+    Watcher,
+    WatchError,
+    WatchPass,
+    add_folder,
+    check_folder,
+    folder_errors,
+    remove_folder,
+    watched_folders,
+)
 
 __all__ = [
     "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
@@ -37,4 +51,6 @@ __all__ = [
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
     "writer_waiting",
+    "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
+    "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
 ]

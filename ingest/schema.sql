@@ -1,4 +1,4 @@
--- OFC Analytics DuckDB schema, version 5. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 6. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order.
 -- The big tables carry no PRIMARY KEY / UNIQUE index (they slow bulk loading and updates in
@@ -176,4 +176,28 @@ CREATE TABLE IF NOT EXISTS decisions (
     policy     VARCHAR NOT NULL,         -- rollout policy, e.g. 'best-of-24'
     version    VARCHAR NOT NULL,         -- ofc_core.play.review.REVIEW_VERSION
     reviewed_at TIMESTAMPTZ NOT NULL
+);
+
+-- Watched folders (`ofc import --watch DIR`, the Import page; ingest/watch.py): the user's own
+-- list, never touched by rescoring, merging or removing imports, kept through upgrades. Keyed by
+-- the folder's absolute path. A watcher writes here only when it finds something new, so
+-- `last_check` is the last check that found a change (a new or grown file, a folder gone).
+CREATE TABLE IF NOT EXISTS watched_folders (
+    path       VARCHAR PRIMARY KEY,      -- absolute path of the folder
+    added_at   TIMESTAMPTZ NOT NULL,
+    last_check TIMESTAMPTZ,              -- the last check that found a change (NULL: none yet)
+    problem    VARCHAR                   -- why the folder could not be read then (NULL: fine)
+);
+
+-- What the watcher last imported of each file of a watched folder (one row per file, by path):
+-- a file whose size and modification time are still these is not read again.
+CREATE TABLE IF NOT EXISTS watched_files (
+    path        VARCHAR NOT NULL,        -- absolute path of the file
+    folder      VARCHAR NOT NULL,        -- the watched folder it was found in
+    size_bytes  BIGINT NOT NULL,         -- as seen before its last import
+    mtime_ns    BIGINT NOT NULL,
+    import_id   INTEGER NOT NULL,        -- its last import (imports.import_id)
+    stored      INTEGER NOT NULL,        -- hands stored from it, over all its imports
+    errors      INTEGER NOT NULL,        -- bad hands of its last import (1: the file unreadable)
+    imported_at TIMESTAMPTZ NOT NULL
 );

@@ -12,7 +12,7 @@ waits at most that long.
 >>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
 ['decisions', 'events', 'hand_players', 'hand_rows', 'hands', 'imports', 'meta', 'pairs',
- 'placements', 'rejected']
+ 'placements', 'rejected', 'watched_files', 'watched_folders']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True
@@ -34,7 +34,7 @@ import duckdb
 TELL_AFTER_SECONDS = 1.0
 """A wait for another process shorter than this is not worth a message."""
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 DB_ENV = "OFC_DB"
 WAIT_ENV = "OFC_WAIT"
 DEFAULT_WAIT_SECONDS = 30.0

@@ -30,6 +30,7 @@ INGEST_TYPED = (
     "ingest/formats/__init__.py",
     "ingest/formats/csv_boards.py",
     "ingest/formats/encoding.py",
+    "ingest/watch.py",
 )
 
 

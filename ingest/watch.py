@@ -407,7 +407,8 @@ class Watcher:
                 known, problems = _known(con, tuple(scans))
                 self._memory.files.update(known)
                 done = 0
-                while pending and (done == 0 or time.monotonic() - opened < self.hold_seconds):
+                while pending and not self._stop and \
+                        (done == 0 or time.monotonic() - opened < self.hold_seconds):
                     seen = pending.pop(0)
                     done += 1
                     if not self._changed(seen):
@@ -418,6 +419,7 @@ class Watcher:
                     reports.setdefault(seen.folder, []).extend(report)
                 if not pending:
                     self._record_folders(con, scans, problems)
+                if not pending or self._stop:  # stopped: the rest at the next start
                     return
 
     def _record_folders(self, con: duckdb.DuckDBPyConnection,

@@ -1,17 +1,26 @@
-"""A watched folder in headless Chromium: add it on the Import page, drop a log into it while
-the page is open, and see its hands appear on the page's status line (the server's watcher
-imports it in the background; the status redraws itself) and on the Overview's hand count,
-within a bounded time. Screenshots are saved under the test's ``tmp_path``."""
+"""A watched folder in headless Chromium, on ``ofc dashboard`` with the demo data: add it on the
+Import page, drop a log into it while the page is open, and see its hands appear on the page's
+status line (the server's watcher imports it in the background; the status redraws itself) and
+on the Overview's hand count, within a bounded time. Then ``ofc import --watch`` beside the
+running dashboard watches another folder: its import shows on the page, no file is imported
+twice by the two watchers, and SIGTERM stops the command and then the dashboard (exit 0 both,
+the database unlocked). Screenshots are saved under the test's ``tmp_path``."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
+import subprocess
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
-from tests.test_browser_analysis import browser, server  # noqa: F401 (the same fixtures)
+from tests.test_browser import free_port, wait_healthy
+from tests.test_browser_analysis import browser  # noqa: F401 (the same fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,10 +39,17 @@ def _log(path: Path, prefix: str, count: int) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def _hands_value(page):  # type: ignore[no-untyped-def]
+    """The Overview's "Hands" metric (its label exactly: other metrics mention hands)."""
+    label = page.get_by_test_id("stMetricLabel").get_by_text("Hands", exact=True)
+    return page.get_by_test_id("stMetric").filter(has=label).first.get_by_test_id(
+        "stMetricValue")
+
+
 def _hands_metric(page) -> int:  # type: ignore[no-untyped-def]
-    box = page.locator("[data-testid=stMetric]").filter(has_text="Hands").first
-    box.wait_for(timeout=60_000)
-    return int(box.locator("[data-testid=stMetricValue]").inner_text().replace(",", ""))
+    value = _hands_value(page)
+    value.wait_for(timeout=60_000)
+    return int(value.inner_text().replace(",", ""))
 
 
 def _no_errors(page) -> None:  # type: ignore[no-untyped-def]
@@ -42,8 +58,48 @@ def _no_errors(page) -> None:  # type: ignore[no-untyped-def]
         assert found.count() == 0, found.first.inner_text()
 
 
+def _wait_for(what: str, condition, seconds: float = BOUND_SECONDS) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {seconds:.0f} s: {what}")
+        time.sleep(0.2)
+
+
 def test_a_file_dropped_into_a_watched_folder_shows_up(
-        server: str, browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+        browser, demo_db_path: Path, ofc_script: str,  # noqa: F811
+        tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db_path, db)
+    port, log = free_port(), tmp_path / "dashboard.log"
+    env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
+    with log.open("w") as out:
+        server = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port", str(port),
+                                   "--address", "127.0.0.1"], stdout=out,
+                                  stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_healthy(url, server, log)
+        _watch_on_the_page(browser, url, tmp_path)
+        _watch_from_the_command_line(browser, url, db, tmp_path, ofc_script, env)
+        server.send_signal(signal.SIGTERM)  # ofc dashboard passes it on to Streamlit
+        assert server.wait(timeout=40) == 0
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+    con = duckdb.connect(str(db))  # the stopped server left the store unlocked
+    try:
+        per_file = con.execute("SELECT path, count(*) FROM imports WHERE path LIKE ? "
+                               "GROUP BY path ORDER BY path", [f"{tmp_path}%"]).fetchall()
+    finally:
+        con.close()
+    assert [Path(p).name for p, _ in per_file] == ["from-cli.jsonl", "session.jsonl"]
+    assert all(n == 1 for _, n in per_file), per_file  # neither watcher imported it twice
+
+
+def _watch_on_the_page(browser, server: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     from playwright.sync_api import expect
 
     folder = tmp_path / "client logs"  # a space, as on many desktops
@@ -77,8 +133,38 @@ def test_a_file_dropped_into_a_watched_folder_shows_up(
     _no_errors(page)
 
     page.goto(server)
-    expect(page.locator("[data-testid=stMetric]").filter(has_text="Hands").first.locator(
-        "[data-testid=stMetricValue]")).to_have_text(f"{before + DROPPED:,}")
+    expect(_hands_value(page)).to_have_text(f"{before + DROPPED:,}")
     page.screenshot(path=str(shots / "overview-after-watch.png"))
     _no_errors(page)
     page.close()
+
+
+def _watch_from_the_command_line(browser, server: str, db: Path, tmp_path: Path,  # noqa: F811
+                                 ofc_script: str, env: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    folder = tmp_path / "cli"
+    folder.mkdir()
+    out, err = tmp_path / "watch-out.txt", tmp_path / "watch-err.txt"
+    with out.open("w") as o, err.open("w") as e:
+        cli = subprocess.Popen([ofc_script, "import", "--watch", str(folder), "--db", str(db),
+                                "--interval", "0.5"], stdout=o, stderr=e, env=env)
+    try:
+        _wait_for("the command watching", lambda: "watching 1 folder" in err.read_text())
+        _log(folder / "from-cli.jsonl", "cli-watch", 4)
+        _wait_for("the command's import", lambda: "from-cli.jsonl" in out.read_text())
+        page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        page.goto(f"{server}/import")
+        expect(page.get_by_text(str(folder.resolve()), exact=True)).to_be_visible(
+            timeout=60_000)  # the command's folder, listed by the dashboard
+        expect(page.get_by_text("1 file · 4 hands · no errors")).to_be_visible()
+        _no_errors(page)
+        page.close()
+        cli.send_signal(signal.SIGTERM)
+        assert cli.wait(timeout=30) == 0
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+    assert "Traceback" not in err.read_text()
+    assert "4 hands, 4 stored" in out.read_text()

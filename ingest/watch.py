@@ -55,6 +55,9 @@ SETTLE_SECONDS = 1.0
 """A file modified less than this long ago is left for the next check."""
 HOLD_SECONDS = 1.0
 """A check lets go of the store after this long of imports (then opens it again)."""
+PAUSE_SECONDS = 0.25
+"""How long a check leaves the store to others between two such blocks (a reader retries
+every 0.1 s at most)."""
 INTERVAL_SECONDS = 2.0
 """Seconds between checks, by default."""
 STOP_POLL_SECONDS = 0.1
@@ -209,12 +212,12 @@ class FolderCheck:
 @dataclass(frozen=True, slots=True)
 class WatchPass:
     """One check of every watched folder: when it ran (seconds since the epoch), what each
-    folder gave, and why the store could not be written (then nothing was imported; the
-    next check tries again)."""
+    folder gave, and why the check could not import (the store held by another process too
+    long, or a failure of ours; the next check tries again)."""
 
     checked_at: float
     folders: tuple[FolderCheck, ...] = ()
-    store_error: str | None = None
+    error: str | None = None
 
     @property
     def imports(self) -> tuple[FileReport, ...]:
@@ -421,6 +424,7 @@ class Watcher:
                     self._record_folders(con, scans, problems)
                 if not pending or self._stop:  # stopped: the rest at the next start
                     return
+            time.sleep(PAUSE_SECONDS)  # pages and other writers get in
 
     def _record_folders(self, con: duckdb.DuckDBPyConnection,
                         scans: dict[str, tuple[list[_Seen], str | None]],
@@ -438,7 +442,13 @@ class Watcher:
         """Check every ``interval`` seconds until :meth:`stop` (a check in progress finishes
         its file first). Safe to stop from a signal handler or another thread."""
         while not self._stop:
-            self.check()
+            try:
+                self.check()
+            except Exception as exc:  # a bug of ours: said, and the next check tries again
+                self.last = WatchPass(time.time(), (), "checking the watched folders failed "
+                                      f"(a bug in OFC Analytics): {exc!r}")
+                if self.on_check is not None:
+                    self.on_check(self.last)
             deadline = time.monotonic() + interval
             while not (self._stop or self._wake) and time.monotonic() < deadline:
                 time.sleep(min(STOP_POLL_SECONDS, max(0.0, deadline - time.monotonic())))

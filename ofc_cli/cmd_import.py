@@ -233,8 +233,8 @@ class CheckPrinter:
                                + "\n")
             else:
                 print_file(f, self.out, f"{when} ")
-        busy = None if done.store_error is None else \
-            f"{done.store_error} (trying again at the next check)"
+        busy = None if done.error is None else \
+            f"{done.error} (trying again at the next check)"
         for key, problem, fixed in [("", busy, "the database can be written again"),
                                     *((c.path, c.problem, f"{c.path}: found again")
                                       for c in done.folders)]:

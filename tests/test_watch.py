@@ -94,7 +94,7 @@ def test_a_new_file_is_imported_and_its_folder_status_stored(setup: tuple[Path, 
     db, folder = setup
     write(folder / "a.jsonl", "\n".join(hand_lines("new", 3)) + "\n")
     done = watcher(db, folder).check()
-    assert done.store_error is None
+    assert done.error is None
     [check] = done.folders
     assert (check.path, check.files, check.hands, check.errors) == (str(folder.resolve()), 1, 3,
                                                                     ())
@@ -157,7 +157,7 @@ def test_bad_files_are_their_own_errors_with_file_and_line(setup: tuple[Path, Pa
     (folder / "table.png").write_bytes(PNG)
     settled(folder / "table.png")
     done = watcher(db, folder).check()
-    assert done.store_error is None
+    assert done.error is None
     errors = {(Path(e.file).name, e.line) for e in done.folders[0].errors}
     assert errors == {("mixed.jsonl", 2), ("table.png", 0)}
     assert query(db, "SELECT count(*) FROM hands") == [(2,)]
@@ -203,7 +203,7 @@ def test_a_removed_folder_is_reported_and_comes_back(setup: tuple[Path, Path]) -
     w.check()
     shutil.rmtree(folder)
     gone = w.check()
-    assert gone.store_error is None
+    assert gone.error is None
     assert "no such folder" in (gone.folders[0].problem or "")
     path = str(folder.resolve())
     assert "no such folder" in (status(db)[path].problem or "")
@@ -243,7 +243,7 @@ def test_the_store_held_elsewhere_is_a_status_not_a_crash(setup: tuple[Path, Pat
         held = watcher(db, folder, wait_seconds=0.3).check()
     finally:
         reader.close()
-    assert held.store_error is not None and held.imports == ()
+    assert held.error is not None and held.imports == ()
     assert watcher(db, folder).check().folders[0].hands == 2
 
 
@@ -307,3 +307,27 @@ def test_watched_folders_survive_a_rescore_and_an_upgrade(setup: tuple[Path, Pat
     api.upgrade(con, db, notify=lambda _: None)  # ...the upgrade adds what is missing
     assert [f.path for f in api.watched_folders(con)] == list(before)
     con.close()
+
+
+def test_a_failing_check_is_said_and_the_next_one_runs(setup: tuple[Path, Path]) -> None:
+    db, folder = setup
+    write(folder / "a.jsonl", "\n".join(hand_lines("retry", 2)) + "\n")
+    calls: list[int] = []
+
+    @contextmanager
+    def writing() -> Iterator[duckdb.DuckDBPyConnection]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("planted")
+        con = store.connect(db)
+        try:
+            yield con
+        finally:
+            con.close()
+
+    seen: list[api.WatchPass] = []
+    w = watcher(db, folder, writing=writing)
+    w.on_check = lambda done: (seen.append(done), len(seen) >= 2 and w.stop())
+    w.run(interval=0.01)
+    assert "a bug in OFC Analytics" in (seen[0].error or "") and "planted" in seen[0].error
+    assert seen[1].error is None and seen[1].folders[0].hands == 2

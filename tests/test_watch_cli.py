@@ -114,7 +114,7 @@ def test_a_second_watcher_beside_the_command_imports_nothing_twice(
     other = Watcher(db, [str(folder)], wait_seconds=60)  # the dashboard's, in this process
     errors: list[str] = []
     other.on_check = lambda done: errors.extend(
-        [done.store_error] if done.store_error else [])
+        [done.error] if done.error else [])
     thread = threading.Thread(target=other.run, args=(0.3,), daemon=True)
     thread.start()
     try:

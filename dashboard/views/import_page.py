@@ -170,9 +170,9 @@ def folder_statuses() -> None:
         if not folders:
             st.caption("No folder is watched yet.")
         last = watching.watcher().last
-        if folders and last is not None and last.store_error:
-            st.warning(f"The last check could not write the database: "
-                       f"{md_text(last.store_error)}")
+        if folders and last is not None and last.error:
+            st.warning(f"The last check of the watched folders did not import: "
+                       f"{md_text(last.error)}")
         for folder in folders:
             key = hashlib.sha256(folder.path.encode()).hexdigest()[:12]
             with st.container(border=True, key=f"watched_{key}"):

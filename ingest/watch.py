@@ -263,18 +263,26 @@ def _known(con: duckdb.DuckDBPyConnection, folders: Sequence[str],
     return files, problems
 
 
-def _record(con: duckdb.DuckDBPyConnection, seen: _Seen, report: Sequence[FileReport]) -> None:
-    """The file's row in ``watched_files`` after an import (one transaction)."""
-    ids = [f.import_id for f in report if f.import_id is not None]
-    stored = sum(f.stored for f in report)
-    errors = sum(len(f.errors) for f in report)
-    path = str(seen.path)
-    with transaction(con, f"recording the import of {path}"):
-        row = con.execute("SELECT stored FROM watched_files WHERE path = ?", [path]).fetchone()
-        con.execute("DELETE FROM watched_files WHERE path = ?", [path])
-        con.execute("INSERT INTO watched_files VALUES (?, ?, ?, ?, ?, ?, ?, now())",
-                    [path, seen.folder, *seen.signature, max(ids, default=0),
-                     stored + (int(row[0]) if row else 0), errors])
+def _reports_of(seen: _Seen, reports: Sequence[FileReport]) -> list[FileReport]:
+    """The reports of one file of an import (a zip's: one per member, named ``zip/member``)."""
+    name = str(seen.path)
+    return [f for f in reports if f.path == name or f.path.startswith(name + "/")]
+
+
+def _record(con: duckdb.DuckDBPyConnection, imported: Sequence[tuple[_Seen, list[FileReport]]],
+            ) -> None:
+    """The files' rows in ``watched_files`` after their imports (one transaction)."""
+    with transaction(con, "recording the watched files' imports"):
+        for seen, report in imported:
+            ids = [f.import_id for f in report if f.import_id is not None]
+            path = str(seen.path)
+            row = con.execute("SELECT stored FROM watched_files WHERE path = ?",
+                              [path]).fetchone()
+            con.execute("DELETE FROM watched_files WHERE path = ?", [path])
+            con.execute("INSERT INTO watched_files VALUES (?, ?, ?, ?, ?, ?, ?, now())",
+                        [path, seen.folder, *seen.signature, max(ids, default=0),
+                         sum(f.stored for f in report) + (int(row[0]) if row else 0),
+                         sum(len(f.errors) for f in report)])
         con.execute("COMMIT")
 
 
@@ -400,7 +408,7 @@ class Watcher:
     def _write(self, scans: dict[str, tuple[list[_Seen], str | None]], todo: list[_Seen],
                reports: dict[str, list[FileReport]]) -> None:
         """Import ``todo`` and record each folder, the store opened in blocks of at most
-        :attr:`hold_seconds` of imports (at least one file each)."""
+        :attr:`hold_seconds` of imports (at least one file each), one transaction per file."""
         pending = list(todo)
         while True:
             with self.writing() as con:
@@ -409,15 +417,11 @@ class Watcher:
                     self.folders = tuple(f.path for f in watched_folders(con))
                 known, problems = _known(con, tuple(scans))
                 self._memory.files.update(known)
-                done = 0
-                while pending and not self._stop and \
-                        (done == 0 or time.monotonic() - opened < self.hold_seconds):
-                    seen = pending.pop(0)
-                    done += 1
-                    if not self._changed(seen):
-                        continue  # another watcher imported it meanwhile
-                    report = import_disk_files([seen.path], con).files
-                    _record(con, seen, report)
+                block: list[_Seen] = []
+                done = import_disk_files(self._take(pending, block, opened), con).files
+                imported = [(seen, _reports_of(seen, done)) for seen in block]
+                _record(con, imported)
+                for seen, report in imported:
                     self._memory.files[str(seen.path)] = seen.signature
                     reports.setdefault(seen.folder, []).extend(report)
                 if not pending:
@@ -425,6 +429,17 @@ class Watcher:
                 if not pending or self._stop:  # stopped: the rest at the next start
                     return
             time.sleep(PAUSE_SECONDS)  # pages and other writers get in
+
+    def _take(self, pending: list[_Seen], block: list[_Seen], opened: float,
+              ) -> Iterator[Path]:
+        """The files to import now, one at a time (each added to ``block``): while the store
+        has been held less than :attr:`hold_seconds` (at least one), unless asked to stop."""
+        while pending and not self._stop and \
+                (not block or time.monotonic() - opened < self.hold_seconds):
+            seen = pending.pop(0)
+            if self._changed(seen):  # else another watcher imported it meanwhile
+                block.append(seen)
+                yield seen.path
 
     def _record_folders(self, con: duckdb.DuckDBPyConnection,
                         scans: dict[str, tuple[list[_Seen], str | None]],

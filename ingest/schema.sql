@@ -180,12 +180,12 @@ CREATE TABLE IF NOT EXISTS decisions (
 
 -- Watched folders (`ofc import --watch DIR`, the Import page; ingest/watch.py): the user's own
 -- list, never touched by rescoring, merging or removing imports, kept through upgrades. Keyed by
--- the folder's absolute path. A watcher writes here only when it finds something new, so
--- `last_check` is the last check that found a change (a new or grown file, a folder gone).
+-- the folder's absolute path. A watcher writes only when a check finds something new (a new or
+-- grown file, a file or folder gone) in one of its folders: `last_check` is the last such check.
 CREATE TABLE IF NOT EXISTS watched_folders (
     path       VARCHAR PRIMARY KEY,      -- absolute path of the folder
     added_at   TIMESTAMPTZ NOT NULL,
-    last_check TIMESTAMPTZ,              -- the last check that found a change (NULL: none yet)
+    last_check TIMESTAMPTZ,              -- the last check written (NULL: none yet)
     problem    VARCHAR                   -- why the folder could not be read then (NULL: fine)
 );
 

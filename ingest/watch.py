@@ -63,6 +63,10 @@ INTERVAL_SECONDS = 2.0
 STOP_POLL_SECONDS = 0.1
 """How often a waiting watcher looks whether it was asked to stop."""
 
+_WRITING = threading.Lock()
+"""One watcher of this process imports at a time: connections of one process to a store share
+it, so DuckDB's lock does not keep two watchers of the same process apart."""
+
 Writing = Callable[[], AbstractContextManager[duckdb.DuckDBPyConnection]]
 """Opens the store for writing for one block (and lets go of it afterwards)."""
 
@@ -78,8 +82,9 @@ class FolderError(ValueError):
 @dataclass(frozen=True, slots=True)
 class WatchedFolder:
     """A watched folder as the store has it: files imported from it (still there), hands
-    stored from them, the bad hands of their last imports, and the last check that found a
-    change (``last_check``, seconds since the epoch; ``None`` before the first)."""
+    stored from them, the bad hands of their last imports, and the last check written to the
+    store (``last_check``, seconds since the epoch; ``None`` before the first: a watcher writes
+    only when a check finds something new, and at its first check)."""
 
     path: str
     last_check: float | None
@@ -364,7 +369,8 @@ class Watcher:
             error = None
             if todo or self._folders_changed(scans):
                 try:
-                    self._write(scans, todo, reports)
+                    with _WRITING:
+                        self._write(scans, todo, reports)
                 except store.StoreError as exc:
                     error = str(exc)
             result = WatchPass(now, tuple(

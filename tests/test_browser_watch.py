@@ -8,7 +8,6 @@ the database unlocked). Screenshots are saved under the test's ``tmp_path``."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -21,22 +20,17 @@ import pytest
 
 from tests.test_browser import free_port, wait_healthy
 from tests.test_browser_analysis import browser  # noqa: F401 (the same fixture)
+from tests.test_watch import hand_lines
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-DEMO = Path(__file__).resolve().parents[1] / "data" / "demo" / "regular.Hero.jsonl"
 DROPPED = 6
 BOUND_SECONDS = 60.0
 
 
 def _log(path: Path, prefix: str, count: int) -> None:
-    lines = []
-    for n, line in enumerate(DEMO.read_text(encoding="utf-8").splitlines()[:count]):
-        hand = json.loads(line)
-        hand["hand_id"], hand["session_id"] = f"{prefix}-{n}", prefix
-        hand["played_at"] = f"2027-01-05T20:{n:02d}:00+01:00"  # the newest session
-        lines.append(json.dumps(hand))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines = hand_lines(prefix, count, played_at=lambda n: f"2027-01-05T20:{n:02d}:00+01:00")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")  # the newest session
 
 
 def _hands_value(page):  # type: ignore[no-untyped-def]

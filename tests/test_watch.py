@@ -11,7 +11,7 @@ import os
 import shutil
 import time
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,19 +20,24 @@ import pytest
 
 from ingest import api, store
 from ingest.watch import FolderError, Watcher, add_folder, folder_errors, remove_folder
+from tests.test_import_cli import query
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo" / "regular.Hero.jsonl"
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
 
 
-def hand_lines(prefix: str, count: int, start: int = 0) -> list[str]:
-    """``count`` demo hands under new ids ``prefix-N`` (hands no store has)."""
+def hand_lines(prefix: str, count: int, start: int = 0,
+               played_at: Callable[[int], str] | None = None) -> list[str]:
+    """``count`` demo hands under new ids ``prefix-N`` (hands no store has), played at
+    ``played_at(N)`` when given. Shared by the other watcher tests."""
     lines = DEMO.read_text(encoding="utf-8").splitlines()[start:start + count]
     out = []
     for n, line in enumerate(lines, start=start):
         hand = json.loads(line)
         hand["hand_id"] = f"{prefix}-{n}"
         hand["session_id"] = prefix
+        if played_at is not None:
+            hand["played_at"] = played_at(n)
         out.append(json.dumps(hand))
     return out
 
@@ -47,14 +52,6 @@ def settled(path: Path) -> Path:
 def write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return settled(path)
-
-
-def query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
 
 
 def stamp(db: Path) -> tuple[int, ...]:

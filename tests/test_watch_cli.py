@@ -5,7 +5,6 @@ Beside it, a second watcher of the same folder (the dashboard's) imports nothing
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -18,20 +17,11 @@ import duckdb
 import pytest
 
 from ingest.watch import Watcher
+from tests.test_watch import hand_lines
 
 pytestmark = pytest.mark.slow
 
-DEMO = Path(__file__).resolve().parents[1] / "data" / "demo" / "regular.Hero.jsonl"
 DEADLINE_SECONDS = 60.0
-
-
-def hand_lines(prefix: str, count: int) -> list[str]:
-    out = []
-    for n, line in enumerate(DEMO.read_text(encoding="utf-8").splitlines()[:count]):
-        hand = json.loads(line)
-        hand["hand_id"], hand["session_id"] = f"{prefix}-{n}", prefix
-        out.append(json.dumps(hand))
-    return out
 
 
 def wait_for(what: str, condition: Callable[[], bool], proc: subprocess.Popen | None = None,

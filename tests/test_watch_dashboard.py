@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import json
 import time
 from pathlib import Path
 
@@ -15,19 +14,15 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.test_watch import hand_lines
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "dashboard" / "app.py")
-DEMO = ROOT / "data" / "demo" / "regular.Hero.jsonl"
 DEADLINE_SECONDS = 60.0
 
 
 def log(path: Path, prefix: str, count: int) -> Path:
-    lines = []
-    for n, line in enumerate(DEMO.read_text(encoding="utf-8").splitlines()[:count]):
-        hand = json.loads(line)
-        hand["hand_id"], hand["session_id"] = f"{prefix}-{n}", prefix
-        lines.append(json.dumps(hand))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text("\n".join(hand_lines(prefix, count)) + "\n", encoding="utf-8")
     return path
 
 

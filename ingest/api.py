@@ -24,6 +24,7 @@ from .decisions import (
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
+from .money import CUBE_SQL, RACE
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
@@ -44,7 +45,7 @@ from .watch import (
 )
 
 __all__ = [
-    "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
+    "CUBE_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",

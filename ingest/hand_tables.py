@@ -27,6 +27,8 @@ from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
 from ofc_core.rules import resolve
 
+from .money import RACE
+
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
 """Every table keyed by ``hand_key``, ``hands`` first."""
 
@@ -181,6 +183,14 @@ def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | No
 
 
 FIELD_NAMES = ("dealt", "top", "middle", "bottom", "discard")
+
+
+def _hand_money(hand_players: pa.Table) -> pa.Array:
+    """Each row's money as far as its own hand tells (:mod:`ingest.money`): points x stake,
+    ``NULL`` without a stake and for race-scored hands (their matches pay; settled later)."""
+    money = pc.multiply(hand_players.column("points"), hand_players.column("stake"))
+    race = pc.equal(hand_players.column("scoring"), pa.scalar(RACE))
+    return pc.if_else(pc.fill_null(race, False), pa.scalar(None, pa.float64()), money)
 
 
 def _text_array(values: Texts) -> pa.Array:
@@ -346,6 +356,7 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     take = pa.array(hand_index, pa.int64())
     for name in HAND_COLUMNS_ON_PLAYERS:
         hand_players = hand_players.append_column(name, hands.column(name).take(take))
+    hand_players = hand_players.append_column("money", _hand_money(hand_players))
     return {"hands": hands, "hand_players": hand_players, "hand_rows": hand_rows,
             "placements": placements, "pairs": pairs, "events": events}
 

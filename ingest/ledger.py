@@ -20,6 +20,7 @@ from . import store
 from .decisions import delete_decisions_of
 from .formats import Format, registry
 from .hand_tables import HAND_TABLES, delete_hands, insert_tables
+from .money import settle_matches
 from .reports import Counts
 
 IMPORT_LOCK = threading.Lock()
@@ -112,6 +113,7 @@ def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) ->
     delete_decisions_of(con, "SELECT source, hand_id FROM hands WHERE "
                              "list_contains(?, import_id)", [ids])
     delete_hands(con, keys, HAND_TABLES)
+    settle_matches(con)  # a removed hand may hold a double of a match that another import ends
     con.execute("DELETE FROM rejected WHERE list_contains(?, import_id)", [ids])
     con.execute("DELETE FROM imports WHERE list_contains(?, import_id)", [ids])
     return len(keys)

@@ -52,6 +52,7 @@ from .ledger import (
     next_id,
     transaction,
 )
+from .money import settle_matches
 from .record_path import ReaderFailed, reader_failed, store_parsed, store_records
 from .reports import Counts, FileReport, HandIssue, ImportReport, Progress
 from .upgrade import upgrade
@@ -403,6 +404,8 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
             ticker.update(name, 1.0, len(prepared.data), counts.hands)
         elif fmt is not None:
             _store_hands(con, prepared, import_id, counts, ticker)
+            if counts.stored or counts.merged:
+                settle_matches(con)
         insert_rejected(con, import_id, name, counts.rejected_rows)
         insert_import(con, import_id, name, prepared.digest, len(prepared.data), fmt, counts)
         audit = audit_import(con, import_id) if counts.stored else None

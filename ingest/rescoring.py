@@ -24,6 +24,7 @@ from .hand_tables import (
     insert_tables,
 )
 from .ledger import IMPORT_LOCK, transaction
+from .money import settle_matches
 from .reports import HandIssue, Progress, RescoreResult
 from .stored_hands import load_records
 
@@ -83,6 +84,7 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
         delete_hands(con, done, derived)
         for tables in parts:
             insert_tables(con, {name: tables[name] for name in derived})
+        settle_matches(con)
         con.execute("COMMIT")
     return failed
 

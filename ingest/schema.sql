@@ -81,7 +81,11 @@ CREATE TABLE IF NOT EXISTS hand_players (
     -- Each row's hand name, as hand_rows.hand_name (NULL if surrendered).
     top_hand         VARCHAR,
     middle_hand      VARCHAR,
-    bottom_hand      VARCHAR
+    bottom_hand      VARCHAR,
+    -- The row's money (ingest/money.py): points x stake, NULL without a stake; race scoring
+    -- (OFC Double): stake x final cube, + for the match's winner, - for the loser, on the hand
+    -- that ends the match, NULL on its other hands.
+    money            DOUBLE
 );
 
 -- Per player and row: the cards, their strength, name and royalty.

@@ -16,11 +16,10 @@ dashboard's filter "this player, nothing else":
 - ``variants``: the Variants table (``variants.table``), one row per player, variant and
   ruleset.
 
-Money is the dashboard's ``money_sql`` (``dashboard/queries/common.py``): points x stake,
-except for race-scored hands, where the hand that ends a match (its ``match_end`` event) pays
-stake x final cube to the winner (``+``) and the loser (``-``); the match's other hands carry
-none. The final cube is the event's ``cube`` (or ``multiplier``), else 2 to the number of
-doubles accepted in the match (``events`` joined with ``hands.match_id``).
+Money is the stored ``hand_players.money`` (the rule of ``ingest/money.py``: points x stake,
+except for race-scored hands, where the hand that ends a match pays stake x final cube to the
+winner and the loser; the match's other hands carry none); an opponent's share of a hand's
+money is the pair's points x stake (race: the hand's money).
 """
 
 from __future__ import annotations
@@ -30,17 +29,13 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.pandas.types import from_arrow_schema
 
+from ingest.money import RACE
 from ofc_spark import worker
+from ofc_spark.money import count_if, settle
 
 Z95 = 1.959964
 """The Overview's normal quantile (the Opponents and Variants tables use 1.96)."""
 
-RACE = "race"
-"""The scoring system whose points are race points, not money (OFC Double)."""
-
-
-def _count_if(condition: Column) -> Column:
-    return F.count(F.when(condition, True))
 
 
 def _ratio(part: Column, whole: Column) -> Column:
@@ -60,35 +55,6 @@ def _is_race() -> Column:
     return F.coalesce(F.col("scoring") == RACE, F.lit(False))
 
 
-def match_ends(events: DataFrame, hands: DataFrame) -> DataFrame:
-    """The dashboard's ``MATCH_ENDS``: per hand that ends a match, its ``winner`` and ``cube``
-    (the event's, else 2 to the number of doubles accepted in the match)."""
-    matches = hands.select("hand_key", "match_id")
-    taken = (events.filter(F.col("type") == "double").join(matches, "hand_key")
-             .groupBy("match_id").agg(_count_if(F.col("accepted")).alias("taken")))
-    data = F.col("data")
-    cube = F.coalesce(F.get_json_object(data, "$.cube"),
-                      F.get_json_object(data, "$.multiplier")).cast("int")
-    winner = F.coalesce(F.when(F.col("by_player") != "", F.col("by_player")),
-                        F.get_json_object(data, "$.winner"))
-    ends = events.filter(F.col("type") == "match_end").join(matches, "hand_key")
-    return (ends.join(taken, "match_id", "left").groupBy("hand_key").agg(
-        F.first(winner, ignorenulls=True).alias("winner"),
-        F.coalesce(F.first(cube, ignorenulls=True),
-                   F.pow(F.lit(2), F.coalesce(F.first("taken", ignorenulls=True), F.lit(0)))
-                   .cast("int")).alias("cube")))
-
-
-def with_money(rows: DataFrame, ends: DataFrame, points: str = "points") -> DataFrame:
-    """``rows`` (of ``hand_players``) with ``money``, the dashboard's ``money_sql``."""
-    joined = rows.join(ends, "hand_key", "left")
-    sign = (F.when(F.col("winner").isNull(), F.lit(0.0))
-            .when(F.col("winner") == F.col("player"), F.lit(1.0)).otherwise(F.lit(-1.0)))
-    money = F.when(F.col("scoring") == RACE, sign * F.col("stake") * F.col("cube")).otherwise(
-        F.col(points) * F.col("stake"))
-    return joined.withColumn("money", money).drop("winner", "cube")
-
-
 def players(hp: DataFrame) -> DataFrame:
     """The Overview summary per player."""
     n = F.count(F.lit(1))
@@ -96,17 +62,17 @@ def players(hp: DataFrame) -> DataFrame:
     fl, entered = F.col("fantasyland"), F.col("fantasyland_next") > 0
     totals = hp.groupBy("player").agg(
         n.alias("hands"),
-        _count_if(_is_race()).alias("race_n"),
-        _count_if(plain).alias("plain_n"),
+        count_if(_is_race()).alias("race_n"),
+        count_if(plain).alias("plain_n"),
         F.coalesce(F.sum(F.when(plain, F.col("points"))), F.lit(0.0)).alias("plain_sum"),
         F.coalesce(F.sum(F.when(plain, F.col("points") ** 2)), F.lit(0.0)).alias("plain_sq"),
         F.coalesce(F.sum("points"), F.lit(0.0)).alias("all_sum"),
         F.coalesce(F.sum(F.col("points") ** 2), F.lit(0.0)).alias("all_sq"),
-        _ratio(_count_if(F.col("fouled") & ~F.col("surrendered")),
-               _count_if(~F.col("surrendered"))).alias("foul_rate"),
-        _ratio(_count_if(entered & ~fl), _count_if(~fl)).alias("fl_entry"),
-        _ratio(_count_if(entered & fl), _count_if(fl)).alias("fl_stay"),
-        _count_if(fl).alias("fl_hands"),
+        _ratio(count_if(F.col("fouled") & ~F.col("surrendered")),
+               count_if(~F.col("surrendered"))).alias("foul_rate"),
+        _ratio(count_if(entered & ~fl), count_if(~fl)).alias("fl_entry"),
+        _ratio(count_if(entered & fl), count_if(fl)).alias("fl_stay"),
+        count_if(fl).alias("fl_hands"),
         (F.sum("royalties") / n).alias("avg_royalties"))
     mixed = (F.col("race_n") > 0) & (F.col("race_n") < F.col("hands"))
     count = F.when(mixed, F.col("plain_n")).otherwise(F.col("hands"))
@@ -120,9 +86,9 @@ def players(hp: DataFrame) -> DataFrame:
         "foul_rate", "fl_entry", "fl_stay", "fl_hands", "avg_royalties")
 
 
-def money(hp: DataFrame, ends: DataFrame) -> DataFrame:
+def money(hp: DataFrame) -> DataFrame:
     """Net money per player and currency (``''`` when unnamed), hands with a stake only."""
-    staked = with_money(hp.filter(F.col("stake").isNotNull()), ends)
+    staked = hp.filter(F.col("stake").isNotNull())
     return staked.groupBy("player", F.coalesce("currency", F.lit("")).alias("currency")).agg(
         F.coalesce(F.sum("money"), F.lit(0.0)).cast("double").alias("money"),
         F.count(F.lit(1)).alias("hands"))
@@ -132,14 +98,17 @@ def _interval(sign: int) -> Column:
     return F.avg("points") + sign * 1.96 * F.stddev_samp("points") / F.sqrt(F.count(F.lit(1)))
 
 
-def opponents(hp: DataFrame, pairs: DataFrame, ends: DataFrame) -> DataFrame:
+def opponents(hp: DataFrame, pairs: DataFrame) -> DataFrame:
     """The Opponents table per player: our side from the pairs, theirs from their rows, one
     row per opponent and scoring system."""
     mine = hp.select("hand_key", "player", "scoring", "stake", "currency",
+                     F.col("money").alias("hand_money"),
                      F.col("royalties").alias("royalties_for"), "fouled", "surrendered")
     pair = pairs.select("hand_key", "player", "opponent", F.col("points").alias("pair_points"),
                         "rows_won", "rows_lost", "scoop")
-    versus = with_money(pair.join(mine, ["hand_key", "player"]), ends, "pair_points")
+    versus = pair.join(mine, ["hand_key", "player"]).withColumn("money", F.when(
+        F.col("scoring") == RACE, F.col("hand_money")).otherwise(
+        F.col("pair_points") * F.col("stake")))
     n = F.count(F.lit(1))
     ours = versus.withColumnRenamed("pair_points", "points").groupBy(
         "player", "opponent", "scoring").agg(
@@ -151,8 +120,8 @@ def opponents(hp: DataFrame, pairs: DataFrame, ends: DataFrame) -> DataFrame:
         F.sum("money").alias("money"),
         _currency().alias("currency"),
         (F.sum("rows_won") / (3.0 * n)).alias("rows_won_pct"),
-        _count_if(F.col("scoop")).alias("scoops_for"),
-        _count_if(F.col("rows_lost") == 3).alias("scoops_against"),
+        count_if(F.col("scoop")).alias("scoops_for"),
+        count_if(F.col("rows_lost") == 3).alias("scoops_against"),
         F.sum("royalties_for").cast("bigint").alias("royalties_for"),
         _foul_rate().alias("our_foul_rate"))
     them = hp.select("hand_key", F.col("player").alias("opponent"), "scoring", "royalties",
@@ -165,10 +134,10 @@ def opponents(hp: DataFrame, pairs: DataFrame, ends: DataFrame) -> DataFrame:
     return ours.join(theirs, ["player", "opponent", "scoring"])
 
 
-def variants(hp: DataFrame, ends: DataFrame) -> DataFrame:
+def variants(hp: DataFrame) -> DataFrame:
     """The Variants table per player."""
     fl = F.col("fantasyland")
-    return with_money(hp, ends).groupBy("player", "variant", "ruleset_label", "scoring").agg(
+    return hp.groupBy("player", "variant", "ruleset_label", "scoring").agg(
         F.count(F.lit(1)).alias("hands"),
         F.avg("points").alias("points_per_hand"),
         _interval(-1).alias("ci_low"),
@@ -191,18 +160,28 @@ def _events(spark: SparkSession, base: str) -> DataFrame:
         return spark.createDataFrame([], from_arrow_schema(worker.table_schemas()["events"]))
 
 
+def _with_money(spark: SparkSession, base: str, hp: DataFrame) -> DataFrame:
+    """``hand_players`` as read; a folder written before the store kept ``money`` (schema
+    version 5 and older) gets it computed here by the same rule."""
+    if "money" in hp.columns:
+        return hp
+    own = F.when(F.col("scoring") == RACE, F.lit(None).cast("double")).otherwise(
+        F.col("points") * F.col("stake"))
+    return settle(hp.withColumn("money", own), _events(spark, base),
+                  spark.read.parquet(f"{base}/hands"))
+
+
 REPORTS = ("players", "money", "opponents", "variants")
 
 
 def report(spark: SparkSession, tables: str, output: str) -> list[str]:
-    """Read ``hand_players``, ``pairs``, ``events`` and ``hands`` under ``tables`` and write
+    """Read ``hand_players`` and ``pairs`` under ``tables`` and write
     each report of :data:`REPORTS` as ``output/<name>.parquet``; returns the folders written."""
     base, out = tables.rstrip("/"), output.rstrip("/")
-    hp = spark.read.parquet(f"{base}/hand_players")
+    hp = _with_money(spark, base, spark.read.parquet(f"{base}/hand_players"))
     pairs = spark.read.parquet(f"{base}/pairs")
-    ends = match_ends(_events(spark, base), spark.read.parquet(f"{base}/hands"))
-    frames = {"players": players(hp), "money": money(hp, ends),
-              "opponents": opponents(hp, pairs, ends), "variants": variants(hp, ends)}
+    frames = {"players": players(hp), "money": money(hp),
+              "opponents": opponents(hp, pairs), "variants": variants(hp)}
     hp.persist()
     try:
         for name, frame in frames.items():

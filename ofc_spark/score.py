@@ -27,6 +27,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from ingest.hand_tables import HAND_TABLES
 from ingest.store import SCHEMA_VERSION  # the version of the tables written (meta), no store use
 from ofc_spark import worker
+from ofc_spark.money import settle
 
 PARTITION_BY = ("variant", "month")
 
@@ -200,6 +201,8 @@ def write_tables(spark: SparkSession, union: DataFrame, output: str) -> dict[str
                for r in union.groupBy("table").agg(F.sum("rows").alias("rows")).collect()}
     for name in HAND_TABLES:
         frame = table(union, name)
+        if name == "hand_players":  # a match's money needs its other hands: ingest.money
+            frame = settle(frame, table(union, "events"), table(union, "hands"))
         frame.write.mode("overwrite").partitionBy(*PARTITION_BY).parquet(f"{base}/{name}")
     singles = {
         "rejected": table(union, "rejected"),

@@ -87,6 +87,7 @@ def copy_hand_columns(con: duckdb.DuckDBPyConnection) -> None:
     """Fill the columns that ``hand_players`` carries (schema v3) from ``hands`` and
     ``hand_rows``, as the importer writes them."""
     from ingest.hand_tables import HAND_COLUMNS_ON_PLAYERS
+    from ingest.money import settle_matches
 
     sets = ", ".join(f"{c} = h.{c}" for c in HAND_COLUMNS_ON_PLAYERS)
     con.execute(f"UPDATE hand_players hp SET {sets} FROM hands h WHERE h.hand_key = hp.hand_key")
@@ -96,6 +97,10 @@ def copy_hand_columns(con: duckdb.DuckDBPyConnection) -> None:
                      any_value(hand_name) FILTER (WHERE row_name = 'bottom') AS b
               FROM hand_rows GROUP BY hand_key, seat) r
         WHERE r.hand_key = hp.hand_key AND r.seat = hp.seat""")
+    # money as the writer leaves it (ingest/money.py): points x stake, race hands settled
+    con.execute("UPDATE hand_players SET money = CASE WHEN scoring = 'race' THEN NULL "
+                "ELSE points * stake END")
+    settle_matches(con)
 
 
 def _deal_player(rng: random.Random, deck: list[Card], fantasyland: bool, hero: bool):

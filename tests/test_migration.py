@@ -21,7 +21,7 @@ V3_COLUMNS = ["played_at", "session_id", "match_id", "variant", "ruleset_label",
 def table_rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple]:
     cols = [c for (c,) in con.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-        "AND data_type NOT LIKE 'TIMESTAMP%' ORDER BY ordinal_position", [table]).fetchall()]
+        "AND data_type NOT LIKE 'TIMESTAMP%' ORDER BY column_name", [table]).fetchall()]
     quoted = ", ".join(f'"{c}"' for c in cols)
     return con.execute(f"SELECT {quoted} FROM {table} ORDER BY ALL").fetchall()
 

@@ -27,6 +27,8 @@ from typing import Any
 
 import pandas as pd
 
+from ingest import api
+
 PLAYER_HANDS = "FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key"
 """The FROM clause :func:`where` expects: one row per hand of the filtered player."""
 
@@ -218,53 +220,28 @@ def filter_options(con: Any, player: str | None) -> FilterOptions:
     )
 
 
-CUBE = ("TRY_CAST(coalesce(json_extract_string(e.data, '$.cube'), "
-        "json_extract_string(e.data, '$.multiplier')) AS INTEGER)")
-"""The cube value an event's data gives (``cube``; ``multiplier`` is read too)."""
-
-MATCH_ENDS = f"""
-match_ends AS (
-    -- the hand that ends an OFC Double match: its winner and final cube (else 2 to the number
-    -- of doubles taken in the match)
-    SELECT e.hand_key,
-           any_value(coalesce(nullif(e.by_player, ''),
-                              json_extract_string(e.data, '$.winner'))) AS winner,
-           coalesce(any_value({CUBE}),
-                    CAST(2 ** coalesce(any_value(d.taken), 0) AS INTEGER)) AS cube
-    FROM events e JOIN hands h ON h.hand_key = e.hand_key
-    LEFT JOIN (SELECT h2.match_id, count(*) FILTER (WHERE e2.accepted) AS taken
-               FROM events e2 JOIN hands h2 ON h2.hand_key = e2.hand_key
-               WHERE e2.type = 'double' GROUP BY h2.match_id) d ON d.match_id = h.match_id
-    WHERE e.type = 'match_end'
-    GROUP BY e.hand_key
-)"""
-"""A CTE (after ``WITH`` or a comma): one row per hand that ends a match. Join it with
-:data:`MATCH_END_JOIN` and count money with :func:`money_sql`."""
+RACE = api.RACE
+"""The scoring system whose points are banked race points, not money (OFC Double)."""
 
 
-def match_end_join(alias: str) -> str:
-    """The LEFT JOIN that brings :data:`MATCH_ENDS` (as ``mm``) beside rows ``alias``."""
-    return f"LEFT JOIN match_ends mm ON mm.hand_key = {alias}.hand_key"
+CUBE = api.CUBE_SQL
+"""The cube value an ``events e`` row's data gives (``cube``; ``multiplier`` is read too)."""
 
 
 def money_sql(alias: str, points: str | None = None) -> str:
-    """One player-hand's money (``NULL`` without a stake), for rows ``alias`` of
-    ``hand_players`` (or ``scope``) joined with :func:`match_end_join`.
+    """One player-hand's money, for rows ``alias`` of ``hand_players`` (or ``scope``): the
+    stored ``money`` column (``NULL`` without a stake), whose rule is :mod:`ingest.money`:
+    points x stake, except under race scoring (OFC Double), where the hand that ends a match
+    holds stake x final cube, won or lost, and the match's other hands none. ``points``
+    replaces ``alias.points`` for the share of one pair (race: the hand's money).
 
-    Points x stake, except under race scoring (OFC Double), where race points are not money:
-    the match pays stake x final cube to its winner, counted on the hand that ends it (the
-    other hands of a match carry no money). ``points`` replaces ``alias.points`` (e.g. the
-    points of one pair).
+    >>> money_sql("hp")
+    'hp.money'
     """
-    a = alias
-    points = points or f"{a}.points"
-    return (f"CASE WHEN {a}.scoring = 'race' THEN CASE WHEN mm.winner IS NULL THEN 0.0 "
-            f"WHEN mm.winner = {a}.player THEN 1.0 ELSE -1.0 END * {a}.stake * mm.cube "
-            f"ELSE {points} * {a}.stake END")
-
-
-RACE = "race"
-"""The scoring system whose points are banked race points, not money (OFC Double)."""
+    if points is None:
+        return f"{alias}.money"
+    return (f"CASE WHEN {alias}.scoring = '{RACE}' THEN {alias}.money "
+            f"ELSE {points} * {alias}.stake END")
 
 
 def point_sql(alias: str) -> str:

@@ -21,10 +21,8 @@ import pandas as pd
 
 from dashboard.queries.common import (
     CUBE,
-    MATCH_ENDS,
     Filters,
     fetch_df,
-    match_end_join,
     money_sql,
 )
 from dashboard.queries.sessions import hand_list, scope_cte
@@ -60,7 +58,7 @@ _MATCHES = """
            sum(m.points) AS points, sum(o.opponent_points) AS opponent_points,
            any_value(m.stake) AS stake, any_value(m.currency) AS currency,
            sum({money}) AS match_money
-    FROM mine m LEFT JOIN opp o ON o.hand_key = m.hand_key {money_join}
+    FROM mine m LEFT JOIN opp o ON o.hand_key = m.hand_key
     GROUP BY m.match_id
 ), matches AS (
     SELECT p.* EXCLUDE (match_money), e.winner, e.reason,
@@ -79,8 +77,7 @@ def _matches(filters: Filters) -> tuple[str, list]:
     if filters.player is None:
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
-    sql = head + ", " + MATCH_ENDS + _MATCHES.format(
-        cube=CUBE, money=money_sql("m"), money_join=match_end_join("m"))
+    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"))
     return sql, [*params, *[filters.player] * 3]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import MATCH_ENDS, Filters, fetch_df, match_end_join, money_sql
+from dashboard.queries.common import Filters, fetch_df, money_sql
 from dashboard.queries.sessions import scope_cte
 
 _VERSUS = """
@@ -26,7 +26,7 @@ _VERSUS = """
            {their_columns}
     FROM scope s
     JOIN pairs p ON p.hand_key = s.hand_key  -- names are unique in a hand: p.seat = s.seat
-    {their_join} {money_join}
+    {their_join}
     WHERE s.player = ? AND p.player = ? {narrow}
 )
 """
@@ -54,10 +54,7 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
             extra.append(list(opponents))
     sql = _VERSUS.format(narrow=narrow, their_columns=_THEIR_COLUMNS if theirs else "",
                          their_join=_THEIR_JOIN if theirs else "",
-                         money=money_sql("s", "p.points") if money else "NULL::DOUBLE",
-                         money_join=match_end_join("s") if money else "")
-    if money:
-        head += ", " + MATCH_ENDS
+                         money=money_sql("s", "p.points") if money else "NULL::DOUBLE")
     return head + sql, [*params, filters.player, filters.player, *extra]
 
 

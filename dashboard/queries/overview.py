@@ -15,14 +15,12 @@ import pandas as pd
 
 from dashboard.queries import review
 from dashboard.queries.common import (
-    MATCH_ENDS,
     PLAYER_ROWS,
     RACE,
     Filters,
     fetch_all,
     fetch_all_numpy,
     fetch_df,
-    match_end_join,
     money_sql,
     where,
 )
@@ -68,7 +66,6 @@ def summary(con: Any, filters: Filters) -> Summary:
     combined."""
     cond, params = where(filters)
     groups = fetch_all(con, f"""
-        WITH {MATCH_ENDS}
         SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), hp.scoring, count(*),
                coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
                count(*) FILTER (WHERE NOT hp.surrendered),
@@ -78,7 +75,7 @@ def summary(con: Any, filters: Filters) -> Summary:
                count(*) FILTER (WHERE hp.fantasyland),
                count(*) FILTER (WHERE hp.fantasyland_next > 0 AND hp.fantasyland),
                coalesce(sum(hp.royalties), 0), sum({money_sql("hp")})
-        {PLAYER_ROWS} {match_end_join("hp")} WHERE {cond}
+        {PLAYER_ROWS} WHERE {cond}
         GROUP BY 1, 2, 3 ORDER BY 4 DESC""", params)
     n, _, _, set_, fouls, regular, entries, fl_hands, stays, royalties = (
         sum(g[k] for g in groups) for k in range(3, 13))
@@ -238,7 +235,6 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     ``first_hand`` (the hand key that opens the session)."""
     cond, params = where(filters)
     return fetch_df(con, f"""
-        WITH {MATCH_ENDS}
         SELECT coalesce(hp.session_id, '(none)') AS session, min(hp.played_at) AS started,
                count(*) AS hands, sum(hp.points) AS points, avg(hp.points) AS per_hand,
                avg(hp.fouled::INT) AS foul_rate,
@@ -247,6 +243,6 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
                count(*) FILTER (WHERE hp.fantasyland) AS fl_hands,
                sum({money_sql("hp")}) AS money,
                arg_min(hp.hand_key, hp.played_at) AS first_hand
-        {PLAYER_ROWS} {match_end_join("hp")} WHERE {cond}
+        {PLAYER_ROWS} WHERE {cond}
         GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
         [*params, limit])

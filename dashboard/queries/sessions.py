@@ -25,11 +25,9 @@ import duckdb
 import pandas as pd
 
 from dashboard.queries.common import (
-    MATCH_ENDS,
     RACE,
     Filters,
     fetch_df,
-    match_end_join,
     money_sql,
     point_sql,
     where,
@@ -43,7 +41,8 @@ scope AS NOT MATERIALIZED (
            hp.variant, hp.ruleset_label, hp.scoring, hp.player_count, hp.stake, hp.currency,
            hp.seat, hp.player, hp.position, hp.fantasyland, hp.fl_cards, hp.surrendered,
            hp.fouled, hp.foul_top_middle, hp.foul_middle_bottom, hp.royalties,
-           hp.fantasyland_next, hp.points, hp.top_hand, hp.middle_hand, hp.bottom_hand
+           hp.fantasyland_next, hp.points, hp.top_hand, hp.middle_hand, hp.bottom_hand,
+           hp.money
     FROM hand_players hp
     WHERE {cond}
 )"""
@@ -197,8 +196,8 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     else:
         head, params = scope_cte(filters)
         join = ""
-    sql = head + ", " + MATCH_ENDS + _PERIOD_TABLE.format(
-        k1=k1, k2=k2, label=label, join=f"{join} {match_end_join('s')}",
+    sql = head + _PERIOD_TABLE.format(
+        k1=k1, k2=k2, label=label, join=join,
         foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1,
         money=money_sql("s"), plain_points=point_sql("s"), race=RACE)
     return fetch_df(con, sql, params)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import MATCH_ENDS, Filters, fetch_df, match_end_join, money_sql
+from dashboard.queries.common import Filters, fetch_df, money_sql
 from dashboard.queries.sessions import FL_ENTRY_RATE, FOUL_RATE, hand_list, scope_cte
 
 _TABLE = """
@@ -28,7 +28,7 @@ SELECT s.variant, s.ruleset_label, s.scoring,
        sum({money}) AS money,
        CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
                 ELSE min(s.currency) || ', ' || max(s.currency) END AS currency
-FROM scope s {money_join}
+FROM scope s
 GROUP BY ALL
 ORDER BY hands DESC, s.variant, s.ruleset_label
 """
@@ -40,9 +40,8 @@ def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     Fantasyland), ``royalties_per_hand`` and ``money`` (OFC Double: its matches' stake x
     cube)."""
     head, params = scope_cte(filters)
-    sql = head + ", " + MATCH_ENDS + _TABLE.format(
-        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, money=money_sql("s"),
-        money_join=match_end_join("s"))
+    sql = head + _TABLE.format(
+        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, money=money_sql("s"))
     return fetch_df(con, sql, params)
 
 

@@ -5,6 +5,7 @@ dashboard's startup, :func:`ingest.pipeline.import_paths`) right after
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,6 +31,8 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
     schema: :func:`migrate` when it is older; ``None`` when it was current already (then
     nothing is done), else the upgrade's rescoring result."""
     version = schema_version(con)
+    if version == SCHEMA_VERSION and _lacks_a_table(con):
+        add_tables(con)  # written by a build of this version made before a table joined it
     if version is None or version == SCHEMA_VERSION:
         return None
     target = Path(path) if path is not None else default_db_path()
@@ -66,3 +69,25 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
     failed = f"; {len(result.failed)} could not be rescored" if result.failed else ""
     notify(f"Upgraded {display_path(path)}: {result.hands:,} hands rescored{failed}.")
     return result
+
+
+def _lacks_a_table(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether a table the schema creates is missing (read from the DDL's names: no scratch
+    database, this runs at every start)."""
+    wanted = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", schema_sql()))
+    have = {t for (t,) in con.execute("SELECT table_name FROM information_schema.tables "
+                                      "WHERE table_schema = 'main'").fetchall()}
+    return bool(wanted - have)
+
+
+def add_tables(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the schema's missing tables (empty; every statement is ``IF NOT EXISTS``). Only
+    for tables of user data, which no rescoring fills: a table or column of derived data comes
+    with a new schema version."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(schema_sql())
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise

@@ -328,3 +328,22 @@ def test_a_failing_check_is_said_and_the_next_one_runs(setup: tuple[Path, Path])
     w.run(interval=0.01)
     assert "a bug in OFC Analytics" in (seen[0].error or "") and "planted" in seen[0].error
     assert seen[1].error is None and seen[1].folders[0].hands == 2
+
+
+def test_a_store_of_this_version_without_the_watch_tables_gains_them(tmp_path: Path) -> None:
+    """Schema 6 is shared by changes merged one after another: a store written by a build of
+    version 6 that had no watched folders gets the tables at its next start, empty, its hands
+    kept and not rescored."""
+    db = tmp_path / "w.duckdb"
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write(folder / "a.jsonl", "\n".join(hand_lines("v6", 2)) + "\n")
+    api.import_paths([folder], db)
+    con = store.connect(db)
+    con.execute("DROP TABLE watched_files")
+    con.execute("DROP TABLE watched_folders")
+    said: list[str] = []
+    assert api.upgrade(con, db, notify=said.append) is None and said == []
+    assert api.watched_folders(con) == [] and add_folder(con, folder)
+    assert con.execute("SELECT count(*) FROM hands").fetchone() == (2,)
+    con.close()

@@ -175,6 +175,9 @@ def import_once(args: argparse.Namespace) -> int:
 def watch(args: argparse.Namespace) -> int:
     """Register the folders, then check them until a signal: exit status 0 once stopped (1: a
     folder cannot be watched, 2: the database cannot be used at the start)."""
+    if not args.interval > 0:
+        print("ofc import: --interval must be a number of seconds above 0", file=sys.stderr)
+        return 2
     try:
         folders = [check_folder(f) for f in args.watch]
     except FolderError as exc:

@@ -139,3 +139,6 @@ def test_watch_refuses_a_missing_folder_and_needs_something_to_do(tmp_path: Path
     nothing = subprocess.run([ofc_script, "import", "--db", str(db)], capture_output=True,
                              text=True, timeout=60)
     assert nothing.returncode == 2 and "--watch" in nothing.stderr
+    spin = subprocess.run([ofc_script, "import", "--watch", str(tmp_path), "--interval", "0",
+                           "--db", str(db)], capture_output=True, text=True, timeout=60)
+    assert spin.returncode == 2 and "--interval" in spin.stderr and not db.exists()

@@ -363,6 +363,7 @@ class Watcher:
         with self._lock:
             now = time.time()
             folders = self.folders
+            self._forget(set(self._memory.problems) - set(folders))
             scans = {f: _scan(f) for f in folders}
             todo = self._todo(scans, now)
             reports: dict[str, list[FileReport]] = {}
@@ -422,7 +423,7 @@ class Watcher:
                 if not self.fixed:
                     self.folders = tuple(f.path for f in watched_folders(con))
                 known, problems = _known(con, tuple(scans))
-                self._memory.files.update(known)
+                self._remember(scans, known)
                 block: list[_Seen] = []
                 done = import_disk_files(self._take(pending, block, opened), con).files
                 imported = [(seen, _reports_of(seen, done)) for seen in block]
@@ -435,6 +436,23 @@ class Watcher:
                 if not pending or self._stop:  # stopped: the rest at the next start
                     return
             time.sleep(PAUSE_SECONDS)  # pages and other writers get in
+
+    def _forget(self, folders: Iterable[str]) -> None:
+        """Folders no longer watched: if one is added again, it is read as a new one."""
+        for folder in folders:
+            self._memory.problems.pop(folder, None)
+            for path in self._memory.listed.pop(folder, frozenset()):
+                self._memory.files.pop(path, None)
+
+    def _remember(self, scans: dict[str, tuple[list[_Seen], str | None]],
+                  known: dict[str, Signature]) -> None:
+        """The store's record of the folders' files replaces this watcher's: a file another
+        watcher imported is not imported again, a file the store forgot (its folder removed
+        and added again) is imported at the next check."""
+        for files, _ in scans.values():
+            for seen in files:
+                self._memory.files.pop(str(seen.path), None)
+        self._memory.files.update(known)
 
     def _take(self, pending: list[_Seen], block: list[_Seen], opened: float,
               ) -> Iterator[Path]:

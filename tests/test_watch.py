@@ -347,3 +347,22 @@ def test_a_store_of_this_version_without_the_watch_tables_gains_them(tmp_path: P
     assert api.watched_folders(con) == [] and add_folder(con, folder)
     assert con.execute("SELECT count(*) FROM hands").fetchone() == (2,)
     con.close()
+
+
+def test_a_folder_removed_and_added_again_is_counted_again(setup: tuple[Path, Path]) -> None:
+    db, folder = setup
+    write(folder / "a.jsonl", "\n".join(hand_lines("again", 2)) + "\n")
+    w = watcher(db)
+    w.set_folders([str(folder.resolve())])
+    assert w.check().folders[0].hands == 2
+    con = store.connect(db)
+    remove_folder(con, folder)  # on the Import page, which gives the watcher the new list
+    w.set_folders([])
+    w.check()
+    add_folder(con, folder)
+    con.close()
+    w.set_folders([str(folder.resolve())])
+    again = w.check()  # a new folder to this watcher, whose file the store forgot: read again
+    assert [(f.stored, f.duplicate) for f in again.imports] == [(0, 2)]
+    assert (status(db)[str(folder.resolve())].files, query(db, "SELECT count(*) FROM hands")) \
+        == (1, [(2,)])

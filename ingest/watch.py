@@ -32,6 +32,7 @@ True
 Traceback (most recent call last):
 ...
 ingest.watch.FolderError: .../nothing-here: no such folder
+>>> con.close(); folder.rmdir()
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import duckdb
 import streamlit as st
 
 from dashboard import db
-from ingest.api import StoreError, Watcher
+from ingest.api import FolderCheck, StoreError, Watcher
 
 INTERVAL_SECONDS = 2.0
 STOP_SECONDS = 10.0
@@ -66,12 +66,12 @@ def keep_watching(folders: Sequence[str]) -> Watcher:
     return found
 
 
-def checked_at(folder: str) -> float | None:
-    """When this server's watcher last checked ``folder`` (seconds since the epoch)."""
+def last_check(folder: str) -> tuple[float, FolderCheck] | None:
+    """When this server's watcher last checked ``folder`` (seconds since the epoch) and what
+    it found (``None``: not checked by it yet)."""
     last = watcher().last
-    if last is None:
-        return None
-    return last.checked_at if any(f.path == folder for f in last.folders) else None
+    found = None if last is None else next((f for f in last.folders if f.path == folder), None)
+    return None if last is None or found is None else (last.checked_at, found)
 
 
 def wake(folders: Sequence[str]) -> None:

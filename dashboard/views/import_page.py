@@ -129,17 +129,23 @@ def clock(seconds: float) -> str:
     return time.strftime("%H:%M:%S %Z", time.localtime(seconds))
 
 
-def status_line(folder: WatchedFolder, checked: float | None) -> str:
+def status_line(folder: WatchedFolder, checked: float | None, waiting: int = 0) -> str:
     """A watched folder's status in one line: the last check (the store's, or this server's
-    watcher's when later), its files, the hands stored from them, their errors.
+    watcher's when later), its files, the hands stored from them, their errors, and the files
+    still being written (left for the next check).
 
     >>> status_line(WatchedFolder("/logs", None, None, 1, 40, 0), None)
     'not checked yet · 1 file · 40 hands · no errors'
+    >>> status_line(WatchedFolder("/logs", None, None, 2, 40, 3), None, waiting=1)
+    'not checked yet · 2 files · 40 hands · 3 errors · 1 file being written'
     """
     last = max((t for t in (folder.last_check, checked) if t is not None), default=None)
     errors = plural(folder.errors, "error") if folder.errors else "no errors"
     seen = f"last check {clock(last)}" if last is not None else "not checked yet"
-    return " · ".join([seen, plural(folder.files, "file"), plural(folder.hands, "hand"), errors])
+    parts = [seen, plural(folder.files, "file"), plural(folder.hands, "hand"), errors]
+    if waiting:
+        parts.append(f"{plural(waiting, 'file')} being written")
+    return " · ".join(parts)
 
 
 def watch(typed: str) -> None:
@@ -178,7 +184,9 @@ def folder_statuses() -> None:
             with st.container(border=True, key=f"watched_{key}"):
                 left, right = st.columns([6, 1], vertical_alignment="center")
                 left.markdown(f"**{md_text(folder.path)}**")
-                left.caption(status_line(folder, watching.checked_at(folder.path)))
+                mine = watching.last_check(folder.path)
+                checked, waiting = (mine[0], mine[1].waiting) if mine else (None, 0)
+                left.caption(status_line(folder, checked, waiting))
                 if right.button("Stop watching", key=f"unwatch_{key}"):
                     unwatch(folder.path)
                     st.rerun()

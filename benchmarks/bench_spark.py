@@ -31,10 +31,14 @@ for where in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(where))
 
 
+PARTITION_HANDS = 100_000
+"""Hands per partition of the scoring step (the low end of docs/scale.md's advice)."""
+
+
 def spark_run(master: str, logs: Path, out: Path, partitions: int) -> dict:
     """One ``ofc spark score`` in this process (``--spark-run``)."""
     from ofc_spark.score import score
-    from ofc_spark.session import session
+    from ofc_spark.session import LOCAL_MEMORY, session
 
     started = time.perf_counter()
     spark = session(master, app="ofc-bench", shuffle_partitions=partitions)
@@ -48,7 +52,8 @@ def spark_run(master: str, logs: Path, out: Path, partitions: int) -> dict:
     ours = {k: round(v.value, 1) for k, v in spent.items()}
     spark.stop()
     hands = result.stored + result.duplicate + result.merged + result.rejected
-    return {"master": master, "session_start_s": round(up, 1), "seconds": round(seconds, 1),
+    return {"master": master, "partitions": partitions, "memory": LOCAL_MEMORY,
+            "session_start_s": round(up, 1), "seconds": round(seconds, 1),
             "hands": hands, "stored": result.stored, "hands_per_s": round(hands / seconds),
             "python_s": ours, "core_s": round(cores * seconds, 1),
             "python_share": round(sum(ours.values()) / (cores * seconds), 2)}
@@ -93,11 +98,14 @@ def main() -> int:
                     "hands_per_s": round(report.hands / (imported + exported))}
         print(json.dumps({"embedded": embedded}), file=sys.stderr)
         runs = []
-        for master, parts in (("local[1]", 4), ("local[2]", 4)):
+        parts = max(4, report.hands // PARTITION_HANDS)
+        for master in ("local[1]", "local[2]"):
             out = subprocess.run(
                 [sys.executable, __file__, "--spark-run", master, str(logs),
                  str(work / f"spark-{master[6]}"), str(parts)],
-                capture_output=True, text=True, check=True)
+                capture_output=True, text=True)
+            if out.returncode != 0:  # say why, not only that it failed
+                sys.exit(f"the {master} run failed:\n{out.stderr[-6000:]}")
             runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
             print(json.dumps(runs[-1]), file=sys.stderr)
         one, two = runs

@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--master", default=None, metavar="URL",
                         help="Spark master (local[2], spark://host:7077, yarn...; default: "
                              "what spark-submit set, else local[*])")
+    parser.add_argument("--driver-memory", default=None, metavar="SIZE",
+                        help="the driver's JVM heap, e.g. 8g (local masters: the whole "
+                             "job's; default 4g there, else what spark-submit set)")
     parser.add_argument("--partitions", type=int, default=None, metavar="N",
                         help="score: partitions of the hand-keyed step (default: "
                              "spark.sql.shuffle.partitions)")
@@ -38,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from ofc_spark.session import NoJava, session
 
     try:
-        spark = session(args.master)
+        spark = session(args.master, memory=args.driver_memory)
     except NoJava as exc:
         print(f"ofc spark: {exc}", file=sys.stderr)
         return 2

@@ -29,11 +29,19 @@ def java_missing() -> str | None:
             f"install it, e.g. apt-get install {JAVA_PACKAGE}")
 
 
+LOCAL_MEMORY = "4g"
+"""The JVM heap of a local-mode session (driver and executor in one JVM) unless told
+otherwise: Spark's own default, 1 GB, runs out on about a million hands in four partitions."""
+
+
 def session(master: str | None = None, *, app: str = "ofc-analytics",
-            shuffle_partitions: int | None = None) -> SparkSession:
+            shuffle_partitions: int | None = None,
+            memory: str | None = None) -> SparkSession:
     """A session on ``master`` (``local[2]``, ``spark://host:7077``, ``yarn``...; ``None``
     keeps what ``spark-submit`` chose, else Spark's default ``local[*]``), with the UI
-    off and Arrow batches for the Python steps. Raises :class:`NoJava`."""
+    off and Arrow batches for the Python steps. ``memory`` is the driver's heap
+    (``spark.driver.memory``; in local mode the one JVM's, :data:`LOCAL_MEMORY` by default);
+    it takes effect only when this call starts the JVM. Raises :class:`NoJava`."""
     problem = java_missing()
     if problem is not None:
         raise NoJava(problem)
@@ -45,6 +53,10 @@ def session(master: str | None = None, *, app: str = "ofc-analytics",
                .config("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS"))
     if shuffle_partitions is not None:
         builder = builder.config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+    if memory is None and master is not None and master.startswith("local"):
+        memory = LOCAL_MEMORY
+    if memory is not None:
+        builder = builder.config("spark.driver.memory", memory)
     if master is not None:
         builder = builder.master(master)
         if master.startswith("local") and "PYSPARK_PYTHON" not in os.environ:

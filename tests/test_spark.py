@@ -269,3 +269,11 @@ def test_missing_java_names_the_package(monkeypatch: pytest.MonkeyPatch, tmp_pat
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(NoJava, match="openjdk-17-jre-headless"):
         session("local[1]")
+
+
+def test_local_sessions_get_a_heap_for_a_million_hands(spark: Any) -> None:
+    """Spark's own 1 GB default ran out of heap scoring 1,000,000 hands in 4 partitions
+    (benchmarks/bench_spark.py); a local session gets :data:`LOCAL_MEMORY` unless told."""
+    from ofc_spark.session import LOCAL_MEMORY
+
+    assert spark.sparkContext.getConf().get("spark.driver.memory") == LOCAL_MEMORY == "4g"

@@ -16,8 +16,8 @@ if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a 
 
 import streamlit as st  # noqa: E402
 
-from dashboard import cards, db, filters, timefmt  # noqa: E402
-from ingest.api import StoreError  # noqa: E402
+from dashboard import cards, db, filters, timefmt, watching  # noqa: E402
+from ingest.api import StoreError, watched_folders  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     # (source relative to this file, title, icon, url path); the first is the default page
@@ -59,9 +59,11 @@ def main() -> None:
     with db.page_run():  # the store is open only while this run needs it
         try:
             db.connection()
+            folders = db.query(watched_folders)
         except StoreError as exc:
             st.error(str(exc))
             st.stop()
+        watching.keep_watching([f.path for f in folders])  # the server's watcher, started once
         navigation = st.navigation(pages())
         st.markdown(cards.CSS, unsafe_allow_html=True)
         demo_banner()

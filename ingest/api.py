@@ -3,10 +3,11 @@
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
 rescoring, removing an import such as the demo sample, upgrading an older store), to the
 decision review's table (``write_decisions``), to the user's names (``set_my_names``,
-``add_my_name``, ``remove_my_name``) and to the user's notes and tags (``set_hand_note``,
-``set_hand_tags``, ``set_player_note``, ``set_player_tags``) is a function here, and import ids
-come from the reports these functions return. The dashboard imports ingest only through this
-module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
+``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
+``set_hand_tags``, ``set_player_note``, ``set_player_tags``) and to the watched folders
+(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) is a function here, and import
+ids come from the reports these functions return. The dashboard imports ingest only through
+this module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
 Opening a store never upgrades it: an entry point calls :func:`connect`, then :func:`upgrade`
 (:func:`import_paths` does both itself).
@@ -57,6 +58,19 @@ from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResul
 from .rescoring import rescore
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
+from .watch import (
+    FolderCheck,
+    FolderError,
+    WatchedFolder,
+    Watcher,
+    WatchError,
+    WatchPass,
+    add_folder,
+    check_folder,
+    folder_errors,
+    remove_folder,
+    watched_folders,
+)
 
 __all__ = [
     "CUBE_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
@@ -71,4 +85,6 @@ __all__ = [
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",
     "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_note",
     "set_hand_tags", "set_player_note", "set_player_tags", "tag_choices", "tag_key",
+    "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
+    "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
 ]

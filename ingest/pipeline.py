@@ -85,9 +85,22 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     con = store.connect(db, wait_seconds=wait_seconds)
     try:
         upgrade(con, db)
-        return _import(_path_items(files), con, progress, sum(_size(p) for p in files))
+        return import_disk_files(files, con, progress=progress)
     finally:
         con.close()
+
+
+def import_disk_files(files: Iterable[Path], con: duckdb.DuckDBPyConnection, *,
+                      progress: Progress | None = None) -> ImportReport:
+    """Import files on disk (not folders; a zip is unpacked into its members) through an open
+    connection, one transaction per file (:func:`import_paths` after opening the store; the
+    folder watcher, :mod:`ingest.watch`). Without ``progress``, ``files`` is taken one file at
+    a time as the import goes (the watcher stops giving files when its time is up)."""
+    total = 0
+    if progress is not None:
+        files = list(files)
+        total = sum(_size(p) for p in files)
+    return _import(_path_items(files), con, progress, total)
 
 
 _Item = tuple[str, "Callable[[], bytes]", Path | None]

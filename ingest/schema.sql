@@ -234,3 +234,27 @@ CREATE TABLE IF NOT EXISTS player_tags (
     tagged_at TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (player, tag_key)
 );
+
+-- Watched folders (`ofc import --watch DIR`, the Import page; ingest/watch.py): the user's own
+-- list, never touched by rescoring, merging or removing imports, kept through upgrades. Keyed by
+-- the folder's absolute path. A watcher writes only when a check finds something new (a new or
+-- grown file, a file or folder gone) in one of its folders: `last_check` is the last such check.
+CREATE TABLE IF NOT EXISTS watched_folders (
+    path       VARCHAR PRIMARY KEY,      -- absolute path of the folder
+    added_at   TIMESTAMPTZ NOT NULL,
+    last_check TIMESTAMPTZ,              -- the last check written (NULL: none yet)
+    problem    VARCHAR                   -- why the folder could not be read then (NULL: fine)
+);
+
+-- What the watcher last imported of each file of a watched folder (one row per file, by path):
+-- a file whose size and modification time are still these is not read again.
+CREATE TABLE IF NOT EXISTS watched_files (
+    path        VARCHAR NOT NULL,        -- absolute path of the file
+    folder      VARCHAR NOT NULL,        -- the watched folder it was found in
+    size_bytes  BIGINT NOT NULL,         -- as seen before its last import
+    mtime_ns    BIGINT NOT NULL,
+    import_id   INTEGER NOT NULL,        -- its last import (imports.import_id)
+    stored      INTEGER NOT NULL,        -- hands stored from it, over all its imports
+    errors      INTEGER NOT NULL,        -- bad hands of its last import (1: the file unreadable)
+    imported_at TIMESTAMPTZ NOT NULL
+);

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 COMMANDS: dict[str, str] = {
     "score": "score hands from log files (every supported format), or print the stored "
              "hands of a database",
-    "import": "import session logs (files or folders) into the database",
+    "import": "import session logs (files or folders) into the database, or keep importing "
+              "what appears in watched folders (--watch)",
     "rescore": "recompute every stored hand from its stored placements",
     "export": "write the database tables as Parquet",
     "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",

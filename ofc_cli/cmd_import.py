@@ -1,5 +1,7 @@
 """``ofc import PATH... [--db PATH] [--json]``: import session logs (files, folders or zips)
-into the database.
+into the database. ``ofc import --watch DIR...``: import what the folders hold, then keep
+checking them (``--interval``) and import new and grown files, one line per file, until Ctrl-C
+or SIGTERM (exit status 0); the folders join the watched folders the dashboard shows.
 
 Folders are searched recursively (hidden files and folders skipped), zips unpacked (with the
 upload page's limits). Under each file come its errors, what its reader assumed, and the audit
@@ -14,17 +16,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 from ingest import store
-from ingest.api import FileReport, ImportReport, import_paths
+from ingest.api import (
+    FileReport,
+    FolderError,
+    ImportReport,
+    Watcher,
+    WatchPass,
+    add_folder,
+    check_folder,
+    import_paths,
+    upgrade,
+)
+from ingest.watch import INTERVAL_SECONDS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="PATH",
+    parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="log files, zips of them, or folders to search recursively")
+    parser.add_argument("--watch", nargs="+", metavar="DIR", default=[],
+                        help="keep watching these folders: import new and grown files until "
+                             "Ctrl-C (the dashboard lists them as watched folders)")
+    parser.add_argument("--interval", metavar="SECONDS", type=float, default=INTERVAL_SECONDS,
+                        help=f"with --watch: seconds between checks (default "
+                             f"{INTERVAL_SECONDS:g})")
     parser.add_argument("--db", metavar="PATH", default=None,
                         help=f"database file (default: ${store.DB_ENV} or data/ofc.duckdb)")
     parser.add_argument("--json", action="store_true",
@@ -91,22 +113,27 @@ def _grouped_notes(f: FileReport) -> dict[str, list[str]]:
     return grouped
 
 
+def print_file(f: FileReport, out: TextIO, prefix: str = "") -> None:
+    """One file's line, then its errors, notes and audit, indented."""
+    out.write(prefix + _summary(f) + "\n")
+    if f.unreadable is None:
+        for e in f.errors:
+            out.write(f"  line {e.line}: {clean_text(e.message)}\n")
+        for message, ids in _grouped_notes(f).items():
+            shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            out.write(f"  note: {clean_text(message)} ({len(ids)} "
+                      f"hand{'s' * (len(ids) != 1)}: {clean_text(shown)})\n")
+        if f.audit is not None and f.audit.audited:
+            out.write(f"  {f.audit.summary()}\n")
+            for d in f.audit.differ:
+                out.write(f"    differs: hand {clean_text(repr(d.hand_id))}, "
+                          f"{clean_text(d.player)}: theirs {d.reported:g}, "
+                          f"ours {d.ours:g}\n")
+
+
 def print_report(report: ImportReport, out: TextIO) -> None:
     for f in report.files:
-        out.write(_summary(f) + "\n")
-        if f.unreadable is None:
-            for e in f.errors:
-                out.write(f"  line {e.line}: {clean_text(e.message)}\n")
-            for message, ids in _grouped_notes(f).items():
-                shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-                out.write(f"  note: {clean_text(message)} ({len(ids)} "
-                          f"hand{'s' * (len(ids) != 1)}: {clean_text(shown)})\n")
-            if f.audit is not None and f.audit.audited:
-                out.write(f"  {f.audit.summary()}\n")
-                for d in f.audit.differ:
-                    out.write(f"    differs: hand {clean_text(repr(d.hand_id))}, "
-                              f"{clean_text(d.player)}: theirs {d.reported:g}, "
-                              f"ours {d.ours:g}\n")
+        print_file(f, out)
     rate = report.hands / report.seconds if report.seconds > 0 else 0.0
     out.write(f"total: {report.stored} stored, {report.duplicate} duplicate, "
               f"{report.merged} merged, {report.partial} partial, {report.rejected} rejected"
@@ -115,6 +142,17 @@ def print_report(report: ImportReport, out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.paths and not args.watch:
+        print("ofc import: name the files or folders to import, or --watch FOLDER...",
+              file=sys.stderr)
+        return 2
+    code = import_once(args) if args.paths else 0
+    if code == 2 or not args.watch:
+        return code
+    return watch(args)
+
+
+def import_once(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr)
     try:
         report = import_paths(args.paths, args.db, progress=bar, wait_seconds=args.wait)
@@ -132,3 +170,78 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `ofc import ... | head`: the reader left, stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return report.exit_code
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Register the folders, then check them until a signal: exit status 0 once stopped (1: a
+    folder cannot be watched, 2: the database cannot be used at the start)."""
+    if not args.interval > 0:
+        print("ofc import: --interval must be a number of seconds above 0", file=sys.stderr)
+        return 2
+    try:
+        folders = [check_folder(f) for f in args.watch]
+    except FolderError as exc:
+        print(f"ofc import: {clean_text(str(exc))}", file=sys.stderr)
+        return 1
+    try:
+        con = store.connect(args.db, wait_seconds=args.wait)
+        try:
+            upgrade(con, args.db)
+            for folder in folders:
+                add_folder(con, folder)
+        finally:
+            con.close()
+    except store.StoreError as exc:
+        print(f"ofc import: {exc}", file=sys.stderr)
+        return 2
+    printer = CheckPrinter(sys.stdout, args.json)
+    watcher = Watcher(args.db, folders, wait_seconds=args.wait, on_check=printer)
+    print(f"watching {len(folders)} folder{'s' * (len(folders) != 1)} every "
+          f"{args.interval:g} s (Ctrl-C or SIGTERM to stop): "
+          f"{clean_text(', '.join(folders))}", file=sys.stderr, flush=True)
+    with stopped_by_signals(watcher):
+        watcher.run(args.interval)
+    print("stopped watching", file=sys.stderr, flush=True)
+    return 0
+
+
+@contextmanager
+def stopped_by_signals(watcher: Watcher) -> Iterator[None]:
+    """SIGINT (Ctrl-C) and SIGTERM ask the watcher to stop after the file it is importing."""
+    def stop(_signum: int, _frame: object) -> None:
+        watcher.stop()
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class CheckPrinter:
+    """Prints what each check did: one line per file imported (with its errors under it, as
+    ``ofc import`` does), a folder's problem and a busy store when they change."""
+
+    def __init__(self, out: TextIO, as_json: bool) -> None:
+        self.out = out
+        self.as_json = as_json
+        self.said: dict[str, str | None] = {}
+
+    def __call__(self, done: WatchPass) -> None:
+        when = time.strftime("%H:%M:%S", time.localtime(done.checked_at))
+        for f in done.imports:
+            if self.as_json:
+                self.out.write(json.dumps({"time": when, **f.to_dict()}, ensure_ascii=False)
+                               + "\n")
+            else:
+                print_file(f, self.out, f"{when} ")
+        busy = None if done.error is None else \
+            f"{done.error} (trying again at the next check)"
+        for key, problem, fixed in [("", busy, "the database can be written again"),
+                                    *((c.path, c.problem, f"{c.path}: found again")
+                                      for c in done.folders)]:
+            if self.said.get(key) != problem and (problem or key in self.said):
+                print(f"{when} {clean_text(problem or fixed)}", file=sys.stderr)
+            self.said[key] = problem
+        self.out.flush()

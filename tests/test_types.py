@@ -31,6 +31,7 @@ INGEST_TYPED = (
     "ingest/formats/csv_boards.py",
     "ingest/formats/encoding.py",
     "ingest/identity.py",
+    "ingest/watch.py",
 )
 
 

@@ -1,14 +1,27 @@
-"""Import: upload logs (any supported format, or a .zip of them) and read the ledger."""
+"""Import: upload logs (any supported format, or a .zip of them), watch the folders a poker
+client writes its logs to, and read the ledger."""
 
 from __future__ import annotations
+
+import hashlib
+import time
 
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, me, timefmt
+from dashboard import db, me, timefmt, watching
 from dashboard.cards import md_text
 from dashboard.queries import imports
 from dashboard.uploads import MAX_UPLOAD_MB, Limits, UploadOutcome, import_uploads
+from ingest.api import (
+    FolderError,
+    WatchedFolder,
+    add_folder,
+    check_folder,
+    folder_errors,
+    remove_folder,
+    watched_folders,
+)
 
 RESULT_KEY = "import_outcome"
 COUNTER_KEY = "upload_generation"
@@ -111,6 +124,102 @@ def show_audit(outcome: UploadOutcome) -> None:
         st.dataframe(notes, hide_index=True, width="stretch", key="import_notes")
 
 
+def clock(seconds: float) -> str:
+    """A time of day in the server's zone, the zone named."""
+    return time.strftime("%H:%M:%S %Z", time.localtime(seconds))
+
+
+def status_line(folder: WatchedFolder, checked: float | None, waiting: int = 0) -> str:
+    """A watched folder's status in one line: the last check (the store's, or this server's
+    watcher's when later), its files, the hands stored from them, their errors, and the files
+    still being written (left for the next check).
+
+    >>> status_line(WatchedFolder("/logs", None, None, 1, 40, 0), None)
+    'not checked yet · 1 file · 40 hands · no errors'
+    >>> status_line(WatchedFolder("/logs", None, None, 2, 40, 3), None, waiting=1)
+    'not checked yet · 2 files · 40 hands · 3 errors · 1 file being written'
+    """
+    last = max((t for t in (folder.last_check, checked) if t is not None), default=None)
+    errors = plural(folder.errors, "error") if folder.errors else "no errors"
+    seen = f"last check {clock(last)}" if last is not None else "not checked yet"
+    parts = [seen, plural(folder.files, "file"), plural(folder.hands, "hand"), errors]
+    if waiting:
+        parts.append(f"{plural(waiting, 'file')} being written")
+    return " · ".join(parts)
+
+
+def watch(typed: str) -> None:
+    """Add the folder the user typed (a message when it cannot be watched)."""
+    try:
+        path = check_folder(typed)
+    except FolderError as exc:
+        st.error(md_text(str(exc)))
+        return
+    with db.writing() as con:
+        add_folder(con, path)
+        watching.wake([f.path for f in watched_folders(con)])
+    st.toast(f"Watching {md_text(path)}")
+
+
+def unwatch(path: str) -> None:
+    with db.writing() as con:
+        remove_folder(con, path)
+        watching.wake([f.path for f in watched_folders(con)])
+
+
+def folder_statuses() -> None:
+    """Each watched folder: its status line, its problem and errors, and a button to stop
+    watching it (redrawn every few seconds while there are folders: the watcher works in the
+    background)."""
+    with db.page_run():
+        folders = db.query(watched_folders)
+        if not folders:
+            st.caption("No folder is watched yet.")
+        last = watching.watcher().last
+        if folders and last is not None and last.error:
+            st.warning(f"The last check of the watched folders did not import: "
+                       f"{md_text(last.error)}")
+        for folder in folders:
+            key = hashlib.sha256(folder.path.encode()).hexdigest()[:12]
+            with st.container(border=True, key=f"watched_{key}"):
+                left, right = st.columns([6, 1], vertical_alignment="center")
+                left.markdown(f"**{md_text(folder.path)}**")
+                mine = watching.last_check(folder.path)
+                checked, waiting = (mine[0], mine[1].waiting) if mine else (None, 0)
+                left.caption(status_line(folder, checked, waiting))
+                if right.button("Stop watching", key=f"unwatch_{key}"):
+                    unwatch(folder.path)
+                    st.rerun()
+                if folder.problem:
+                    st.warning(md_text(folder.problem))
+                if folder.errors:
+                    with st.expander(f"Errors of the last imports ({folder.errors:,})"):
+                        st.dataframe(pd.DataFrame(
+                            [{"file": e.file, "line": e.line, "hand_id": e.hand_id,
+                              "reason": e.message} for e in db.query(folder_errors, folder.path)],
+                            columns=["file", "line", "hand_id", "reason"]),
+                            hide_index=True, width="stretch", key=f"watch_errors_{key}")
+
+
+def watched_folders_section() -> None:
+    st.subheader("Watched folders")
+    st.markdown("Folders your poker client writes its logs to. While the dashboard runs, new "
+                f"files and files that grew are imported every {watching.INTERVAL_SECONDS:g} s "
+                "(a hand still being written waits for its end; an unchanged file is not read "
+                "again). `ofc import --watch FOLDER` does the same from a terminal; its folders "
+                "are listed here too.")
+    with st.form("watch_form", clear_on_submit=True, border=False):
+        left, right = st.columns([5, 1], vertical_alignment="bottom")
+        typed = left.text_input("Folder to watch", placeholder="/home/me/poker/logs",
+                                key="watch_folder")
+        submitted = right.form_submit_button("Watch", type="primary")
+    if submitted and typed.strip():
+        watch(typed.strip())
+    watched = bool(db.query(watched_folders))
+    st.fragment(folder_statuses,
+                run_every=watching.INTERVAL_SECONDS if watched else None)()
+
+
 def main() -> None:
     st.title("Import")
     me.section()
@@ -133,6 +242,7 @@ def main() -> None:
     outcome = st.session_state.get(RESULT_KEY)
     if isinstance(outcome, UploadOutcome):
         show_outcome(outcome)
+    watched_folders_section()
     with st.expander("Every import so far"):
         st.dataframe(timefmt.table_times(imports.ledger(db.connection())), hide_index=True,
                      width="stretch", key="import_history")

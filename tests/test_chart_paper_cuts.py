@@ -1,0 +1,107 @@
+"""Issue 14's chart paper cuts, read from the figures the pages send to the browser (the
+plotly spec of each chart in an AppTest run on the demo data): whole hand numbers on the
+Overview's x axis, a tooltip that says more than "hand 303 +1,467 points", a label on every
+Fouls bar (a 0% bar included), a labelled net bar and unrotated labels on the Opponents
+waterfall, and two y axes whose zeros line up on Sessions and on "Does chasing pay?".
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ingest import api
+
+APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
+
+
+@pytest.fixture
+def page(demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    db = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db_path, db)
+    monkeypatch.setenv("OFC_DB", str(db))
+
+    def run(path: str | None, **params: str) -> list[dict[str, Any]]:
+        at = AppTest.from_file(APP, default_timeout=90)
+        at.query_params.update({"player": "Hero", **params})
+        at.run()
+        if path is not None:
+            at.switch_page(path).run()
+        assert not at.exception
+        return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+    return run
+
+
+def _values(data: Any) -> list[Any]:
+    """A trace's values: plotly sends numeric arrays as base64 typed arrays."""
+    if isinstance(data, dict) and "bdata" in data:
+        return np.frombuffer(base64.b64decode(data["bdata"]), dtype=data["dtype"]).tolist()
+    return list(data)
+
+
+def _zero_height(axis: dict[str, Any]) -> float:
+    lo, hi = axis["range"]
+    return -lo / (hi - lo)
+
+
+def _tag_two_hands(db: Path) -> None:
+    con = api.connect(db)
+    try:
+        for source, hand_id in con.execute(
+                "SELECT h.source, h.hand_id FROM hands h JOIN hand_players hp USING (hand_key) "
+                "WHERE hp.player = 'Hero' AND h.scoring <> 'race' ORDER BY h.hand_key "
+                "LIMIT 2").fetchall():
+            api.set_hand_tags(con, source, hand_id, ["two"])
+    finally:
+        con.close()
+
+
+def test_overview_counts_whole_hands_and_says_which_hand(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # two hands: the axis that showed 1, 1.2, 1.4 ...
+    _tag_two_hands(tmp_path / "demo.duckdb")
+    figure = page(None, tag="two")[0]
+    assert len(_values(figure["data"][0]["x"])) == 2
+    axis = figure["layout"]["xaxis"]
+    assert axis["tickformat"] == ",d" and axis.get("dtick") == 1
+    total = next(t for t in figure["data"] if "customdata" in t)
+    assert "customdata[1]" in total["hovertemplate"]  # the hand's time
+    assert "this hand" in total["hovertemplate"]
+
+
+def test_every_fouls_bar_is_labelled_even_at_zero(page) -> None:  # type: ignore[no-untyped-def]
+    bars = [t for f in page("views/fouls.py") for t in f["data"]
+            if t["type"] == "bar" and "hands fouled" in t.get("hovertemplate", "")]
+    assert len(bars) >= 4  # the breakdowns: by cards dealt, Fantasyland, position ...
+    zero = [(text, y) for t in bars
+            for text, y in zip(t["text"], _values(t["y"]), strict=True) if y == 0]
+    assert zero, "the demo has a 0% foul rate (Fantasyland hands)"
+    for t in bars:
+        assert t["textposition"] == "outside" and t["cliponaxis"] is False
+        assert all(re.fullmatch(r"\d+ / \d+", text) for text in t["text"]), t["text"]
+
+
+def test_opponents_waterfall_labels_its_net_and_keeps_labels_flat(page) -> None:  # type: ignore[no-untyped-def]
+    figures = page("views/opponents.py")
+    waterfall = next(f for f in figures if any(t["type"] == "waterfall" for t in f["data"]))
+    assert waterfall["layout"]["xaxis"]["tickangle"] == 0
+    net = next(t for t in waterfall["data"] if t.get("name") == "net")
+    assert net["text"][0].startswith("net ")
+    parts = next(t for t in waterfall["data"] if t["type"] == "waterfall")
+    assert parts["textposition"] == "outside" and parts["cliponaxis"] is False
+
+
+@pytest.mark.parametrize("path", ["views/sessions.py", "views/fantasyland.py"])
+def test_two_y_axes_put_their_zeros_at_one_height(page, path: str) -> None:  # type: ignore[no-untyped-def]
+    twin = [f["layout"] for f in page(path) if "yaxis2" in f["layout"]]
+    assert twin
+    for layout in twin:
+        assert _zero_height(layout["yaxis"]) == pytest.approx(_zero_height(layout["yaxis2"]))

@@ -212,6 +212,17 @@ def test_upload_overview_and_replay_in_chromium(chromium_path: str, dashboard: s
                                                                  r"Trips|house|Two pair"))
                .first).to_be_visible()
         page.screenshot(path=shots / "6-replay-showdown.png", full_page=True)
+        # on a narrow window the long hand names wrap; the card rows still start level
+        page.set_viewport_size({"width": 760, "height": 900})
+        page.wait_for_timeout(500)
+        for board in page.locator(".ofc-board").all()[:2]:
+            lefts = board.locator(".ofc-row .ofc-cards").evaluate_all(
+                "els => els.map(e => Math.round(e.getBoundingClientRect().left))")
+            widths = board.locator(".ofc-row .ofc-card").evaluate_all(
+                "els => els.map(e => Math.round(e.getBoundingClientRect().width))")
+            assert len(lefts) == 3 and len(set(lefts)) == 1, lefts
+            assert len(set(widths)) == 1, widths  # no card squeezed by a wrapping name
+        page.set_viewport_size({"width": 1400, "height": 2000})
         no_exception(page)
         assert page.locator("h3").filter(has_text="Hand ").first.inner_text() == heading
 

@@ -160,12 +160,12 @@ def _check(cards: tuple[int, ...], ruleset: Ruleset, stay: float) -> None:
     assert best.value == brute_force(cards, ruleset, stay), best.compact()
 
 
-def test_exact_on_a_thousand_random_deals_of_13_and_14_cards() -> None:
-    """1,000 seeded deals, one in four of 14 cards (each 14-card deal has about a million
-    arrangements; ``benchmarks/bench_fl_solver.py --exact`` runs thousands of them)."""
+def test_exact_on_four_hundred_random_deals_of_13_and_14_cards() -> None:
+    """400 seeded deals, one in four of 14 cards (each 14-card deal has about a million
+    arrangements; ``benchmarks/bench_fl_solver.py --exact 1000`` runs more of them)."""
     rng = random.Random(2026)
     ruleset = PRESETS["pineapple"]
-    for k in range(1000):
+    for k in range(400):
         cards = tuple(rng.sample(range(52), 14 if k % 4 == 0 else 13))
         _check(cards, ruleset, stay=rng.choice((0.0, 12.5, 30.0)))
 

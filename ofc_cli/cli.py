@@ -36,8 +36,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line, options allowed between a command's words (``ofc me add --db x
+    ann``), which argparse's own ``parse_args`` refuses once a positional has been read."""
+    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    args, extra = parser.parse_known_args(words)
+    if not extra:
+        return args
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command = sub.choices[args.command]
+    return command.parse_intermixed_args(words[words.index(args.command) + 1:],
+                                         argparse.Namespace(command=args.command))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     try:
         return int(args._run(args) or 0)
     except KeyboardInterrupt:

@@ -30,9 +30,11 @@ from ofc_cli.cmd_import import clean_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", choices=("add", "remove"),
-                        help="add or remove NAME (without: list your names)")
-    parser.add_argument("name", nargs="?", metavar="NAME", help="the name, as the logs spell it")
+    # one positional list, not two optional positionals: argparse gives an option between two
+    # of those (`ofc me add --db x.duckdb ann`) to neither
+    parser.add_argument("words", nargs="*", metavar="add|remove NAME",
+                        help="add or remove NAME, the name as the logs spell it (without: list "
+                             "your names)")
     parser.add_argument("--source", metavar="S", default=None,
                         help="the name is yours only in this source's hands (default: every "
                              "source)")
@@ -72,9 +74,28 @@ def _change(args: argparse.Namespace, con: duckdb.DuckDBPyConnection) -> int:
     return 1
 
 
-def run(args: argparse.Namespace) -> int:
+ACTIONS = ("add", "remove")
+
+
+def _words(args: argparse.Namespace) -> str | None:
+    """Set ``args.action`` and ``args.name`` from the words; what is wrong with them, if
+    anything."""
+    words = list(args.words)
+    args.action = words.pop(0) if words else None
+    args.name = words.pop(0) if words else None
+    if args.action is not None and args.action not in ACTIONS:
+        return f"unknown action {clean_text(args.action)!r} (add or remove)"
     if args.action and args.name is None:
-        print(f"ofc me: {args.action} needs a NAME", file=sys.stderr)
+        return f"{args.action} needs a NAME"
+    if words:
+        return f"one NAME at a time (quote a name with spaces): {clean_text(' '.join(words))!r}"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = _words(args)
+    if problem is not None:
+        print(f"ofc me: {problem}", file=sys.stderr)
         return 2
     path = Path(args.db) if args.db else store.default_db_path()
     if not args.action and not path.exists():

@@ -6,7 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ofc_cli.cli import build_parser
+import pytest
+
+from ofc_cli.cli import build_parser, main
 
 
 def _ofc(*args: str) -> subprocess.CompletedProcess[str]:
@@ -39,3 +41,18 @@ def test_simulate_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
     forced = _ofc(*args, "--force")
     assert forced.returncode == 0, forced.stderr
     assert len(out.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_options_between_a_commands_words(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``ofc me add --db x.duckdb ann`` as typed: argparse alone refused the name after the
+    option ("unrecognized arguments: ann"); a real unknown option is still refused."""
+    db = str(tmp_path / "x.duckdb")
+    assert main(["me", "add", "--db", db, "ann", "--source", "swc"]) == 0
+    assert main(["me", "--db", db]) == 0
+    assert "ann  (only in swc)" in capsys.readouterr().out
+    assert main(["me", "add", "--db", db, "ann", "bo"]) == 2
+    assert "one NAME at a time" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["me", "add", "--db", db, "--bogus", "ann"])
+    assert exit_.value.code == 2

@@ -125,7 +125,11 @@ def click_last_point(page, shots: Path) -> None:  # type: ignore[no-untyped-def]
 
 
 def metric(page, label: str) -> str:  # type: ignore[no-untyped-def]
-    box = page.locator("[data-testid=stMetric]").filter(has_text=label).first
+    """The value of the metric labelled exactly ``label`` (``has_text`` alone is a
+    case-blind substring: "Hands" also found the Money metric, "... over 1,176 hands")."""
+    exact = page.locator("[data-testid=stMetricLabel]",
+                         has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
+    box = page.locator("[data-testid=stMetric]").filter(has=exact).first
     return box.locator("[data-testid=stMetricValue]").inner_text().strip()
 
 

@@ -213,8 +213,9 @@ def _overview_hands(chromium: str, url: str) -> int:
                                timeout=600_000)
         page.get_by_text("Cumulative points").first.wait_for(timeout=600_000)
         # the metrics can be drawn after the chart's heading on a loaded machine: wait for them
-        page.locator("[data-testid='stMetric']").filter(has_text="Hands").first.wait_for(
-            timeout=600_000)
+        # (by its exact label: a substring "Hands" also finds Money's "... hands")
+        page.locator("[data-testid='stMetricLabel']",
+                     has_text=re.compile(r"^\s*Hands\s*$")).first.wait_for(timeout=600_000)
         metrics = [m.text_content() or "" for m in
                    page.locator("[data-testid='stMetric']").all()]
         browser.close()

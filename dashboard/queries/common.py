@@ -289,6 +289,42 @@ def not_me(filters: Filters, player: str, hand_key: str) -> tuple[str, list[Any]
     return f"AND NOT {mine}", params
 
 
+def seat_by_name(filters: Filters) -> bool:
+    """Whether a name alone finds my seat in every hand the filters keep (:func:`where`), so
+    that a pair or an opponent's row there can be matched by name instead of by seat (a
+    cheaper join): true for one chosen player, and for "me" when my names are not kept to
+    sources (or are one name: then every kept hand is one where it is mine) and no table seats
+    two of them (:func:`not_me` has nothing to leave out).
+
+    >>> seat_by_name(Filters(player="ann")), seat_by_name(Filters(me=(MyName("ann", "swc"),)))
+    (True, True)
+    >>> seat_by_name(Filters(me=(MyName("ann"), MyName("bo", "swc"))))
+    False
+    """
+    if filters.me and not_me(filters, "", "")[0]:
+        return False
+    if filters.player is not None:
+        return True
+    names = filters.me or ()
+    return bool(names) and (all(n.source is None for n in names)
+                            or len({n.name for n in names}) == 1)
+
+
+def not_my_name(filters: Filters, column: str) -> tuple[str, list[Any]]:
+    """A name column's condition of not being me, for rows of hands where
+    :func:`seat_by_name` holds (it pushes down into the scan, unlike a seat comparison).
+
+    >>> not_my_name(Filters(player="ann"), "o.player")
+    ('o.player <> ?', ['ann'])
+    >>> not_my_name(Filters(me=(MyName("ann"), MyName("bo"))), "o.player")
+    ('o.player NOT IN (?, ?)', ['ann', 'bo'])
+    """
+    first, params = names_in(filters, column)
+    if filters.player is not None:
+        return first.replace(" = ?", " <> ?"), params
+    return first.replace(" IN (", " NOT IN ("), params
+
+
 def names_in(filters: Filters, column: str) -> tuple[str, list[Any]]:
     """A cheap first cut on a name column: the chosen player's name, or any of my names (the
     exact rows come from :func:`where`; this only lets DuckDB skip the others early).
@@ -456,20 +492,69 @@ CUBE = api.CUBE_SQL
 """The cube value an ``events e`` row's data gives (``cube``; ``multiplier`` is read too)."""
 
 
-def money_sql(alias: str, points: str | None = None) -> str:
+def money_sql(alias: str) -> str:
     """One player-hand's money, for rows ``alias`` of ``hand_players`` (or ``scope``): the
     stored ``money`` column (``NULL`` without a stake), whose rule is :mod:`ingest.money`:
     points x stake, except under race scoring (OFC Double), where the hand that ends a match
-    holds stake x final cube, won or lost, and the match's other hands none. ``points``
-    replaces ``alias.points`` for the share of one pair (race: the hand's money).
+    holds stake x final cube, won or lost, and the match's other hands none.
 
     >>> money_sql("hp")
     'hp.money'
     """
-    if points is None:
-        return f"{alias}.money"
-    return (f"CASE WHEN {alias}.scoring = '{RACE}' THEN {alias}.money "
-            f"ELSE {points} * {alias}.stake END")
+    return f"{alias}.money"
+
+
+def span_label(expr: str) -> str:
+    """A group's values of ``expr`` named in one text: the value when there is one, else the
+    least and the greatest (``'EUR, USD'``).
+
+    >>> span_label("s.currency").startswith("CASE WHEN min(s.currency) = max(s.currency)")
+    True
+    """
+    return (f"CASE WHEN min({expr}) = max({expr}) THEN min({expr}) "
+            f"ELSE min({expr}) || ', ' || max({expr}) END")
+
+
+def store_values(con: Any, column: str, *, unless: str | None = None) -> tuple[str, ...] | None:
+    """The one value of ``hands.<column>`` in the whole store (none, or one; ``unless``: not
+    counting that value), or ``None`` when there are more: a page whose groups can hold only
+    that value names it without reading the column row by row (a string aggregate over a
+    million rows costs 30-60 ms). ``column`` is one of this package's names, never a file's."""
+    skip = f" AND {column} <> ?" if unless is not None else ""
+    rows = fetch_all(con, f"SELECT DISTINCT {column} FROM hands WHERE {column} IS NOT NULL"
+                          f"{skip} LIMIT 2", [] if unless is None else [unless])
+    return None if len(rows) > 1 else tuple(str(r[0]) for r in rows)
+
+
+def currency_label(con: Any, money: str, currency: str) -> tuple[str, list[Any]]:
+    """The aggregate naming a group's currency next to its ``money`` (an aggregate): with one
+    currency in the store, that currency (bound) wherever the group has money; else
+    :func:`span_label` of ``currency``."""
+    one = store_values(con, "currency")
+    if one is None:
+        return span_label(currency), []
+    return f"CASE WHEN ({money}) IS NOT NULL THEN ?::VARCHAR END", [one[0] if one else None]
+
+
+def scoring_label(con: Any, scoring: str) -> tuple[str, list[Any]]:
+    """The aggregate naming a group's scoring systems as :func:`span_label` of ``scoring``
+    does (``'1-6'``, ``'race'``, ``'1-6, race'``), but from counts (no string aggregate) when
+    the store holds at most one system besides race (every hand has its scoring system)."""
+    other = store_values(con, "scoring", unless=RACE)
+    if other is None:
+        return span_label(scoring), []
+    race = race_count(scoring)
+    if not other:
+        return "?::VARCHAR", [RACE]
+    both = ", ".join(sorted((other[0], RACE)))
+    return (f"CASE WHEN {race} = 0 THEN ?::VARCHAR WHEN {race} = count(*) THEN ?::VARCHAR "
+            "ELSE ?::VARCHAR END", [other[0], RACE, both])
+
+
+def race_count(scoring: str) -> str:
+    """The aggregate counting a group's race-scored hands (one spelling, so that DuckDB
+    computes it once however often a query names it)."""
+    return f"count_if({scoring} = '{RACE}')"
 
 
 def point_sql(alias: str) -> str:

@@ -44,9 +44,9 @@ TOP_JOIN = ""
 _CELLS = """
 SELECT s.fantasyland, {top_class} AS top_class, s.scoring = '{race}' AS race,
        count(*) AS hands,
-       count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
-       count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouled,
-       count(*) FILTER (WHERE s.fantasyland_next > 0) AS earned,
+       count_if(NOT s.surrendered) AS hands_set,
+       count_if(s.fouled AND NOT s.surrendered) AS fouled,
+       count_if(s.fantasyland_next > 0) AS earned,
        sum(s.points) AS points
 FROM scope s {top_join}
 GROUP BY ALL
@@ -154,9 +154,9 @@ def top_hands(con: duckdb.DuckDBPyConnection, filters: Filters, top_class: str) 
 _CARDS = """
 SELECT coalesce(s.fl_cards::VARCHAR, 'unknown') AS fl_cards, s.scoring = '{race}' AS race,
        count(*) AS hands,
-       count(*) FILTER (WHERE s.fantasyland_next > 0) AS stays,
-       count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
-       count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouled,
+       count_if(s.fantasyland_next > 0) AS stays,
+       count_if(NOT s.surrendered) AS hands_set,
+       count_if(s.fouled AND NOT s.surrendered) AS fouled,
        sum(s.points) AS points
 FROM scope s WHERE s.fantasyland
 GROUP BY 1, 2

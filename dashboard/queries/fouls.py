@@ -36,10 +36,10 @@ _BREAKDOWNS = """
 , cells AS (
     SELECT {raw},
            count(*) AS hands,
-           count(*) FILTER (WHERE NOT s.surrendered) AS hands_set,
-           count(*) FILTER (WHERE s.fouled AND NOT s.surrendered) AS fouls,
-           count(*) FILTER (WHERE s.foul_top_middle) AS top_beat_middle,
-           count(*) FILTER (WHERE s.foul_middle_bottom) AS middle_beat_bottom
+           count_if(NOT s.surrendered) AS hands_set,
+           count_if(s.fouled AND NOT s.surrendered) AS fouls,
+           count_if(s.foul_top_middle) AS top_beat_middle,
+           count_if(s.foul_middle_bottom) AS middle_beat_bottom
     FROM scope s
     GROUP BY ALL
 ), labelled AS (

@@ -25,6 +25,7 @@ from dashboard.queries.common import (
     chosen,
     fetch_df,
     money_sql,
+    names_in,
     not_me,
 )
 from dashboard.queries.sessions import hand_list, scope_cte
@@ -36,8 +37,11 @@ _MATCHES = """
 ), opp AS (
     -- the opponent's side of each pair: what they banked against the player
     SELECT q.hand_key, q.player AS opponent, q.points AS opponent_points
-    FROM pairs q JOIN mine m ON m.hand_key = q.hand_key AND q.opp_seat = m.seat
-    WHERE q.opponent = m.player {others}
+    -- only the keys of mine: with its other columns DuckDB built the hash table on the
+    -- pairs (ten times the rows) and the query took half as long again
+    FROM pairs q JOIN (SELECT hand_key, seat FROM mine) m
+         ON m.hand_key = q.hand_key AND q.opp_seat = m.seat
+    WHERE {first_cut} {others}  -- the seat says whose: the name only cuts the scan early
 ), ends AS (
     SELECT m.match_id,
            any_value({winner}) AS winner,
@@ -85,9 +89,11 @@ def _matches(filters: Filters) -> tuple[str, list]:
     if not chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
+    first_cut, first = names_in(filters, "q.opponent")
     others, more = not_me(filters, "q.player", "q.hand_key")
-    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"), others=others, winner=WINNER)
-    return sql, [*params, *more]
+    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"), first_cut=first_cut,
+                                 others=others, winner=WINNER)
+    return sql, [*params, *first, *more]
 
 
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:

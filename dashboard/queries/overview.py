@@ -24,6 +24,7 @@ from dashboard.queries.common import (
     fetch_df,
     money_sql,
     names_in,
+    scoring_label,
     where,
 )
 
@@ -70,12 +71,12 @@ def summary(con: Any, filters: Filters) -> Summary:
     groups = fetch_all(con, f"""
         SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), hp.scoring, count(*),
                coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
-               count(*) FILTER (WHERE NOT hp.surrendered),
-               count(*) FILTER (WHERE hp.fouled AND NOT hp.surrendered),
-               count(*) FILTER (WHERE NOT hp.fantasyland),
-               count(*) FILTER (WHERE hp.fantasyland_next > 0 AND NOT hp.fantasyland),
-               count(*) FILTER (WHERE hp.fantasyland),
-               count(*) FILTER (WHERE hp.fantasyland_next > 0 AND hp.fantasyland),
+               count_if(NOT hp.surrendered),
+               count_if(hp.fouled AND NOT hp.surrendered),
+               count_if(NOT hp.fantasyland),
+               count_if(hp.fantasyland_next > 0 AND NOT hp.fantasyland),
+               count_if(hp.fantasyland),
+               count_if(hp.fantasyland_next > 0 AND hp.fantasyland),
                coalesce(sum(hp.royalties), 0), sum({money_sql("hp")})
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY 1, 2, 3 ORDER BY 4 DESC""", params)
@@ -238,16 +239,16 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     ``money`` (where stakes are known; OFC Double: stake x cube of the matches it ended) and
     ``first_hand`` (the hand key that opens the session)."""
     cond, params = where(filters)
+    scoring, systems = scoring_label(con, "hp.scoring")
     return fetch_df(con, f"""
         SELECT coalesce(hp.session_id, '(none)') AS session, min(hp.played_at) AS started,
                min(hp.utc_offset) AS utc_offset,
                count(*) AS hands, sum(hp.points) AS points, avg(hp.points) AS per_hand,
                avg(hp.fouled::INT) AS foul_rate,
-               CASE WHEN min(hp.scoring) = max(hp.scoring) THEN min(hp.scoring)
-                    ELSE min(hp.scoring) || ', ' || max(hp.scoring) END AS scoring,
-               count(*) FILTER (WHERE hp.fantasyland) AS fl_hands,
+               {scoring} AS scoring,
+               count_if(hp.fantasyland) AS fl_hands,
                sum({money_sql("hp")}) AS money,
                arg_min(hp.hand_key, hp.played_at) AS first_hand
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
-        [*params, limit])
+        [*systems, *params, limit])

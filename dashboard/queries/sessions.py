@@ -25,11 +25,13 @@ import duckdb
 import pandas as pd
 
 from dashboard.queries.common import (
-    RACE,
     Filters,
+    currency_label,
     fetch_df,
     money_sql,
     point_sql,
+    race_count,
+    scoring_label,
     where,
 )
 
@@ -153,14 +155,12 @@ _PERIOD_TABLE = """
            avg(s.points) AS points_per_hand,
            {foul_rate} AS foul_rate,
            {fl_entry_rate} AS fl_entry_rate,
-           count(*) FILTER (WHERE s.fantasyland) AS fl_hands,
+           count_if(s.fantasyland) AS fl_hands,
            sum({money}) AS money,
-           CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
-                ELSE min(s.currency) || ', ' || max(s.currency) END AS currency,
-           CASE WHEN min(s.scoring) = max(s.scoring) THEN min(s.scoring)
-                ELSE min(s.scoring) || ', ' || max(s.scoring) END AS scoring,
+           {currency} AS currency,
+           {scoring} AS scoring,
            coalesce(sum({plain_points}), 0) AS plain_points,
-           count(*) FILTER (WHERE s.scoring = '{race}') AS race_hands
+           {race_hands} AS race_hands
     FROM scope s {join}
     GROUP BY 1, 2
 ), periods AS (
@@ -197,11 +197,14 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     else:
         head, params = scope_cte(filters)
         join = ""
+    currency, named = currency_label(con, f"sum({money_sql('s')})", "s.currency")
+    scoring, systems = scoring_label(con, "s.scoring")
     sql = head + _PERIOD_TABLE.format(
         k1=k1, k2=k2, label=label, join=join,
         foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1,
-        money=money_sql("s"), plain_points=point_sql("s"), race=RACE)
-    return fetch_df(con, sql, params)
+        money=money_sql("s"), plain_points=point_sql("s"), currency=currency,
+        scoring=scoring, race_hands=race_count("s.scoring"))
+    return fetch_df(con, sql, [*params, *named, *systems])
 
 
 def period_hands(con: duckdb.DuckDBPyConnection, filters: Filters, period: str, key: str, *,

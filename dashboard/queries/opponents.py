@@ -29,13 +29,13 @@ from ofc_core.rules import ScoringSystem
 
 _VERSUS = """
 , versus AS (
-    SELECT s.hand_key, s.played_at, s.utc_offset, s.variant, s.scoring, s.stake, s.currency,
+    SELECT s.hand_key, s.played_at, s.utc_offset, s.variant, s.system, s.stake, s.currency,
            s.player, {money},
            p.opponent, p.points, p.total, p.row_points, p.bonus, p.royalties AS royalty_net,
            p.surrender, p.rows_won, p.rows_lost, p.scoop,
            s.royalties AS royalties_for, s.fouled AS fouled, s.surrendered AS surrendered
            {their_columns}
-    FROM scope s
+    FROM (SELECT * EXCLUDE (scoring), list_position(?, scoring) AS system FROM scope) s
     JOIN pairs p ON p.hand_key = s.hand_key {seat}
     {their_join}
     WHERE {first_cut} {narrow}
@@ -54,7 +54,12 @@ PAIR_MONEY = "p.points * s.stake AS pair_money, s.money AS hand_money"
 (:data:`MONEY_OF_PAIRS`): points x stake, and the hand's stored money (OFC Double's:
 stake x cube on the hand that ends a match, :mod:`ingest.money`)."""
 
-MONEY_OF_PAIRS = (f"CASE WHEN scoring = '{RACE}' THEN sum(hand_money) "
+SYSTEMS = tuple(str(system) for system in ScoringSystem)
+"""Every scoring system, in a fixed order: ``versus`` numbers a hand's system by its place here
+(``system``, from 1), so that joins, groups and windows carry a small integer, not a text
+(the text cost a fifth of the Opponents page)."""
+
+MONEY_OF_PAIRS = (f"CASE WHEN system = {SYSTEMS.index(RACE) + 1} THEN sum(hand_money) "
                   "ELSE sum(pair_money) END")
 """The money of a group of pairs of one scoring system: under race scoring (heads-up OFC
 Double) the hands' money, else the pairs' points x stake (chosen per group, not per row)."""
@@ -83,12 +88,12 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
                          their_join=_THEIR_JOIN if theirs else "",
                          seat="" if seat_by_name(filters) else "AND p.seat = s.seat",
                          money=PAIR_MONEY if money else "NULL::DOUBLE AS money")
-    return head + sql, [*params, *first, *extra]
+    return head + sql, [*params, list(SYSTEMS), *first, *extra]
 
 
 _TABLE = """
 , ours AS (
-    SELECT opponent, scoring,
+    SELECT opponent, system,
            count(*) AS hands,
            sum(points) AS net_points,
            avg(points) AS points_per_hand,
@@ -102,7 +107,7 @@ _TABLE = """
            sum(royalties_for)::BIGINT AS royalties_for,
            avg(CASE WHEN surrendered THEN NULL ELSE fouled::INT END) AS our_foul_rate
     FROM versus
-    GROUP BY opponent, scoring
+    GROUP BY opponent, system
 ), theirs AS (
     SELECT o.player AS opponent,
            sum(o.royalties)::BIGINT AS royalties_against,
@@ -112,9 +117,11 @@ _TABLE = """
     WHERE {others}
     GROUP BY o.player, o.scoring
 )
-SELECT ours.* EXCLUDE (our_foul_rate), theirs.royalties_against, theirs.their_foul_rate,
-       ours.our_foul_rate
-FROM ours JOIN theirs USING (opponent, scoring)
+SELECT ours.opponent, list_extract(?, ours.system) AS scoring,
+       ours.* EXCLUDE (opponent, system, our_foul_rate), theirs.royalties_against,
+       theirs.their_foul_rate, ours.our_foul_rate
+FROM ours JOIN theirs
+     ON theirs.opponent = ours.opponent AND theirs.scoring = list_extract(?, ours.system)
 ORDER BY hands DESC, opponent, scoring
 """
 """Our side from the pairs; theirs (royalties, fouls) from their own rows in the same hands,
@@ -132,7 +139,15 @@ def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     currency, named = currency_label(con, MONEY_OF_PAIRS, "currency")
     others, more = _others(filters)
     sql = head + _TABLE.format(others=others, money_of_pairs=MONEY_OF_PAIRS, currency=currency)
-    return fetch_df(con, sql, [*params, *named, *more])
+    return fetch_df(con, sql, [*params, *named, *more, list(SYSTEMS), list(SYSTEMS)])
+
+
+def _system(scoring: str | None) -> int | None:
+    """A scoring system's number in ``versus`` (:data:`SYSTEMS`; 0, which no hand has, for a
+    name that is none of them), or ``None`` for any system."""
+    if scoring is None:
+        return None
+    return SYSTEMS.index(scoring) + 1 if scoring in SYSTEMS else 0
 
 
 def _others(filters: Filters) -> tuple[str, list]:
@@ -152,15 +167,15 @@ _CUMULATIVE = """
 , numbered AS (
     SELECT v.opponent, v.hand_key, v.played_at,
            row_number() OVER w AS hand_no,
-           count(*) OVER (PARTITION BY v.line) AS total, v.scoring,
+           count(*) OVER (PARTITION BY v.line) AS total, v.system,
            sum(v.points) OVER w AS cumulative_points
-    FROM (SELECT *, list_position(?, opponent) * {systems} + coalesce(list_position(?, scoring), 0)
-              AS line
+    FROM (SELECT *, list_position(?, opponent) * {systems} + coalesce(system, 0) AS line
           FROM versus) v
     WINDOW w AS (PARTITION BY v.line ORDER BY v.played_at NULLS LAST, v.hand_key
                  ROWS UNBOUNDED PRECEDING)
 )
-SELECT opponent, scoring, hand_no, hand_key, played_at, cumulative_points
+SELECT opponent, list_extract(?, system) AS scoring, hand_no, hand_key, played_at,
+       cumulative_points
 FROM numbered
 WHERE hand_no % greatest(1, total // ?) = 0 OR hand_no = total
 ORDER BY opponent, scoring, hand_no
@@ -168,9 +183,6 @@ ORDER BY opponent, scoring, hand_no
 """One line per opponent and scoring system, numbered (``line``: the opponent's place in the
 list, and the system's) so that the windows partition on one integer, not on two texts (a
 third of the query's time)."""
-
-SYSTEMS = tuple(str(system) for system in ScoringSystem)
-"""Every scoring system, in a fixed order (for the lines' numbers)."""
 
 TOP_OPPONENTS = 8
 """Lines on the running-net chart: the opponents met most often."""
@@ -201,7 +213,7 @@ player fouled; surrender payments; and what table-stakes caps took off. Each par
 
 _SPLIT = """
 SELECT {parts}
-FROM versus WHERE opponent = ? AND scoring = coalesce(?, scoring)
+FROM versus WHERE opponent = ? AND system = coalesce(?, system)
 """
 
 
@@ -216,7 +228,7 @@ def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
         for i, (value, cond) in enumerate(COMPONENTS.values()))
     head, params = _versus(filters, (opponent,))
     row = fetch_df(con, head + _SPLIT.format(parts=parts),
-                   [*params, opponent, scoring]).iloc[0]
+                   [*params, opponent, _system(scoring)]).iloc[0]
     return pd.DataFrame({
         "component": list(COMPONENTS),
         "points": [float(row[f"p{i}"]) for i in range(len(COMPONENTS))],
@@ -227,7 +239,7 @@ def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
 _HANDS = """
 , picked AS (
     SELECT * FROM versus
-    WHERE opponent = ? AND scoring = coalesce(?, scoring) AND ({cond})
+    WHERE opponent = ? AND system = coalesce(?, system) AND ({cond})
     ORDER BY played_at NULLS LAST, hand_key
     LIMIT ?
 )
@@ -248,7 +260,7 @@ def versus_hands(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
     cond = COMPONENTS[component][1] if component else "TRUE"
     head, params = _versus(filters, (opponent,))
     return fetch_df(con, head + _HANDS.format(cond=cond),
-                    [*params, opponent, scoring, int(limit)])
+                    [*params, opponent, _system(scoring), int(limit)])
 
 
 def page(con: duckdb.DuckDBPyConnection, filters: Filters) -> tuple[pd.DataFrame, ...]:

@@ -32,18 +32,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_healthy(url: str, proc: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+def wait_healthy(url: str, proc: subprocess.Popen, log: Path | None = None,
+                 seconds: float = 60) -> None:
+    """Wait until the dashboard at ``url`` answers its health check; fail (with ``log``'s
+    text, when the server writes one) if ``proc`` exits or ``seconds`` pass first."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            pytest.fail(f"ofc dashboard exited with {proc.returncode}:\n{log.read_text()}")
+            said = f":\n{log.read_text()}" if log is not None and log.exists() else ""
+            pytest.fail(f"ofc dashboard exited with {proc.returncode}{said}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                 if r.status == 200:
                     return
         except OSError:
             time.sleep(0.3)
-    pytest.fail(f"the dashboard did not become healthy in {seconds} s:\n{log.read_text()}")
+    said = f":\n{log.read_text()}" if log is not None and log.exists() else ""
+    pytest.fail(f"the dashboard did not become healthy in {seconds} s{said}")
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ import os
 import shutil
 import socket
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from ofc_cli.cmd_dashboard import streamlit_command
+from tests.test_browser import wait_healthy
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -43,14 +42,7 @@ def server(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("the dashboard did not start within a minute")
+        wait_healthy(url, proc)
         yield url
     finally:
         proc.terminate()

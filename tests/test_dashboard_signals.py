@@ -8,11 +8,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.test_browser import wait_healthy
 
 pytestmark = pytest.mark.slow
 
@@ -49,15 +50,8 @@ def test_a_signal_stops_streamlit_and_frees_port_and_database(
                              "--address", "127.0.0.1"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(120):
-            try:  # the page's script opens the database on its first run
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("the dashboard did not start within a minute")
+        wait_healthy(f"http://127.0.0.1:{port}", proc)
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).close()
         assert not _port_free(port)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=40)

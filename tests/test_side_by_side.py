@@ -20,11 +20,12 @@ import statistics
 import subprocess
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import duckdb
 import pytest
+
+from tests.test_browser import wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -122,14 +123,7 @@ def test_cli_beside_a_running_dashboard(demo_db_path: Path, tmp_path: Path, ofc_
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     browsing = Browsing(url, chromium_path)
     try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("the dashboard did not start within a minute")
+        wait_healthy(url, server)
         browsing.start()
         while not browsing.loads and not browsing.errors and browsing.is_alive():
             time.sleep(0.2)  # the pages are being loaded before the commands start

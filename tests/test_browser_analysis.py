@@ -1,5 +1,7 @@
-"""The analysis pages in headless Chromium, on the demo data: each page loads without an error
-and is saved as a screenshot; clicking a bar lists its hands, and selecting one of those hands
+"""Every page of the dashboard in headless Chromium, on the demo data: each loads without an
+error and is saved as a screenshot under ``tests/screenshots/<label>/`` (git-ignored;
+``OFC_SCREENSHOTS=before`` for a "before" set, ``after`` by default), to look at what each page
+shows; on the analysis pages, clicking a bar lists its hands, and selecting one of those hands
 opens it in Hand review.
 
 Skipped only when there is no Chromium (``/usr/bin/chromium``) or Playwright.
@@ -22,6 +24,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PAGES = {"fouls": "Fouls", "fantasyland": "Fantasyland", "opponents": "Opponents",
          "variants": "Variants", "matches": "Matches", "sessions": "Sessions"}
+"""The analysis pages: each draws a chart."""
+OTHER_PAGES = {"": "Overview", "hands": "Hand review", "review": "Review", "import": "Import"}
+"""The other pages (the URL path of Overview is empty)."""
+SHOTS = Path(__file__).resolve().parent / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -80,23 +86,44 @@ def _open(browser, url: str, height: int = 1000):  # type: ignore[no-untyped-def
 
 
 def _settle(page) -> None:  # type: ignore[no-untyped-def]
-    """Wait until Streamlit has finished running the script."""
+    """Wait until Streamlit has finished running the script and drawn its widgets (a loaded
+    machine draws them well after the script ends: the skeletons say so)."""
     page.wait_for_timeout(500)
     page.wait_for_selector("[data-testid='stStatusWidget']", state="detached", timeout=60_000)
+    page.wait_for_function("!document.querySelector(\"[data-testid='stSkeleton']\")",
+                           timeout=120_000)
     page.wait_for_timeout(500)
+
+
+def _saved(page, path: str) -> Path:  # type: ignore[no-untyped-def]
+    """The whole page as a screenshot in this run's folder of :data:`SHOTS`."""
+    folder = SHOTS / os.environ.get("OFC_SCREENSHOTS", "after")
+    folder.mkdir(parents=True, exist_ok=True)
+    shot = folder / f"{path or 'overview'}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    return shot
 
 
 @pytest.mark.parametrize("path", list(PAGES))
-def test_page_renders(app_url: str, browser, path: str, tmp_path: Path) -> None:
+def test_page_renders(app_url: str, browser, path: str) -> None:
     page = _open(browser, f"{app_url}/{path}", height=3200)
     page.get_by_role("heading", name=PAGES[path]).first.wait_for(timeout=60_000)
     _settle(page)
     page.wait_for_selector(".js-plotly-plot", timeout=60_000)
-    shot = tmp_path / f"{path}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000
+    _saved(page, path)
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.locator("[data-testid='stAlertContentError']").count() == 0
+    page.close()
+
+
+@pytest.mark.parametrize("path", list(OTHER_PAGES))
+def test_other_page_renders(app_url: str, browser, path: str) -> None:
+    page = _open(browser, f"{app_url}/{path}", height=3000)
+    page.get_by_role("heading", name=OTHER_PAGES[path]).first.wait_for(timeout=60_000)
+    _settle(page)
+    _saved(page, path)
+    assert page.locator("[data-testid='stException']").count() == 0, path
     page.close()
 
 

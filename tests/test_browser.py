@@ -32,6 +32,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def click_row(page, table, row: int) -> None:  # type: ignore[no-untyped-def]
+    """Click the selection box of ``row`` (from 1) of an ``st.dataframe`` grid, found from
+    where the grid is now (rows 35 px high under a 35 px header). The grid draws on a canvas:
+    a click while it is still being laid out is lost, so the box is read once the grid has
+    stopped moving."""
+    box = table.bounding_box()
+    for _ in range(20):
+        page.wait_for_timeout(100)
+        now = table.bounding_box()
+        if now == box:
+            break
+        box = now
+    assert box is not None
+    page.mouse.click(box["x"] + 16, box["y"] + 35 * row + 17)
+
+
 def wait_healthy(url: str, proc: subprocess.Popen, log: Path | None = None,
                  seconds: float = 60) -> None:
     """Wait until the dashboard at ``url`` answers its health check; fail (with ``log``'s
@@ -232,14 +248,14 @@ def test_upload_overview_and_replay_in_chromium(chromium_path: str, dashboard: s
             assert len(lefts) == 3 and len(set(lefts)) == 1, lefts
             assert len(set(widths)) == 1, widths  # no card squeezed by a wrapping name
         page.set_viewport_size({"width": 1400, "height": 2000})
+        page.wait_for_timeout(500)  # the grid redraws its canvas at the new width
         no_exception(page)
         assert page.locator("h3").filter(has_text="Hand ").first.inner_text() == heading
 
         # selecting a row of the hands table opens that hand
         table = page.locator("[data-testid=stDataFrame]").first
-        box = table.bounding_box()
-        assert box is not None
-        page.mouse.click(box["x"] + 16, box["y"] + 35 + 35 + 17)  # row 2's selection box
+        table.scroll_into_view_if_needed()
+        click_row(page, table, 2)
         expect(page.locator("h3").filter(has_text="Hand ").first).not_to_have_text(heading)
         expect(page.locator("strong", has_text="Street 1")).to_be_visible()
         heading = page.locator("h3").filter(has_text="Hand ").first.inner_text()

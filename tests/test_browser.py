@@ -213,9 +213,7 @@ def test_upload_overview_and_replay_in_chromium(chromium_path: str, dashboard: s
         expect(sessions).to_be_visible()
         settle(page)
         sessions.scroll_into_view_if_needed()
-        box = sessions.bounding_box()
-        assert box is not None
-        page.mouse.click(box["x"] + 16, box["y"] + 35 + 17)  # row 1: the newest session
+        click_row(page, sessions, 1)  # row 1: the newest session
         expect(page.locator("h3").filter(has_text="Hand browser-1-0001")).to_be_visible()
 
         # Hand review opens on the newest hand (the upload's last); step through it

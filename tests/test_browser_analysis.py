@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from ofc_cli.cmd_dashboard import streamlit_command
-from tests.test_browser import wait_healthy
+from tests.test_browser import click_row, free_port, wait_healthy
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -32,17 +31,11 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory):
     db = tmp_path_factory.mktemp("browser") / "demo.duckdb"
     shutil.copy(demo_db_path, db)
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "OFC_DB": str(db)}
     proc = subprocess.Popen(streamlit_command(db, port, "127.0.0.1"), env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -142,10 +135,7 @@ def test_a_bar_opens_its_hands_and_a_hand_opens_in_hand_review(app_url: str, bro
     page.screenshot(path=str(tmp_path / "variants_hands.png"), full_page=True)
     grid = page.locator("[data-testid='stDataFrame']").last
     grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    assert box is not None
-    # the first data row's selection box: left edge, just under the header row
-    page.mouse.click(box["x"] + 18, box["y"] + 35 + 17)
+    click_row(page, grid, 1)  # the first data row's selection box
     page.wait_for_url("**/hands?**", timeout=60_000)
     assert "hand=" in page.url
     page.get_by_text("Showdown").first.wait_for(timeout=60_000)

@@ -13,15 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import wait_healthy
+from tests.test_browser import free_port, wait_healthy
 
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _port_free(port: int) -> bool:
@@ -45,7 +39,7 @@ def test_a_signal_stops_streamlit_and_frees_port_and_database(
         sig: signal.Signals, demo_db_path: Path, tmp_path: Path, ofc_script: str) -> None:
     db = tmp_path / "demo.duckdb"
     shutil.copy(demo_db_path, db)
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port", str(port),
                              "--address", "127.0.0.1"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

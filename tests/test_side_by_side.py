@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import threading
@@ -25,7 +24,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.test_browser import wait_healthy
+from tests.test_browser import free_port, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,12 +35,6 @@ PAGES = {"": "Overview", "sessions": "Sessions", "opponents": "Opponents",
          "hands": "Hand review", "matches": "Matches", "import": "Import"}
 IMPORTS, HANDS_PER_FILE = 10, 20
 MAX_WAIT_SECONDS = 5.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _new_logs(folder: Path, name: str = "side", count: int = IMPORTS) -> list[Path]:
@@ -116,7 +109,7 @@ def test_cli_beside_a_running_dashboard(demo_db_path: Path, tmp_path: Path, ofc_
     shutil.copy(demo_db_path, db)
     before = _hands(db)
     files = _new_logs(tmp_path)
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port", str(port),
                                "--address", "127.0.0.1"],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df, money_sql
+from dashboard.queries.common import Filters, fetch_df, money_sql, span_label
 from dashboard.queries.sessions import FL_ENTRY_RATE, FOUL_RATE, hand_list, scope_cte
 
 _TABLE = """
@@ -26,8 +26,7 @@ SELECT s.variant, s.ruleset_label, s.scoring,
        avg(s.fantasyland::INT) AS fl_hand_share,
        avg(s.royalties) AS royalties_per_hand,
        sum({money}) AS money,
-       CASE WHEN min(s.currency) = max(s.currency) THEN min(s.currency)
-                ELSE min(s.currency) || ', ' || max(s.currency) END AS currency
+       {currency} AS currency
 FROM scope s
 GROUP BY ALL
 ORDER BY hands DESC, s.variant, s.ruleset_label
@@ -41,7 +40,8 @@ def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     cube)."""
     head, params = scope_cte(filters)
     sql = head + _TABLE.format(
-        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, money=money_sql("s"))
+        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, money=money_sql("s"),
+        currency=span_label("s.currency"))
     return fetch_df(con, sql, params)
 
 

@@ -83,8 +83,7 @@ def test_a_note_and_tag_saved_at_once_in_the_replayer_come_back_and_filter_the_h
     hand = title.inner_text()
     box = note_editor(page, "Note and tags", opened=False)
     type_tag_and_save(page, box, NOTE, TAG)
-    expect(box.get_by_text(SAVED)).to_be_visible(
-        timeout=WAIT)
+    expect(box.get_by_text(SAVED)).to_be_visible(timeout=WAIT)  # what a user waits for
     expect_shown(box, NOTE, TAG)
     assert page.locator("b", has_text="not bold").count() == 0  # text, never HTML
 
@@ -105,8 +104,7 @@ def test_an_opponent_note_and_tag_saved_at_once_come_back_after_a_reload(
     page = _open(browser, f"{app_url}/opponents?player=Hero")
     box = note_editor(page, "Your note and tags on", opened=False)
     type_tag_and_save(page, box, note, tag)
-    expect(box.get_by_text(SAVED)).to_be_visible(
-        timeout=WAIT)
+    expect(box.get_by_text(SAVED)).to_be_visible(timeout=WAIT)  # what a user waits for
     expect_shown(box, note, tag)
 
     page.reload()

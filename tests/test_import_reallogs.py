@@ -263,3 +263,30 @@ def test_ofc_import_of_frames_fpdb_wrote_stores_150_of_150_as_played(tmp_path: P
 def import_text(path: Path) -> list[ParsedHand]:
     return [i for i in parse_text(path.read_text(encoding="utf-8"), path.name)
             if isinstance(i, ParsedHand)]
+
+
+APP_LOG = Path(__file__).resolve().parent / "data" / "pineapple-app"
+
+
+def test_the_app_log_its_own_writer_wrote_is_read_as_played(tmp_path: Path) -> None:
+    """``ofc_logs.db`` written by the pineapple app's ``LogWriter`` (jokers, progressive
+    Fantasyland; the last hand not finished): each finished hand as played."""
+    truth = {i.record.hand_id: i.record for i in import_text(APP_LOG / "truth.jsonl")}
+    (f,) = import_paths([APP_LOG / "ofc_logs.db"], tmp_path / "ofc.duckdb").files
+    assert (f.format, f.stored, f.partial, f.rejected) == ("pineapple-app", 15, 1, 0)
+    con = duckdb.connect(str(tmp_path / "ofc.duckdb"), read_only=True)
+    try:
+        rows = con.execute("SELECT h.hand_id, hp.player, hp.fantasyland, hp.reported_points, "
+                           "(SELECT string_agg(cards, ' / ' ORDER BY row_name DESC) FROM "
+                           "hand_rows r WHERE r.hand_key = h.hand_key AND r.seat = hp.seat) "
+                           "FROM hands h JOIN hand_players hp USING (hand_key) ORDER BY ALL"
+                           ).fetchall()
+    finally:
+        con.close()
+    expected = sorted((r.hand_id, p.name, p.fantasyland, p.reported_points,
+                       " / ".join(" ".join(map(str, getattr(p.board, k)))
+                                  for k in ("top", "middle", "bottom")))
+                      for r in truth.values() for p in r.players if r.hand_id in
+                      {h for h, *_ in rows})
+    assert rows == expected and len(rows) == 30
+    assert any("X1" in r[4] or "X2" in r[4] for r in rows) and any(r[2] for r in rows)

@@ -280,11 +280,20 @@ def test_fpdb_capture_frames_give_every_hand_as_it_was_played() -> None:
     assert Counter(r.variant for r in read.values()) == {
         "regular": 30, "turbo": 30, "pineapple": 30, "progressive-pineapple": 30,
         "2-7-pineapple": 30}
+    lost = 0  # the capturing player's cards dealt in a frame lost while the capture was down
     for hand_id, record in expected.items():
         got = read[hand_id]
         assert got.variant == record.variant and got.button == record.button
-        assert_same_table(record, got)
         assert got.hero == "Hero" and got.session_id == f"OFC table {CODES[got.variant]}"
+        dealt = [s.dealt for s in got.players[0].streets]
+        lost += dealt.count(None)
+        if None in dealt:  # unknown, never guessed: the rest is as played
+            got = replace(got, players=(replace(got.players[0], streets=tuple(
+                replace(s, dealt=t.dealt, discard=t.discard) if s.dealt is None else s
+                for s, t in zip(got.players[0].streets, record.players[0].streets,
+                                strict=True))), *got.players[1:]))
+        assert_same_table(record, got)
+    assert 0 < lost <= 3
     assert any(p.fantasyland and i > 0 for r in read.values()
                for i, p in enumerate(r.players))  # an opponent's face-down Fantasyland
     assert not any(i.note for i in items)
@@ -375,7 +384,7 @@ def text_of(lines: list[str]) -> str:
 def test_face_down_ids_are_unknown_cards_never_jokers() -> None:
     for down in (52, 53, 255):
         seen = seat_cards(f"{down};{down};7;{down}-1-1-1")
-        assert seen is not None and seen.hidden == 2 and [str(c) for c in seen.rows[1]] == ["3s"]
+        assert seen is not None and seen.hidden == 2 and [str(c) for c in seen.rows[2]] == ["3s"]
     source = simulated("progressive-pineapple", 2, 60, seed=5)
     lines = stream_lines(source)
     assert any("52;52;52" in line for line in lines)

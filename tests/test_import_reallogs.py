@@ -222,7 +222,7 @@ def test_importing_a_real_log_again_stores_nothing(tmp_path: Path, name: str) ->
 
 
 FPDB_CAPTURE = Path(__file__).resolve().parent / "data" / "fpdb-capture"
-PLAYED = ("SELECT h.hand_id, h.variant, h.button, h.session_id, hp.player, hp.seat, "
+PLAYED = ("SELECT h.hand_id, h.variant, h.button, hp.player, hp.seat, "
           "hp.fantasyland, hp.fouled, hp.royalties, hp.fantasyland_next, hp.points, "
           "hp.reported_points FROM hands h JOIN hand_players hp USING (hand_key) ORDER BY ALL")
 

@@ -58,7 +58,7 @@ def capture_of_row(row: Mapping[str, Any], players: list[Mapping[str, Any]],
         capture.followed_by = "another hand: FPDB stored it without a showdown"
     capture.points = {str(p.get("name")): float(p.get("points") or 0) for p in listed
                       if isinstance(p, dict)} if capture.finished else None
-    capture.money = [(str(c.get("player")), float(c.get("pot")), None)
+    capture.money = [(str(c.get("player")), float(c.get("pot") or 0), None)
                      for c in result.get("collections") or [] if isinstance(c, dict)]
     return capture
 

@@ -50,7 +50,7 @@ def _unique(won: list[tuple[str, float, str | None]]) -> list[tuple[str, float, 
 def capture_of_envelope(data: Mapping[str, Any], raw: str) -> Capture:
     """The capture held by one of FPDB's ``hand_<id>.json`` files."""
     hand_id = str(data.get("hand_id"))
-    players = [(str(p.get("name")), int(p.get("seat_idx"))) for p in data.get("players") or []
+    players = [(str(p.get("name")), int(p["seat_idx"])) for p in data.get("players") or []
                if isinstance(p, dict) and p.get("seat_idx") is not None]
     capture = Capture(hand_id, 1, raw, _envelope_game(data), players, data.get("dealer_idx"),
                       None if data.get("table_id") is None else str(data.get("table_id")),

@@ -437,6 +437,22 @@ def test_a_hand_whose_table_moves_on_without_its_showdown() -> None:
     assert isinstance(last, ParseIssue) and last.partial and last.hand_id == swc_id(source[2])
 
 
+def test_a_hand_file_fpdb_wrote_without_a_showdown() -> None:
+    """FPDB writes a hand whose table went on without a showdown with ``"showdown": null``:
+    stored when its boards are complete (the room's points unknown), else refused, never
+    partial (it will not finish)."""
+    (record,) = simulated("pineapple", 2, 1, seed=12)
+    envelope = {**hand_envelope(record), "showdown": None}
+    (item,) = parsed(json.dumps(envelope), "hand_1.json")
+    assert isinstance(item, ParsedHand) and "FPDB wrote this file without a showdown" in item.note
+    assert [p.board for p in item.record.players] == [p.board for p in record.players]
+    assert all(p.reported_points is None for p in item.record.players)
+    envelope["steps"] = envelope["steps"][:-3]
+    (issue,) = parsed(json.dumps(envelope), "hand_1.json")
+    assert isinstance(issue, ParseIssue) and not issue.partial
+    assert "is not complete; not imported" in issue.message
+
+
 def test_a_frame_or_hand_the_reader_cannot_read_is_that_hands_issue(monkeypatch) -> None:
     from ingest.formats.swc import frames, record
 

@@ -178,5 +178,3 @@ class Capture:
     followed_by: str | None = None
     """Where its table went on to another hand before this one's showdown (``hand G at line
     N``): the capture lost its end, it is not still being written."""
-    began_late: bool = False
-    """The capture's first snapshot of the hand already shows placed cards."""

@@ -432,6 +432,12 @@ def test_a_hand_whose_table_moves_on_without_its_showdown() -> None:
     assert "is not complete; not imported" in issue.message
     assert len(hands_of(items)) == 2
 
+    unnamed = [edited(line, lambda s: s.pop("ss")) if k == mine[-1] else line
+               for k, line in enumerate(lines)]  # ts 0, every board complete: the end
+    again = hands_of(parsed(text_of(unnamed)))[first]
+    assert [(p.board, p.reported_points) for p in again.players] == \
+        [(p.board, p.reported_points) for p in source[0].players]
+
     end = max(k for k, line in enumerate(lines) if state_of(line) is not None)
     last = parsed(text_of(lines[:end]))[-1]  # the last hand's showdown not written yet
     assert isinstance(last, ParseIssue) and last.partial and last.hand_id == swc_id(source[2])

@@ -16,6 +16,8 @@ What a real capture holds besides a clean run of snapshots, and how it is read:
   were lost (it keeps its final boards, street detail only where the snapshots fit);
 - a hand whose showdown never came (its table went on to another hand): stored when every
   board is complete, else refused, named with its first line;
+- a showdown without row names (``ts`` 0, every board complete): the hand's end, as FPDB's
+  adapter takes it;
 - a file still being written: a cut last line is skipped, the unfinished hands at the end
   are partial;
 - a damaged line or a frame that cannot be read: that line's (or that hand's) issue, the
@@ -66,6 +68,16 @@ def _seats(state: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     seats = state.get("s")
     return [(i, s) for i, s in enumerate(seats) if isinstance(s, dict)] \
         if isinstance(seats, list) else []
+
+
+def _showdown(state: Mapping[str, Any], snapshot: Mapping[str, Any]) -> bool:
+    """The hand's end: the row names ``ss.hc``, or (as FPDB's adapter also takes it) the
+    table state ``ts`` 0 with every board shown complete."""
+    showdown = state.get("ss")
+    if isinstance(showdown, dict) and showdown.get("hc"):
+        return True
+    return state.get("ts") == 0 and bool(snapshot) and \
+        all(len(seen.placed) == 13 for seen in snapshot.values())
 
 
 class FrameHands:
@@ -139,8 +151,7 @@ class FrameHands:
             if repr(won) not in self.paid[capture.hand_id]:
                 self.paid[capture.hand_id].add(repr(won))
                 capture.money.append(won)
-        showdown = state.get("ss")
-        if isinstance(showdown, dict) and showdown.get("hc"):
+        if _showdown(state, snapshot):
             capture.finished = True
             capture.followed_by = None
             capture.points = {str(s.get("n")): float(s.get("p") or 0) for _, s in seats}

@@ -51,6 +51,7 @@ CSS = """
   border-color: #6a1b9a; font-size: .95em; }
 .ofc-stood { font-size: .7em; font-weight: 400; color: #333; }
 .ofc-board { margin-bottom: 1.2em; }
+.ofc-pair { display: flex; flex-wrap: wrap; gap: .4em 2.5em; margin-top: .5em; }
 .ofc-row { display: flex; align-items: center; gap: .6em; margin: 2px 0; }
 .ofc-row-label { width: 4.2em; color: #666; font: .8em system-ui, sans-serif; }
 .ofc-row-note { color: #444; font: .85em system-ui, sans-serif; min-width: 5em; }

@@ -68,7 +68,7 @@ def test_the_review_page_shows_the_costliest_decision_first(reviewed_db: Path,
     assert "points lost" in texts(at) and "EV lost" in texts(at)
     html = [m.value for m in at.markdown if m.proto.allow_html]
     assert any("ofc-card" in h and "Q" in h for h in html)  # the placements drawn as cards
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 1  # one figure, four panels
 
 
 def test_the_review_page_reads_well(reviewed_db: Path, monkeypatch: pytest.MonkeyPatch):
@@ -91,17 +91,19 @@ def test_the_review_page_reads_well(reviewed_db: Path, monkeypatch: pytest.Monke
     assert formats["EV of the best"] == "%+.1f"
     assert all(m.value.count(".") <= 1 and not re.search(r"\d\.\d\d", m.value)
                for m in at.metric), [m.value for m in at.metric]
-    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    for chart in charts:
-        for trace in chart["data"]:
-            assert all(re.fullmatch(r"-?\d+\.\d", t) for t in trace.get("text", [])), trace
-            assert ":.1f}" in trace["hovertemplate"], trace
-    day = next(c for c in charts if "by day" in c["layout"]["title"]["text"])
-    axis = day["layout"]["xaxis"]
-    assert axis["type"] == "date" and axis["dtick"] % 86_400_000 == 0
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    panels = [a["text"] for a in chart["layout"]["annotations"]]
+    assert panels == ["By street", "By kind of decision", "By day", "By variant"]
+    for trace in chart["data"]:
+        assert all(re.fullmatch(r"-?\d+\.\d", t) for t in trace.get("text", [])), trace
+        assert ":.1f}" in trace["hovertemplate"], trace
+    axis = next(v for k, v in chart["layout"].items()
+                if k.startswith("xaxis") and v.get("type") == "date")
+    assert axis["dtick"] % 86_400_000 == 0
     assert "%H" not in axis["tickformat"] and "%M" not in axis["tickformat"]
-    assert day["data"][0]["x"] == ["2026-02-01T00:00:00"], day["data"][0]["x"]  # its log's day
     assert axis["range"] == ["2026-01-31", "2026-02-02"]
+    day = next(t for t in chart["data"] if t["type"] == "scatter")
+    assert day["x"] == ["2026-02-01T00:00:00"], day["x"]  # its log's day, not UTC's
 
 
 def test_the_replayer_opens_at_the_street_with_its_review(reviewed_db: Path,

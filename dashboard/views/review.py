@@ -6,15 +6,17 @@ found by rollouts; the difference is the EV lost (docs/review.md).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.subplots import make_subplots
 
 from dashboard import db, filters, timefmt
 from dashboard import widgets as w
-from dashboard.cards import board_html, md_text, placement_words, pretty
+from dashboard.cards import board_html, cards_html, placement_words, pretty
 from dashboard.queries import review as q
 from ofc_core.board import Board, parse_compact_row
 
@@ -87,22 +89,29 @@ def tenth(value: float) -> str:
     return "0.0" if text == "-0.0" else text
 
 
+def decision_html(d: Any, four: bool) -> str:
+    """One costly decision drawn: what it lost, its hand, street and dealt cards, then the
+    board after the played and after the best placement side by side (cards placed this
+    street outlined). One block of HTML (each Streamlit element costs the browser time),
+    built from parsed cards, numbers and escaped text only."""
+    head = (f"<b>{tenth(d.ev_lost)} points lost</b> · hand {html.escape(str(d.hand_id))} · "
+            f"street {int(d.street)} ({html.escape(str(d.kind))}) · dealt "
+            f"{cards_html(str(d.dealt).split(), four)}")
+    sides = []
+    for label, placement, ev in (("Played", d.chosen, d.chosen_ev), ("Best", d.best, d.best_ev)):
+        rows, new = rows_after(d.board, placement)
+        sides.append(f"<div>{label}: EV {ev:+.1f}<div class=\"ofc-board\">"
+                     f"{board_html(rows, four, new=new)}</div></div>")
+    return f'<div>{head}</div><div class="ofc-pair">{"".join(sides)}</div>'
+
+
 def drawn(frame: Any, four: bool) -> None:
     """The costliest decisions as cards: played and best side by side, a button to the
     replayer at that street."""
     for k, d in enumerate(frame.head(DRAWN).itertuples(index=False)):
         with st.container(border=True):
-            st.markdown(f"**{tenth(d.ev_lost)} points lost** · hand {md_text(d.hand_id)} · "
-                        f"street {int(d.street)} ({md_text(d.kind)}) · dealt "
-                        f"{md_text(pretty(d.dealt))}")
-            left, right, button = st.columns([3, 3, 1], vertical_alignment="center")
-            for col, label, placement, ev in ((left, "Played", d.chosen, d.chosen_ev),
-                                              (right, "Best", d.best, d.best_ev)):
-                rows, new = rows_after(d.board, placement)
-                col.markdown(f"{label}: EV {ev:+.1f}")
-                col.markdown(f'<div class="ofc-board">{board_html(rows, four, new=new)}</div>',
-                             unsafe_allow_html=True)
-            if button.button("Replay", key=f"review_open_{k}", icon=":material/play_arrow:"):
+            st.markdown(decision_html(d, four), unsafe_allow_html=True)
+            if st.button("Replay", key=f"review_open_{k}", icon=":material/play_arrow:"):
                 filters.open_hand(int(d.hand_key), int(d.street))
 
 
@@ -111,15 +120,6 @@ def readable(frame: pd.DataFrame) -> pd.DataFrame:
     column dropped), boards and placements in words, dealt cards with suit symbols."""
     words = {c: [placement_words(v) for v in frame[c]] for c in ("board", "chosen", "best")}
     return w.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
-
-
-def bars(frame: Any, x: str, title: str, key: str) -> None:
-    fig = go.Figure(go.Bar(x=w.plot_text(frame[x]), y=frame["per_hand"],
-                           text=[tenth(v) for v in frame["per_hand"]],
-                           hovertemplate="%{x}<br>%{y:.1f} points per hand<extra></extra>"))
-    w.layout(fig, height=300, title=title, yaxis_title="EV lost per hand",
-             xaxis={"type": "category"}, yaxis={"tickformat": ".1f"})
-    st.plotly_chart(fig, key=key)
 
 
 DAY_MS = 86_400_000
@@ -145,15 +145,44 @@ def day_axis(days: pd.Series) -> dict[str, Any]:
     return axis
 
 
-def over_time(frame: pd.DataFrame) -> None:
-    days = pd.to_datetime(frame["day"])
-    fig = go.Figure(go.Scatter(x=days, y=frame["per_hand"], mode="lines+markers",
-                               customdata=frame["hands"],
-                               hovertemplate="%{x|%b %-d, %Y}<br>%{y:.1f} per hand "
-                                             "(%{customdata} hands)<extra></extra>"))
-    w.layout(fig, height=300, title="EV lost per hand, by day", yaxis_title="points per hand",
-             xaxis=day_axis(days), yaxis={"tickformat": ".1f"})
-    st.plotly_chart(fig, key="review_time")
+# The four breakdowns of EV lost per hand, drawn as the panels of one figure: one plotly chart
+# costs the browser about as much as four panels of one (docs/benchmarks.md).
+PANELS = ("By street", "By kind of decision", "By day", "By variant")
+
+
+def bars(frame: pd.DataFrame, x: str) -> go.Bar:
+    return go.Bar(x=w.plot_text(frame[x]), y=frame["per_hand"],
+                  text=[tenth(v) for v in frame["per_hand"]], showlegend=False,
+                  marker_color=w.BLUE,
+                  hovertemplate="%{x}<br>%{y:.1f} points per hand<extra></extra>")
+
+
+def by_day(frame: pd.DataFrame) -> go.Scatter:
+    return go.Scatter(x=pd.to_datetime(frame["day"]), y=frame["per_hand"],
+                      mode="lines+markers", customdata=frame["hands"], showlegend=False,
+                      marker_color=w.BLUE,
+                      hovertemplate="%{x|%b %-d, %Y}<br>%{y:.1f} per hand "
+                                    "(%{customdata} hands)<extra></extra>")
+
+
+def breakdowns(street: pd.DataFrame, kind: pd.DataFrame, day: pd.DataFrame,
+               variant: pd.DataFrame) -> go.Figure:
+    """EV lost per hand by street, by kind, by day (the log's day, a date axis) and by
+    variant, in one figure of four panels."""
+    fig = make_subplots(rows=2, cols=2, subplot_titles=PANELS, vertical_spacing=0.2,
+                        horizontal_spacing=0.08)
+    fig.add_trace(bars(street, "street"), row=1, col=1)
+    fig.add_trace(bars(kind, "kind"), row=1, col=2)
+    fig.add_trace(by_day(day), row=2, col=1)
+    fig.add_trace(bars(variant, "variant"), row=2, col=2)
+    for row, col in ((1, 1), (1, 2), (2, 2)):
+        fig.update_xaxes(type="category", row=row, col=col)
+    fig.update_xaxes(**day_axis(pd.to_datetime(day["day"])), row=2, col=1)
+    fig.update_yaxes(tickformat=".1f", rangemode="tozero")
+    fig.update_yaxes(title_text="EV lost per hand", col=1)
+    w.layout(fig, height=620, top=40,
+             title={"text": "EV lost per hand", "font": {"size": 14}})
+    return fig
 
 
 def costliest(current: Any) -> None:
@@ -186,17 +215,10 @@ def main() -> None:
                  ("EV lost per hand", per_hand))
     st.caption(DEFINITION)
     costliest(current)
-    left, right = st.columns(2)
-    with left:
-        bars(db.query(q.by_street, current), "street", "By street", "review_street")
-    with right:
-        bars(db.query(q.by_kind, current), "kind", "By kind of decision", "review_kind")
-    left, right = st.columns(2)
     zone = timefmt.chosen()
-    with left:
-        over_time(db.query(q.over_time, current, None if zone == timefmt.LOG_ZONE else zone))
-    with right:
-        bars(db.query(q.by_variant, current), "variant", "By variant", "review_variant")
+    day = db.query(q.over_time, current, None if zone == timefmt.LOG_ZONE else zone)
+    st.plotly_chart(breakdowns(db.query(q.by_street, current), db.query(q.by_kind, current),
+                               day, db.query(q.by_variant, current)), key="review_breakdowns")
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

@@ -31,6 +31,7 @@ from typing import Any
 import duckdb
 import streamlit as st
 
+from dashboard import profiling
 from dashboard.demo import demo_import_ids, load_demo, remove_demo
 from ingest import api
 
@@ -217,6 +218,7 @@ def data_version(path: Path) -> tuple[int, ...]:
 @st.cache_data(ttl=CACHE_TTL_SECONDS, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
 def _cached(db: str, version: tuple[int, ...], module: str, name: str, args: tuple,
             kwargs: tuple) -> Any:
+    profiling.computed()
     fn = getattr(importlib.import_module(module), name)
     return fn(connection(), *args, **dict(kwargs))
 
@@ -229,8 +231,9 @@ def query(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     be hashable values (a :class:`~dashboard.queries.common.Filters`, ints, strings).
     """
     path = _path()
-    return _cached(str(path), data_version(path), fn.__module__, fn.__qualname__,
-                   args, tuple(sorted(kwargs.items())))
+    with profiling.query_timer(f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__qualname__}"):
+        return _cached(str(path), data_version(path), fn.__module__, fn.__qualname__,
+                       args, tuple(sorted(kwargs.items())))
 
 
 def clear_cache() -> None:

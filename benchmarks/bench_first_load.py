@@ -226,12 +226,27 @@ class Server:
             os.killpg(self.proc.pid, signal.SIGKILL)
 
 
+def browser_cpu_seconds() -> float:
+    """CPU time so far of the Chromium processes this benchmark started (every tab's)."""
+    import psutil
+
+    total = 0.0
+    for p in psutil.Process().children(recursive=True):
+        try:
+            if "chrom" in p.name():
+                times = p.cpu_times()
+                total += times.user + times.system
+        except psutil.NoSuchProcess:
+            continue
+    return total
+
+
 def load(browser: Any, server: Server, path: str) -> dict[str, Any]:
     """Open ``path`` in a fresh tab and wait until its run has ended and it is drawn."""
     import psutil
 
     before_runs = len(server.runs())
-    cpu = server.cpu_seconds()
+    cpu, browser_cpu = server.cpu_seconds(), browser_cpu_seconds()
     psutil.cpu_percent()  # starts the machine's CPU window
     load_avg = os.getloadavg()[0]
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -243,18 +258,21 @@ def load(browser: Any, server: Server, path: str) -> dict[str, Any]:
         drawn = page.wait_for_function(RENDERED_JS, polling="raf",
                                        timeout=LOAD_SECONDS * 1000).json_value()
         timing = page.evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0])")
+        # read before the tab closes (its renderer process goes with it)
+        busy = psutil.cpu_percent()  # the machine's CPU use (% of all cores) over the load
+        server_cpu = server.cpu_seconds() - cpu
+        browser_cpu = browser_cpu_seconds() - browser_cpu
     finally:
         context.close()
-    busy = psutil.cpu_percent()  # the machine's CPU use (% of all cores) over the load
-    server_cpu = server.cpu_seconds() - cpu
     end = max(drawn, max(r["ended"] for r in runs) * 1000)
     first, last = runs[0], runs[-1]
     cores = psutil.cpu_count() or 1
     elapsed = (end - nav) / 1000
-    others = max(0.0, busy - 100 * server_cpu / max(elapsed, 1e-3) / cores)
+    others = max(0.0, busy - 100 * (server_cpu + browser_cpu) / max(elapsed, 1e-3) / cores)
     return {
         "ms": round(end - nav, 1),
         "server_cpu_ms": round(server_cpu * 1000, 1),
+        "browser_cpu_ms": round(browser_cpu * 1000, 1),
         "runs": len(runs),
         "run_wall_ms": round(sum(r["wall_ms"] for r in runs), 1),
         "run_cpu_ms": round(sum(r["cpu_ms"] for r in runs), 1),
@@ -314,6 +332,7 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "first_ms": med("first", "ms"), "first_min_ms": min(r["first"]["ms"] for r in runs),
         "first_server_cpu_ms": med("first", "server_cpu_ms"),
+        "first_browser_cpu_ms": med("first", "browser_cpu_ms"),
         "first_run_wall_ms": med("first", "run_wall_ms"),
         "first_run_cpu_ms": med("first", "run_cpu_ms"),
         "warm_ms": med("warm", "ms"), "warm_server_cpu_ms": med("warm", "server_cpu_ms"),
@@ -331,19 +350,20 @@ def med_value(values: list[float]) -> float:
 
 
 def table(pages: dict[str, dict[str, Any]]) -> str:
-    head = ("| page | first load ms (min) | server CPU ms | run wall / CPU ms | "
-            + " | ".join(PARTS) + " | browser before / after run | warm ms (CPU) | "
-            "others' CPU % |")
+    head = ("| page | first load ms (min) | server CPU ms | browser CPU ms | run wall / CPU ms | "
+            + " | ".join(PARTS) + " | browser before / after run | warm ms (server CPU) | "
+            "load average | others' CPU % |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for page, s in pages.items():
         parts = " | ".join(f"{s['parts_ms'][p]:,.0f}" for p in PARTS)
         others = max(s["others_cpu_pct"])
         lines.append(
             f"| {page} | {s['first_ms']:,.0f} ({s['first_min_ms']:,.0f}) | "
-            f"{s['first_server_cpu_ms']:,.0f} | {s['first_run_wall_ms']:,.0f} / "
+            f"{s['first_server_cpu_ms']:,.0f} | {s['first_browser_cpu_ms']:,.0f} | "
+            f"{s['first_run_wall_ms']:,.0f} / "
             f"{s['first_run_cpu_ms']:,.0f} | {parts} | {s['before_run_ms']:,.0f} / "
             f"{s['after_run_ms']:,.0f} | {s['warm_ms']:,.0f} ({s['warm_server_cpu_ms']:,.0f}) "
-            f"| {others:.0f} |")
+            f"| {max(s['load_average']):.1f} | {others:.0f} |")
     return "\n".join(lines)
 
 

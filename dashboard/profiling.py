@@ -52,16 +52,33 @@ _MARKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("store", (f"{_SEP}ingest{_SEP}store.py", f"{_SEP}ingest{_SEP}upgrade.py")),
     ("query", (f"{_SEP}dashboard{_SEP}queries{_SEP}",)),
     ("plotly", (f"{_SEP}plotly{_SEP}", f"{_SEP}_plotly_utils{_SEP}")),
-    ("widgets", (f"{_SEP}streamlit{_SEP}", f"{_SEP}pyarrow{_SEP}")),
 )
-"""Each part and the file names that mark a frame as its own, in the order they win."""
+"""The parts a frame anywhere on the stack decides, with the file names that mark them, in
+the order they win."""
+_WIDGETS = (f"{_SEP}streamlit{_SEP}", f"{_SEP}pyarrow{_SEP}")
+_OURS = tuple(f"{_SEP}{package}{_SEP}" for package in ("dashboard", "ingest", "ofc_core"))
 
 
 def classify(files: Sequence[str]) -> str:
-    """The part of :data:`PARTS` a stack (its frames' file names) counts for."""
+    """The part of :data:`PARTS` a stack (its frames' file names, innermost first) counts
+    for: the first of :data:`_MARKS` found on it, else ``widgets`` or ``page`` by the
+    innermost frame that is Streamlit's (or pyarrow's, which it calls) or ours (the frames of
+    pandas, numpy or the standard library count for whoever called them).
+
+    >>> classify(["/x/pandas/core/frame.py", "/x/dashboard/views/fouls.py",
+    ...           "/x/streamlit/runtime/scriptrunner/exec_code.py"])
+    'page'
+    >>> classify(["/x/streamlit/elements/arrow.py", "/x/dashboard/widgets.py"])
+    'widgets'
+    """
     for part, marks in _MARKS:
         if any(mark in name for name in files for mark in marks):
             return part
+    for name in files:
+        if any(mark in name for mark in _WIDGETS):
+            return "widgets"
+        if any(mark in name for mark in _OURS):
+            return "page"
     return "page"
 
 

@@ -69,14 +69,18 @@ def test_a_run_samples_its_thread_and_nothing_runs_without_the_variable(
 
 
 @pytest.mark.parametrize(("files", "part"), [
-    (["/a/dashboard/views/fouls.py", "/a/streamlit/elements/arrow.py", "/a/pyarrow/x.py"],
-     "widgets"),
-    (["/a/dashboard/views/fouls.py", "/a/dashboard/db.py", "/a/streamlit/runtime/caching/x.py",
-      "/a/dashboard/queries/fouls.py"], "query"),
-    (["/a/dashboard/db.py", "/a/ingest/store.py"], "store"),
-    (["/a/dashboard/views/fouls.py", "/a/dashboard/queries/fouls.py",
-      "<frozen importlib._bootstrap>"], "import"),
-    (["/a/dashboard/widgets.py", "/a/plotly/graph_objs/_figure.py"], "plotly"),
+    # innermost frame first
+    (["/a/pyarrow/x.py", "/a/streamlit/elements/arrow.py", "/a/dashboard/views/fouls.py",
+      "/a/streamlit/runtime/scriptrunner/exec_code.py"], "widgets"),
+    (["/a/pandas/core/frame.py", "/a/dashboard/timefmt.py", "/a/dashboard/views/fouls.py",
+      "/a/streamlit/runtime/scriptrunner/exec_code.py"], "page"),
+    (["/a/dashboard/queries/fouls.py", "/a/streamlit/runtime/caching/x.py",
+      "/a/dashboard/db.py", "/a/dashboard/views/fouls.py"], "query"),
+    (["/a/ingest/store.py", "/a/dashboard/db.py"], "store"),
+    (["<frozen importlib._bootstrap>", "/a/dashboard/queries/fouls.py",
+      "/a/dashboard/views/fouls.py"], "import"),
+    (["/a/plotly/graph_objs/_figure.py", "/a/dashboard/widgets.py"], "plotly"),
+    (["/usr/lib/python3/threading.py"], "page"),
 ])
 def test_a_stack_counts_for_its_first_part(files: list[str], part: str) -> None:
     assert profiling.classify(files) == part

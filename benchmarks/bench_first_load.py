@@ -88,6 +88,18 @@ RENDERED_JS = """() => {
     return performance.timeOrigin + performance.now();
 }"""
 """The page is drawn: the epoch milliseconds when it first holds (checked every frame)."""
+MISSING_JS = """() => {
+    const main = document.querySelector("[data-testid=stMain]");
+    const count = (sel) => document.querySelectorAll(sel).length;
+    return JSON.stringify({
+        skeletons: count("[data-testid=stSkeleton]"), title: !!(main && main.querySelector("h1")),
+        charts: count("[data-testid=stPlotlyChart]"),
+        charts_drawn: count("[data-testid=stPlotlyChart] .main-svg"),
+        tables: count("[data-testid=stDataFrame]"),
+        tables_drawn: count("[data-testid=stDataFrame] canvas"),
+        exceptions: count("[data-testid=stException]")});
+}"""
+"""What is still missing when a page is not drawn in time."""
 
 
 # --- the store -------------------------------------------------------------------------------
@@ -244,6 +256,7 @@ def browser_cpu_seconds() -> float:
 def load(browser: Any, server: Server, path: str) -> dict[str, Any]:
     """Open ``path`` in a fresh tab and wait until its run has ended and it is drawn."""
     import psutil
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     before_runs = len(server.runs())
     cpu, browser_cpu = server.cpu_seconds(), browser_cpu_seconds()
@@ -255,8 +268,12 @@ def load(browser: Any, server: Server, path: str) -> dict[str, Any]:
         page.goto(f"{server.url}/{path}", wait_until="commit")
         nav = page.evaluate("performance.timeOrigin")
         runs = _wait_runs(server, before_runs)
-        drawn = page.wait_for_function(RENDERED_JS, polling="raf",
-                                       timeout=LOAD_SECONDS * 1000).json_value()
+        try:
+            drawn = page.wait_for_function(RENDERED_JS, polling="raf",
+                                           timeout=LOAD_SECONDS * 1000).json_value()
+        except PlaywrightTimeout:
+            raise RuntimeError(f"/{path} was not drawn in {LOAD_SECONDS:.0f} s: "
+                               f"{page.evaluate(MISSING_JS)}") from None
         timing = page.evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0])")
         # read before the tab closes (its renderer process goes with it)
         busy = psutil.cpu_percent()  # the machine's CPU use (% of all cores) over the load

@@ -35,7 +35,7 @@ from dashboard import profiling
 from dashboard.demo import demo_import_ids, load_demo, remove_demo
 from ingest import api
 
-__all__ = ["connection", "query", "clear_cache", "db_path", "open_database", "page_run",
+__all__ = ["connection", "query", "clear_cache", "db_path", "open_database", "page_run", "prepare",
            "writing", "data_version", "demo_import_ids", "load_demo", "remove_demo"]
 
 
@@ -155,6 +155,16 @@ class _Reader:
 _reader = _Reader()
 _run = threading.local()
 """This thread's page run: whether it holds the shared reader (``holding``)."""
+
+
+def prepare() -> None:
+    """Get the app's store ready before a page needs it (the server's warm-up,
+    :mod:`dashboard.serve`): opened for writing once (created, upgraded), then the shared
+    read-only connection opened and let go, so that it is open, its catalog read, when the
+    first page runs (it stays open between runs, as after any run)."""
+    path = _path()
+    _reader.acquire(path)
+    _reader.release()
 
 
 @contextmanager

@@ -10,7 +10,8 @@ page run (``app.py`` wraps it in :func:`page_run`) then appends one JSON line to
   the cache missed and the query ran);
 - ``parts``: the run's wall milliseconds by what the run's thread was doing, from a stack
   sample every millisecond or so (each sample stands for the time since the one before):
-  ``import`` (Python importing a module), ``store`` (opening the store), ``query`` (in
+  ``import`` (Python importing a module, or waiting for the server's warm-up to import it:
+  :mod:`dashboard.serve`), ``store`` (opening the store), ``query`` (in
   ``dashboard/queries``, DuckDB and its conversion to pandas included), ``plotly`` (building
   a figure and turning it into JSON), ``widgets`` (the rest of Streamlit: elements, tables
   turned into Arrow, the cache's lookups), ``page`` (everything else: the views' own code).
@@ -48,7 +49,7 @@ SAMPLE_SECONDS = 0.001
 PARTS = ("import", "store", "query", "plotly", "widgets", "page")
 _SEP = os.sep
 _MARKS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("import", ("<frozen importlib._bootstrap",)),
+    ("import", ("<frozen importlib._bootstrap", f"{_SEP}dashboard{_SEP}serve.py")),
     ("store", (f"{_SEP}ingest{_SEP}store.py", f"{_SEP}ingest{_SEP}upgrade.py")),
     ("query", (f"{_SEP}dashboard{_SEP}queries{_SEP}",)),
     ("plotly", (f"{_SEP}plotly{_SEP}", f"{_SEP}_plotly_utils{_SEP}")),

@@ -3,9 +3,10 @@
 
 Streamlit imports an app's modules only when the first browser tab runs it: on this 2-core
 machine pandas, DuckDB and the store's API take 0.4-0.5 s of CPU, and opening the store for
-the first time (creating or upgrading it) more, all of it inside the first page's load. Here a
-background thread does that work (:func:`warm_up`: the imports of :data:`MODULES`, then
-:func:`dashboard.db.prepare`) as soon as the process starts, beside Streamlit's own start.
+the first time (creating or upgrading it) more, all of it inside the first page's load. Here
+a background thread does that work (:func:`warm_up`: the imports of :data:`MODULES`, the list
+of time zones, then :func:`dashboard.db.prepare`) once Streamlit itself is imported, while
+its server starts.
 
 A page run that starts before the warm-up is over waits for it (``app.py`` calls :func:`wait`
 before its imports), so two threads never import the same modules at once. Without this
@@ -35,13 +36,15 @@ _started = False
 
 
 def warm_up() -> None:
-    """Import :data:`MODULES`, then open the app's store once (see :func:`dashboard.db.prepare`).
+    """Import :data:`MODULES`, list the time zones, then open the app's store once (see
+    :func:`dashboard.db.prepare`).
     A failure here is left to the page run, which meets it again and shows it."""
     try:
         for name in MODULES:
             importlib.import_module(name)
-        from dashboard import db
+        from dashboard import db, timefmt
 
+        timefmt.zones()  # the sidebar's zones: ~1,800 files looked at, once per process
         db.prepare()
     except Exception:  # the page run meets it again and reports it, with its own message
         pass
@@ -64,11 +67,13 @@ def wait() -> None:
 
 
 def main() -> None:
+    # Streamlit first, on this thread: importing it imports plotly, which looks pandas up in
+    # sys.modules and would find it half imported by the warm-up
+    from streamlit.web.cli import main as streamlit
+
     from dashboard import serve  # this file runs as __main__: app.py sees dashboard.serve
 
     serve.start()
-    from streamlit.web.cli import main as streamlit
-
     streamlit(prog_name="streamlit")  # as `python -m streamlit` does
 
 

@@ -39,6 +39,8 @@ def test_each_run_writes_its_queries_and_parts(fixture_db: Path, tmp_path: Path,
     names = {name for name, _, _ in run["queries"]}
     assert {"overview.summary", "overview.cumulative", "common.filter_options"} <= names
     assert all(computed for _, _, computed in run["queries"])  # a fresh cache: all run
+    # the sidebar picks the player first, then reads the options once, for that player
+    assert [q[0] for q in run["queries"]].count("common.filter_options") == 1
 
     at.run()  # the same page again: every query is a cache hit
     again = lines(out)[1:]

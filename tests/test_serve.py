@@ -44,3 +44,32 @@ def test_the_launcher_is_streamlits_command_line() -> None:
     out = subprocess.run([sys.executable, "-m", "dashboard.serve", "--version"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "Streamlit, version" in out.stdout
+
+
+def test_an_import_after_the_warm_up_shows_on_the_first_page(fixture_db: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    """The warm-up leaves the store open for reading: an import from another process still
+    gets in (the reader lets go when a writer waits), and the first page shows its hands."""
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard import serve
+
+    monkeypatch.setattr(sys, "argv", ["serve", "run", "app.py", "--", "--db", str(fixture_db)])
+    monkeypatch.setenv("OFC_DB", str(fixture_db))
+    monkeypatch.setattr(serve, "_done", serve.threading.Event())
+    monkeypatch.setattr(serve, "_started", False)
+    serve.start()
+    serve.wait()
+    log = tmp_path / "new.jsonl"
+    cli = [sys.executable, "-m", "ofc_cli.cli"]
+    subprocess.run([*cli, "simulate", "--variant", "pineapple", "--players", "2", "--hands", "5",
+                    "--names", "hero,zed", "--start", "2030-01-01T10:00:00+00:00",
+                    "--out", str(log)], cwd=ROOT, check=True, capture_output=True, timeout=120)
+    subprocess.run([*cli, "import", str(log), "--db", str(fixture_db)], cwd=ROOT, check=True,
+                   capture_output=True, timeout=120)
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
+    at.query_params["player"] = "hero"
+    at.run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["Hands"] == "45"  # the fixture's 40, and 5

@@ -210,7 +210,7 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system, every thread) of the server's processes so far."""
-        import psutil
+        import psutil  # type: ignore[import-untyped]
 
         assert self.proc is not None
         total = 0.0
@@ -340,7 +340,7 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
     mid = firsts[(len(firsts) - 1) // 2]["first"]
 
     def med(kind: str, key: str) -> float:
-        return round(statistics.median(r[kind][key] for r in runs), 1)
+        return round(float(statistics.median(r[kind][key] for r in runs)), 1)
 
     computed: dict[str, float] = {}
     for name, ms, ran in mid["queries"]:
@@ -431,7 +431,8 @@ def main(argv: list[str] | None = None) -> int:
     from ingest import api
 
     with api.connect(db, read_only=True) as con:
-        stored = con.execute("SELECT count(*) FROM hands").fetchone()[0]
+        row = con.execute("SELECT count(*) FROM hands").fetchone()
+    stored = row[0] if row else 0
     slowest = max(pages, key=lambda p: pages[p]["first_ms"])
     print(json.dumps({"benchmark": "first_load", "hands": stored, "runs": args.runs,
                       "target_ms": TARGET_MS, "slowest_page": slowest,

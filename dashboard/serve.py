@@ -17,7 +17,6 @@ launcher (``streamlit run dashboard/app.py``) nothing changes but the first load
 from __future__ import annotations
 
 import importlib
-import sys
 import threading
 
 MODULES = (
@@ -78,4 +77,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

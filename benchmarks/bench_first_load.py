@@ -21,8 +21,10 @@ The server runs with ``OFC_PROFILE`` (:mod:`dashboard.profiling`): each page run
 wall and CPU time, every ``dashboard.db.query`` (ms, cache hit or miss) and its time by part
 (Python import, opening the store, queries, Plotly, Streamlit widgets, the page's own code).
 The browser's share is what is left: before the run starts (loading Streamlit's JavaScript,
-connecting) and after it ends (drawing). The server process's CPU time (all threads) over each
-load is read with psutil: it is disturbed less than wall time by other work on the machine.
+connecting) and after it ends (drawing), with Chromium's own count of the tab's main thread
+(busy, JavaScript, style and layout: ``Performance.getMetrics``). The CPU time (all threads)
+of the server's processes and of Chromium's over each load is read with psutil: it is
+disturbed less than wall time by other work on the machine.
 Each load also records the load average and the machine's CPU use besides the server's, to
 judge whether the machine was quiet.
 
@@ -88,6 +90,9 @@ RENDERED_JS = """() => {
     return performance.timeOrigin + performance.now();
 }"""
 """The page is drawn: the epoch milliseconds when it first holds (checked every frame)."""
+TAB_METRICS = (("busy", "TaskDuration"), ("script", "ScriptDuration"),
+               ("style", "RecalcStyleDuration"), ("layout", "LayoutDuration"))
+"""Chromium's own account of the tab's main thread (``Performance.getMetrics``)."""
 MISSING_JS = """() => {
     const main = document.querySelector("[data-testid=stMain]");
     const count = (sel) => document.querySelectorAll(sel).length;
@@ -264,6 +269,8 @@ def load(browser: Any, server: Server, path: str) -> dict[str, Any]:
     load_avg = os.getloadavg()[0]
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Performance.enable")
     try:
         page.goto(f"{server.url}/{path}", wait_until="commit")
         nav = page.evaluate("performance.timeOrigin")
@@ -275,6 +282,7 @@ def load(browser: Any, server: Server, path: str) -> dict[str, Any]:
             raise RuntimeError(f"/{path} was not drawn in {LOAD_SECONDS:.0f} s: "
                                f"{page.evaluate(MISSING_JS)}") from None
         timing = page.evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0])")
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         # read before the tab closes (its renderer process goes with it)
         busy = psutil.cpu_percent()  # the machine's CPU use (% of all cores) over the load
         server_cpu = server.cpu_seconds() - cpu
@@ -298,6 +306,8 @@ def load(browser: Any, server: Server, path: str) -> dict[str, Any]:
         "parts_ms": {p: round(sum(r["parts"][p] for r in runs), 1) for p in PARTS},
         "queries": [q for r in runs for q in r["queries"]],
         "page_dom_ms": round(json.loads(timing)["domContentLoadedEventEnd"], 1),
+        # the tab's main thread, by Chromium's count (seconds -> ms): JavaScript, style, layout
+        "tab_ms": {name: round(metrics.get(key, 0.0) * 1000, 1) for name, key in TAB_METRICS},
         "load_average": round(load_avg, 2),
         "machine_cpu_pct": round(busy, 1),
         "others_cpu_pct": round(others, 1),
@@ -353,7 +363,8 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "first_run_wall_ms": med("first", "run_wall_ms"),
         "first_run_cpu_ms": med("first", "run_cpu_ms"),
         "warm_ms": med("warm", "ms"), "warm_server_cpu_ms": med("warm", "server_cpu_ms"),
-        "parts_ms": mid["parts_ms"], "before_run_ms": mid["before_run_ms"],
+        "parts_ms": mid["parts_ms"], "tab_ms": mid["tab_ms"],
+        "before_run_ms": mid["before_run_ms"],
         "after_run_ms": mid["after_run_ms"], "runs_per_load": mid["runs"],
         "queries_ms": dict(sorted(computed.items(), key=lambda kv: -kv[1])),
         "load_average": [r["first"]["load_average"] for r in runs],
@@ -368,18 +379,22 @@ def med_value(values: list[float]) -> float:
 
 def table(pages: dict[str, dict[str, Any]]) -> str:
     head = ("| page | first load ms (min) | server CPU ms | browser CPU ms | run wall / CPU ms | "
-            + " | ".join(PARTS) + " | browser before / after run | warm ms (server CPU) | "
+            + " | ".join(PARTS) + " | browser before / after run | tab busy / JS / style+layout"
+            " ms | warm ms (server CPU) | "
             "load average | others' CPU % |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for page, s in pages.items():
         parts = " | ".join(f"{s['parts_ms'][p]:,.0f}" for p in PARTS)
         others = max(s["others_cpu_pct"])
+        tab = s["tab_ms"]
         lines.append(
             f"| {page} | {s['first_ms']:,.0f} ({s['first_min_ms']:,.0f}) | "
             f"{s['first_server_cpu_ms']:,.0f} | {s['first_browser_cpu_ms']:,.0f} | "
             f"{s['first_run_wall_ms']:,.0f} / "
             f"{s['first_run_cpu_ms']:,.0f} | {parts} | {s['before_run_ms']:,.0f} / "
-            f"{s['after_run_ms']:,.0f} | {s['warm_ms']:,.0f} ({s['warm_server_cpu_ms']:,.0f}) "
+            f"{s['after_run_ms']:,.0f} | {tab['busy']:,.0f} / {tab['script']:,.0f} / "
+            f"{tab['style'] + tab['layout']:,.0f} | "
+            f"{s['warm_ms']:,.0f} ({s['warm_server_cpu_ms']:,.0f}) "
             f"| {max(s['load_average']):.1f} | {others:.0f} |")
     return "\n".join(lines)
 

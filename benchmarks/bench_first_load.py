@@ -85,8 +85,8 @@ RENDERED_JS = """() => {
     if (!main || !main.querySelector("h1")) return false;
     for (const c of main.querySelectorAll("[data-testid=stPlotlyChart]"))
         if (!c.querySelector(".main-svg")) return false;
-    for (const d of main.querySelectorAll("[data-testid=stDataFrame]"))
-        if (!d.querySelector("canvas")) return false;
+    for (const d of main.querySelectorAll("[data-testid=stDataFrame]"))  // shown ones
+        if (d.getClientRects().length && !d.querySelector("canvas")) return false;
     return performance.timeOrigin + performance.now();
 }"""
 """The page is drawn: the epoch milliseconds when it first holds (checked every frame)."""
@@ -432,7 +432,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for n in range(args.runs):
                 for path in paths:  # pages in turn, so a slow spell falls on all of them
-                    got = measure_page(browser, db, path, Path(tmp))
+                    try:
+                        got = measure_page(browser, db, path, Path(tmp))
+                    except RuntimeError as exc:  # that page's failure, said; the others go on
+                        print(f"run {n + 1}: {path}: {exc}", file=sys.stderr)
+                        continue
                     results[path].append(got)
                     print(f"run {n + 1}: {path:12s} first {got['first']['ms']:7,.0f} ms "
                           f"(server CPU {got['first']['server_cpu_ms']:6,.0f}) warm "
@@ -441,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
                           file=sys.stderr)
         finally:
             browser.close()
-    pages = {p: summarise(r) for p, r in results.items()}
+    pages = {p: summarise(r) for p, r in results.items() if r}
     print(table(pages), file=sys.stderr)
     from ingest import api
 

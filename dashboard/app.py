@@ -14,6 +14,12 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a bare checkout
     sys.path.insert(0, str(HERE.parent))
 
+from dashboard import profiling, serve  # noqa: E402  (first: they time and warm what follows)
+
+if __name__ == "__main__":
+    profiling.begin()
+    serve.wait()  # for the server's warm-up of the imports below, when it runs one
+
 import streamlit as st  # noqa: E402
 
 from dashboard import cards, db, filters, timefmt, watching  # noqa: E402
@@ -73,7 +79,7 @@ def demo_banner() -> None:
 
 def main() -> None:
     st.set_page_config(page_title="OFC Analytics", page_icon=":material/style:", layout="wide")
-    with db.page_run():  # the store is open only while this run needs it
+    with profiling.page_run(), db.page_run():  # the store is open only while this run needs it
         try:
             db.connection()
             folders = db.query(watched_folders)
@@ -82,6 +88,7 @@ def main() -> None:
             st.stop()
         watching.keep_watching([f.path for f in folders])  # the server's watcher, started once
         navigation = st.navigation(pages())
+        profiling.name_page(navigation.url_path or PAGES[0][3])  # "" on the default page
         st.markdown(cards.CSS, unsafe_allow_html=True)
         demo_banner()
         filters.render_sidebar()

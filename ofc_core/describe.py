@@ -90,7 +90,7 @@ def rules_markdown() -> str:
         "",
         "Generated from the ruleset data in `ofc_core/rules.py` by "
         "`python -m ofc_core.describe > docs/rules.md` (a test fails when it is stale). "
-        "The catalogue of rules the project must support is `../shared/RULES.md`.",
+        "The rules the project must support, and their variations, are in `docs/variations.md`.",
         "",
         "## Presets",
         "",

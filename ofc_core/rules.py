@@ -1,8 +1,8 @@
 """Rulesets as data: every difference between rooms is a field, never an ``if`` in the scorer.
 
 A :class:`Ruleset` is a frozen value. The presets (``regular``, ``turbo``, ``pineapple``,
-``progressive-pineapple``, ``double``) follow RULES.md; a hand may override fields by name
-(the ``rules`` object of the ``ofc-hh/1`` format), see :func:`resolve`.
+``progressive-pineapple``, ``double``) follow ``docs/variations.md``; a hand may override fields
+by name (the ``rules`` object of the ``ofc-hh/1`` format), see :func:`resolve`.
 
 >>> r = resolve("pineapple", {"scoring": "2-4"})
 >>> (r.variant.value, r.scoring.value, r.fl_stay.value, r.scoring.scoop_value)
@@ -146,7 +146,7 @@ AMERICAN = RoyaltyTable(
     top_pairs=_frozen(_TOP_PAIRS),
     top_trips=_frozen(_TOP_TRIPS),
 )
-"""RULES.md section 5, the default; seed 003's full table."""
+"""docs/variations.md section 5, the default; seed 003's full table."""
 
 AMERICAN_NO_MIDDLE_TRIPS = replace(
     AMERICAN,
@@ -166,7 +166,8 @@ OLD_SCHEDULE = RoyaltyTable(
     top_pairs=_frozen(_TOP_PAIRS),
     top_trips=_frozen(_TOP_TRIPS),
 )
-"""The older schedule of RULES.md section 5 (no trips anywhere; middle royal assumed double)."""
+"""The older schedule of docs/variations.md section 5 (no trips anywhere; middle royal assumed
+double)."""
 
 AMERICAN_27 = replace(
     AMERICAN,
@@ -174,8 +175,8 @@ AMERICAN_27 = replace(
     middle=_frozen({}),
     middle_lows=(((9,), 1), ((8,), 2), ((7,), 4), ((7, 5, 4, 3, 2), 8)),
 )
-"""2-7 pineapple (RULES.md section 8): American top and bottom; the middle pays for its 2-7 low,
-9-high 1, 8-high 2, 7-high 4, 7-5-4-3-2 8 (what most public rule pages give)."""
+"""2-7 pineapple (docs/variations.md section 8): American top and bottom; the middle pays for its
+2-7 low, 9-high 1, 8-high 2, 7-high 4, 7-5-4-3-2 8 (what most public rule pages give)."""
 
 ROYALTY_TABLES: Mapping[str, RoyaltyTable] = MappingProxyType(
     {t.name: t for t in (AMERICAN, AMERICAN_NO_MIDDLE_TRIPS, OLD_SCHEDULE, AMERICAN_27)}
@@ -194,7 +195,7 @@ class _SystemSpec:
 
 
 class ScoringSystem(StrEnum):
-    """How rows won and lost turn into points between two players (RULES.md section 4).
+    """How rows won and lost turn into points between two players (docs/variations.md section 4).
 
     ``points(won, lost)`` is ``row_point * (won - lost)``, plus ``majority_bonus`` to whoever
     won more rows, plus ``scoop_bonus`` for winning all three.
@@ -477,7 +478,7 @@ class JokerRule(StrEnum):
 
 
 class Variant(StrEnum):
-    """The presets of RULES.md section 3."""
+    """The presets of docs/variations.md section 3."""
 
     REGULAR = "regular"
     TURBO = "turbo"

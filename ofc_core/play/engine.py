@@ -31,15 +31,8 @@ hand where the next hand depends on it (Fantasyland, Double), and
 >>> import random
 >>> from ofc_core.rules import PRESETS
 >>> from ofc_core.hand import validate
->>> class FirstFit:
-...     name = "first-fit"
-...     def place(self, view, rng):
-...         return first_fit(view)
-...     def offers_double(self, cube, rng):
-...         return False
-...     def accepts_double(self, cube, rng):
-...         return True
->>> table = Table(PRESETS["pineapple"], ("ann", "bob"), (FirstFit(), FirstFit()))
+>>> from ofc_core.play.random_bot import RandomPolicy
+>>> table = Table(PRESETS["pineapple"], ("ann", "bob"), (RandomPolicy(), RandomPolicy()))
 >>> hands = play_session(table, SessionSpec("s1", hands=3), random.Random(7))
 >>> [len(h.players[0].streets) for h in hands], [validate(h) for h in hands]
 ([5, 5, 5], [[], [], []])
@@ -160,22 +153,6 @@ def check_placement(view: View, placement: Placement) -> None:
             len(have_bottom) + len(bottom) > 5:
         size = 3 if len(have_top) + len(top) > 3 else 5
         raise IllegalMove(f"street {view.street + 1}: a row of {size} cards takes no more")
-
-
-def first_fit(view: View) -> Placement:
-    """The simplest legal move: discard the last dealt cards, fill rows bottom first.
-
-    >>> from ofc_core.rules import PRESETS
-    >>> first_fit(View(PRESETS["pineapple"], 1, 4, (0, 1, 2), 2, ((), (9,), (1, 3, 4, 5)), ()))
-    Placement(top=(), middle=(1,), bottom=(0,), discard=(2,))
-    """
-    free = list(view.free)
-    rows: list[list[int]] = [[], [], []]
-    for card in view.dealt[:view.place]:
-        row = 2 if free[2] else (1 if free[1] else 0)
-        free[row] -= 1
-        rows[row].append(card)
-    return Placement(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]), view.dealt[view.place:])
 
 
 @dataclass(frozen=True)
@@ -737,11 +714,8 @@ def hero_view(record: HandRecord, hero: str) -> HandRecord:
 
     >>> import random
     >>> from ofc_core.rules import PRESETS
-    >>> class Fit:
-    ...     name = "fit"
-    ...     def place(self, view, rng):
-    ...         return first_fit(view)
-    >>> t = Table(PRESETS["pineapple"], ("ann", "bob"), (Fit(), Fit()))
+    >>> from ofc_core.play.random_bot import RandomPolicy
+    >>> t = Table(PRESETS["pineapple"], ("ann", "bob"), (RandomPolicy(), RandomPolicy()))
     >>> h = hero_view(play_session(t, SessionSpec("s", hands=1), random.Random(1))[0], "ann")
     >>> h.hero, h.players[0].streets[1].discard is None, h.players[1].streets[1].discard is None
     ('ann', False, True)

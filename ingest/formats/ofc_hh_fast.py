@@ -44,7 +44,7 @@ import pyarrow.compute as pc
 
 from ingest.formats import ofc_hh
 from ingest.formats.ofc_hh import FORMAT_NAME
-from ingest.hand_tables import FIELD_NAMES, HandColumns
+from ingest.hand_columns import FIELD_NAMES, HandColumns
 from ofc_core.batch import MAX_SEATS, RecordScores, score_batch
 from ofc_core.board import ROW_NAMES
 from ofc_core.cards import DECK, JOKERS

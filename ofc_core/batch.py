@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from ofc_core.board import BOARD_SIZE, ROWS, Row, is_foul
+from ofc_core.board import BOARD_SIZE, ROWS, Row, foul_halves, is_foul
 from ofc_core.cards import MAX_JOKERS, Suit
 from ofc_core.evaluate import (
     CATEGORY_SHIFT,
@@ -345,7 +345,7 @@ def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
     royalties = np.empty((3, n), np.int16)
     for start, stop, chunk in _chunks(boards):
         rows = _evaluate_chunk(chunk)
-        foul = is_foul(*rows)  # type: ignore[arg-type]  # elementwise on arrays
+        foul = is_foul(*rows)  # elementwise on arrays
         fouled[start:stop] = foul
         legal = ~foul
         for r, s in enumerate(rows):
@@ -739,8 +739,8 @@ def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset
     out["strengths"][:, seats] = strengths
     out["fouled"][:, seats] = fouled
     if ruleset.middle is MiddleKind.HIGH:  # (a 2-7 middle is not compared with its neighbours)
-        out["foul_top_middle"][:, seats] = middle < top
-        out["foul_middle_bottom"][:, seats] = bottom < middle
+        out["foul_top_middle"][:, seats], out["foul_middle_bottom"][:, seats] = foul_halves(
+            top, middle, bottom)
     out["surrendered"][:, seats] = surr
     out["royalties"][:, seats] = royalties
     if boards.jokers is not None:

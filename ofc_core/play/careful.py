@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
+from ofc_core.board import is_foul
 from ofc_core.play.cube import accepts_by_score, offers_by_score
 from ofc_core.play.engine import CubeView, Placement, View, row_strength
 from ofc_core.play.fl_solver import set_fantasyland
@@ -370,7 +371,7 @@ def _finish(view: View, style: Style, greedy: Placement, rows: RowCounts) -> Pla
     for placement in _finishes(view):
         top, middle, bottom = (row_strength(t + placement[0]), row_strength(m + placement[1]),
                                row_strength(b + placement[2]))
-        if middle < top or bottom < middle:
+        if is_foul(top, middle, bottom):
             continue
         value = board_value(view.ruleset, (top, middle, bottom), style.fl_bonus, False)
         if value > best_value:

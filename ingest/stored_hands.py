@@ -1,7 +1,7 @@
 """Stored hands read back: the :class:`~ofc_core.hand.HandRecord` of stored rows (for
 ``ofc rescore``, for completing a hand seen in a second log, and for ``ofc score --db``), and
 their stored results in the shape of ``ofc score --json``. ``ofc rescore`` reads most hands
-back in bulk with :func:`ingest.formats.ofc_hh_fast.read_store` instead.
+back in bulk with :func:`ingest.stored_columns.read_store` instead.
 """
 
 from __future__ import annotations

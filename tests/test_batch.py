@@ -12,18 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ofc_core.batch import (
-    RecordScores,
-    evaluate_rows,
-    royalty_array,
-    score_batch,
-    score_boards,
-    score_records,
-)
+from ofc_core.batch import RecordScores, score_batch, score_records
+from ofc_core.batch_boards import royalty_array, score_boards
 from ofc_core.board import Board, foul_halves
 from ofc_core.cards import DECK, card_of_index, parse_cards
 from ofc_core.evaluate import Category, category_of, evaluate
 from ofc_core.hand import HandRecord, PlayerRecord
+from ofc_core.row_tables import evaluate_rows
 from ofc_core.rules import (
     OVERRIDE_FIELDS,
     PRESETS,

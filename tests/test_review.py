@@ -15,7 +15,7 @@ import pytest
 from ingest.formats.ofc_hh import parse_text
 from ofc_cli import cmd_review
 from ofc_cli.cli import main
-from ofc_core.batch import score_boards
+from ofc_core.batch_boards import score_boards
 from ofc_core.board import Board
 from ofc_core.cards import DECK, parse_cards
 from ofc_core.hand import HandRecord

@@ -51,11 +51,12 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from ofc_core.batch import RANK_KEYS, row_tables, score_batch
+from ofc_core.batch import score_batch
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, JOKERS, BoardCard
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.records import gc_paused, positional
+from ofc_core.row_tables import RANK_KEYS, row_tables
 from ofc_core.rules import ButtonInFl, MiddleKind, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ofc_core.batch import score_boards
+from ofc_core.batch_boards import score_boards
 from ofc_core.board import Board
 from ofc_core.cards import DECK, BoardCard
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets

@@ -11,18 +11,10 @@ import pytest
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import Card
 from ofc_core.hand import HandRecord, validate
-from ofc_core.play.engine import (
-    CubeView,
-    IllegalMove,
-    Placement,
-    SessionSpec,
-    Table,
-    View,
-    hero_view,
-    play_session,
-)
+from ofc_core.play.engine import CubeView, IllegalMove, Placement, Table, View
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.policies import POLICIES, policy
+from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.rules import PRESETS, ButtonInFl, resolve
 from ofc_core.scoring import score_hand
 

@@ -4,6 +4,11 @@ A :class:`Ruleset` is a frozen value. The presets (``regular``, ``turbo``, ``pin
 ``progressive-pineapple``, ``double``) follow ``docs/variations.md``; a hand may override fields
 by name (the ``rules`` object of the ``ofc-hh/1`` format), see :func:`resolve`.
 
+Why one module of this size: it is the one catalogue of what differs between rooms (royalty
+tables, scoring systems, Fantasyland, dealing, the middle row and jokers, the presets and the
+overrides a log may give), read as a whole by the scorers and by :mod:`ofc_core.describe`,
+which generates ``docs/rules.md`` from it; it holds data and the small functions that read it.
+
 >>> r = resolve("pineapple", {"scoring": "2-4"})
 >>> (r.variant.value, r.scoring.value, r.fl_stay.value, r.scoring.scoop_value)
 ('pineapple', '2-4', 'pineapple', 4)

@@ -19,6 +19,10 @@ Two steps, each a ``mapInArrow`` function of :mod:`ofc_spark.score`:
 Every table row is keyed as the embedded importer keys it for a fresh store: ``import_id``
 is the file's 1-based rank in path order, and ``hand_key`` is ``import_id << 32 | line``
 (the embedded store numbers hands 1, 2, ... in the same order, so keys differ but sort alike).
+
+Why one module over 500 lines: it is the executors' side of ``ofc spark score`` (the driver's
+side is :mod:`ofc_spark.score`), which Spark ships to every executor; its two steps share the
+line rows' schema (:data:`LINES`) and the key rule (:data:`KEY_SHIFT`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import duckdb
 import pyarrow as pa
 
 from ofc_core.board import ROW_NAMES, Board
-from ofc_core.cards import JOKER_SPELLINGS, Card, parse_cards
+from ofc_core.cards import JOKER_SPELLINGS, BoardCard, Card, parse_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
@@ -25,7 +25,7 @@ from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow,
 
 
 @lru_cache(maxsize=4096)
-def _cards_from_text(text: str) -> tuple[Card, ...]:
+def _cards_from_text(text: str) -> tuple[BoardCard, ...]:
     return parse_cards(text)
 
 

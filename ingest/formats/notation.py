@@ -25,7 +25,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ofc_core.board import ROWS, Board, parse_compact_row
-from ofc_core.cards import Card, format_cards
+from ofc_core.cards import BoardCard, Card, format_cards
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
 from ofc_core.rules import Ruleset
 
@@ -73,7 +73,7 @@ def parse_points(text: str) -> float:
     return float(value.replace("\u2212", "-").replace(",", "."))
 
 
-def parse_row(text: str) -> tuple[Card, ...]:
+def parse_row(text: str) -> tuple[BoardCard, ...]:
     """One row's cards, with or without spaces or commas between them (``KdJd9d``,
     ``Kd Jd 9d``, ``Kd, Jd, 9d``)."""
     return parse_compact_row(text.replace(",", " ").strip())

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ofc_core.board import Board
-from ofc_core.cards import Card, parse_cards
+from ofc_core.cards import BoardCard, Card, parse_cards
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
 
 from . import LogFile, ParsedHand, ParseIssue, sqlite_db
@@ -57,7 +57,7 @@ def _json(value: Any, what: str) -> Any:
         raise _Bad(f"{what} is not JSON: {value!r}") from None
 
 
-def _card(token: Any) -> Card:
+def _card(token: Any) -> BoardCard:
     if not isinstance(token, str):
         raise _Bad(f"a card is {token!r}, not a string")
     try:

@@ -138,8 +138,8 @@ def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | No
             for k, row in enumerate((p.board.top, p.board.middle, p.board.bottom)):
                 board[k].append(cards_text(row))
             streets = p.streets
-            known = p.fantasyland and streets and streets[0].dealt is not None
-            fl_cards.append(len(streets[0].dealt) if known else None)  # type: ignore[index, arg-type]
+            fl_dealt = streets[0].dealt if p.fantasyland and streets else None
+            fl_cards.append(None if fl_dealt is None else len(fl_dealt))
             for number, s in enumerate(streets or (), start=1):
                 street_player.append(player)
                 street_no.append(number)

@@ -155,17 +155,20 @@ def _stored_result(record: HandRecord, players: list[dict[str, Any]],
     results = []
     for p in players:
         by_row = rows.get(p["seat"], {})
-        strengths = None if p["surrendered"] else tuple(by_row[r]["strength"] for r in ROW_NAMES)
-        royalties = tuple(by_row[r]["royalty"] if r in by_row else 0 for r in ROW_NAMES)
+        top, middle, bottom = (by_row.get(r) or {} for r in ROW_NAMES)
+        strengths = None if p["surrendered"] else (
+            int(top["strength"]), int(middle["strength"]), int(bottom["strength"]))
+        royalties = (int(top.get("royalty", 0)), int(middle.get("royalty", 0)),
+                     int(bottom.get("royalty", 0)))
         stood_for = tuple((JOKER_SPELLINGS[name], Card.parse(card))
-                          for r in ROW_NAMES if (by_row.get(r) or {}).get("jokers")
-                          for name, card in (part.split("=") for part in
-                                             by_row[r]["jokers"].split()))
-        joker_rows = tuple(bool((by_row.get(r) or {}).get("jokers")) for r in ROW_NAMES)
+                          for row in (top, middle, bottom) if row.get("jokers")
+                          for name, card in (part.split("=") for part in row["jokers"].split()))
+        joker_rows = (bool(top.get("jokers")), bool(middle.get("jokers")),
+                      bool(bottom.get("jokers")))
         results.append(PlayerResult(
-            p["player"], p["fouled"], p["surrendered"], strengths, royalties,  # type: ignore[arg-type]
+            p["player"], p["fouled"], p["surrendered"], strengths, royalties,
             p["fantasyland_next"], tidy_points(p["raw_points"]), tidy_points(p["points"]),
-            vs.get(p["seat"], {}), stood_for, joker_rows))  # type: ignore[arg-type]
+            vs.get(p["seat"], {}), stood_for, joker_rows))
     return HandResult(tuple(results), tuple(pair_results))
 
 

@@ -17,6 +17,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 
+import duckdb
+
 from ingest import store
 from ingest.api import (
     DecisionRow,
@@ -126,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         con.close()
 
 
-def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ignore[no-untyped-def]
+def _review(con: duckdb.DuckDBPyConnection, args: argparse.Namespace, bar: ProgressBar) -> int:
     started = time.monotonic()
     keys = player_hands(con, args.player, args.since, args.hands, args.variant)
     if not keys:

@@ -20,11 +20,11 @@ ValueError: rules.scoring: unknown value '3-5' (one of 1-6, 2-4, majority, race)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from ofc_core.board import BOARD_SIZE, Row, is_foul
 from ofc_core.cards import Card, Rank
@@ -614,8 +614,11 @@ def _number(key: str, value: Any, allow_none: bool = False) -> float | None:
     return value
 
 
-def _choice(key: str, enum: type[StrEnum]) -> Any:
-    def convert(value: Any) -> Any:
+EnumT = TypeVar("EnumT", bound=StrEnum)
+
+
+def _choice(key: str, enum: type[EnumT]) -> Callable[[Any], EnumT]:
+    def convert(value: Any) -> EnumT:
         try:
             return enum(value)
         except ValueError:
@@ -649,7 +652,7 @@ def _fl_repeat(value: Any) -> FlRepeat:
     """``14`` may be written as a number or a string."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
-    return _choice("fl_repeat", FlRepeat)(value)  # type: ignore[no-any-return]
+    return _choice("fl_repeat", FlRepeat)(value)
 
 
 OVERRIDE_FIELDS: Mapping[str, Any] = MappingProxyType({

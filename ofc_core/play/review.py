@@ -279,9 +279,10 @@ def fantasyland_set_value(rows: Rows, ruleset: Ruleset, fl_values: np.ndarray,
     scores = score_boards(cards, ruleset.royalties)
     if bool(scores.fouled[0]):
         return -foul_cost
-    strengths = tuple(int(s) for s in scores.strengths[0])
+    top, middle, bottom = (int(s) for s in scores.strengths[0])
     royalties = tuple(int(r) for r in scores.royalties[0])
-    stay = ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties)  # type: ignore[arg-type]
+    stay = ruleset.fantasyland_cards(False, True, top, (top, middle, bottom),
+                                     (royalties[0], royalties[1], royalties[2]))
     return float(sum(royalties) + fl_values[stay])
 
 

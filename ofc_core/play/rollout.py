@@ -320,9 +320,9 @@ def _shape(board: np.ndarray) -> tuple[int, int, int]:
 
 
 def _rows_of(board: np.ndarray) -> Rows:
-    rows = tuple(tuple(int(c) for c in board[s:s + n] if c >= 0)
-                 for s, n in zip(ROW_START, ROW_SIZE, strict=True))
-    return rows  # type: ignore[return-value]
+    top, middle, bottom = (tuple(int(c) for c in board[s:s + n] if c >= 0)
+                           for s, n in zip(ROW_START, ROW_SIZE, strict=True))
+    return top, middle, bottom
 
 
 @dataclass

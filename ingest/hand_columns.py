@@ -15,7 +15,7 @@ text). :func:`ingest.hand_tables.build_tables` turns it, with the scores, into t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from ofc_core.cards import BoardCard, format_cards
-from ofc_core.hand import HandRecord
+from ofc_core.hand import Event, HandRecord, PlayerRecord
 
 FIELD_NAMES = ("dealt", "top", "middle", "bottom", "discard")
 """The card fields of a street (``StreetPlay``), as the ``placements`` table stores them."""
@@ -38,8 +38,22 @@ def rules_json(record: HandRecord) -> str:
     return json.dumps(dict(record.rules), sort_keys=True)
 
 
-TextColumn: TypeAlias = list[str | None] | pa.Array
+TextColumn: TypeAlias = Sequence[str | None] | pa.Array[Any] | pa.ChunkedArray[Any]
 """A column of strings: a list, or an Arrow array built without Python objects."""
+
+ArrowColumn: TypeAlias = pa.Array[Any] | pa.ChunkedArray[Any] | np.ndarray | Sequence[Any]
+"""A column as the tables are built from: Arrow, numpy or a list."""
+
+
+def arrow_table(columns: Mapping[str, ArrowColumn]) -> pa.Table:
+    """An Arrow table of ``columns``, each converted by ``pa.array`` unless it is Arrow already
+    (what ``pa.table`` does with a dict of them).
+
+    >>> arrow_table({"a": np.arange(2), "b": ["x", None]}).to_pylist()
+    [{'a': 0, 'b': 'x'}, {'a': 1, 'b': None}]
+    """
+    return pa.table({name: column if isinstance(column, pa.Array | pa.ChunkedArray)
+                     else pa.array(column) for name, column in columns.items()})
 
 
 @dataclass
@@ -70,11 +84,11 @@ class HandColumns:
     surrendered: np.ndarray
     reported_points: list[float | None] | np.ndarray
     """``NaN`` or ``None`` where the log gives none."""
-    fl_cards: list[int | None] | pa.Array
+    fl_cards: list[int | None] | pa.Array[Any]
     board: tuple[TextColumn, TextColumn, TextColumn]
     """Cards of the top, middle and bottom rows as text."""
     # Per street of a player with street detail (R).
-    log_seat: list[int | None] | pa.Array
+    log_seat: list[int | None] | pa.Array[Any]
     """The seat number the log gives each player (``PlayerRecord.seat``); ``None`` unknown."""
     street_player: np.ndarray
     street: np.ndarray
@@ -91,7 +105,7 @@ class HandColumns:
     event_by: list[str | None] = field(default_factory=list)
     event_accepted: list[bool | None] = field(default_factory=list)
     event_data: list[str | None] = field(default_factory=list)
-    utc_offset: pa.Array | None = None
+    utc_offset: pa.Array[Any] | None = None
     """Per hand the log's UTC offset in minutes; ``None``: read from ``played_at``
     (:func:`utc_offsets`). Rescoring gives the stored column, so it keeps what it cannot
     read again (NULL for hands stored before schema 6)."""
@@ -103,59 +117,88 @@ class HandColumns:
 def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | None],
                          raws: Sequence[str | None]) -> HandColumns:
     """The columns of some hand records (the general, slower reader's path)."""
-    hand_cols: dict[str, list[Any]] = {k: [] for k in (
-        "source", "hand_id", "session_id", "match_id", "played_at", "variant", "rules",
-        "button", "hero", "stake", "currency")}
-    name: list[str] = []
-    log_seat: list[int | None] = []
-    fantasyland: list[bool] = []
-    surrendered: list[bool] = []
-    reported: list[float | None] = []
-    fl_cards: list[int | None] = []
-    board: tuple[list[str | None], list[str | None], list[str | None]] = ([], [], [])
-    street_player: list[int] = []
-    street_no: list[int] = []
-    plays: dict[str, list[str | None]] = {k: [] for k in FIELD_NAMES}
-    cols = HandColumns(**{k: [] for k in hand_cols}, raw=list(raws), line=list(lines),
-                       first_to_act=np.array([r.first_to_act for r in records], np.int64),
-                       player_count=np.array([len(r.players) for r in records], np.int64),
-                       name=name, log_seat=log_seat, fantasyland=np.zeros(0, bool),
-                       surrendered=np.zeros(0, bool),
-                       reported_points=reported, fl_cards=fl_cards, board=board,
-                       street_player=np.zeros(0, np.int64), street=np.zeros(0, np.int64),
-                       **plays)
-    for h, rec in enumerate(records):
-        for key in hand_cols:
-            value = rules_json(rec) if key == "rules" else getattr(rec, key)
-            getattr(cols, key).append(value)
+    hand = {k: [getattr(r, k) for r in records] for k in (
+        "source", "hand_id", "session_id", "match_id", "played_at", "variant", "button", "hero",
+        "stake", "currency")}
+    players = _PlayerLists()
+    for rec in records:
         for p in rec.players:
-            player = len(name)
-            name.append(p.name)
-            log_seat.append(p.seat)
-            fantasyland.append(p.fantasyland)
-            surrendered.append(p.surrendered)
-            reported.append(p.reported_points)
-            for k, row in enumerate((p.board.top, p.board.middle, p.board.bottom)):
-                board[k].append(cards_text(row))
-            streets = p.streets
-            fl_dealt = streets[0].dealt if p.fantasyland and streets else None
-            fl_cards.append(None if fl_dealt is None else len(fl_dealt))
-            for number, s in enumerate(streets or (), start=1):
-                street_player.append(player)
-                street_no.append(number)
-                for k in FIELD_NAMES:
-                    plays[k].append(cards_text(getattr(s, k)))
+            players.add(p)
+    events = _EventLists()
+    for h, rec in enumerate(records):
         for idx, e in enumerate(rec.events):
-            cols.event_hand.append(h)
-            cols.event_idx.append(idx)
-            cols.event_type.append(e.type)
-            cols.event_by.append(e.by or None)
-            cols.event_accepted.append(e.accepted)
-            cols.event_data.append(json.dumps(dict(e.data), sort_keys=True, ensure_ascii=False)
-                                   if e.data else None)
-    cols.fantasyland = np.array(fantasyland, bool)
-    cols.surrendered = np.array(surrendered, bool)
-    cols.street_player = np.array(street_player, np.int64)
-    cols.street = np.array(street_no, np.int64)
-    return cols
+            events.add(h, idx, e)
+    return HandColumns(
+        source=hand["source"], hand_id=hand["hand_id"], session_id=hand["session_id"],
+        match_id=hand["match_id"], played_at=hand["played_at"], variant=hand["variant"],
+        rules=[rules_json(r) for r in records], button=hand["button"], hero=hand["hero"],
+        stake=hand["stake"], currency=hand["currency"], raw=list(raws), line=list(lines),
+        first_to_act=np.array([r.first_to_act for r in records], np.int64),
+        player_count=np.array([len(r.players) for r in records], np.int64),
+        name=players.name, log_seat=players.log_seat,
+        fantasyland=np.array(players.fantasyland, bool),
+        surrendered=np.array(players.surrendered, bool), reported_points=players.reported,
+        fl_cards=players.fl_cards, board=players.board,
+        street_player=np.array(players.street_player, np.int64),
+        street=np.array(players.street, np.int64),
+        dealt=players.plays["dealt"], top=players.plays["top"], middle=players.plays["middle"],
+        bottom=players.plays["bottom"], discard=players.plays["discard"],
+        event_hand=events.hand, event_idx=events.idx, event_type=events.type,
+        event_by=events.by, event_accepted=events.accepted, event_data=events.data)
 
+
+@dataclass
+class _PlayerLists:
+    """The per-player and per-street lists of :func:`columns_from_records`."""
+
+    name: list[str | None] = field(default_factory=list)
+    log_seat: list[int | None] = field(default_factory=list)
+    fantasyland: list[bool] = field(default_factory=list)
+    surrendered: list[bool] = field(default_factory=list)
+    reported: list[float | None] = field(default_factory=list)
+    fl_cards: list[int | None] = field(default_factory=list)
+    board: tuple[list[str | None], list[str | None], list[str | None]] = field(
+        default_factory=lambda: ([], [], []))
+    street_player: list[int] = field(default_factory=list)
+    street: list[int] = field(default_factory=list)
+    plays: dict[str, list[str | None]] = field(
+        default_factory=lambda: {k: [] for k in FIELD_NAMES})
+
+    def add(self, p: PlayerRecord) -> None:
+        player = len(self.name)
+        self.name.append(p.name)
+        self.log_seat.append(p.seat)
+        self.fantasyland.append(p.fantasyland)
+        self.surrendered.append(p.surrendered)
+        self.reported.append(p.reported_points)
+        for k, row in enumerate((p.board.top, p.board.middle, p.board.bottom)):
+            self.board[k].append(cards_text(row))
+        streets = p.streets
+        fl_dealt = streets[0].dealt if p.fantasyland and streets else None
+        self.fl_cards.append(None if fl_dealt is None else len(fl_dealt))
+        for number, s in enumerate(streets or (), start=1):
+            self.street_player.append(player)
+            self.street.append(number)
+            for k in FIELD_NAMES:
+                self.plays[k].append(cards_text(getattr(s, k)))
+
+
+@dataclass
+class _EventLists:
+    """The per-event lists of :func:`columns_from_records` (events are rare)."""
+
+    hand: list[int] = field(default_factory=list)
+    idx: list[int] = field(default_factory=list)
+    type: list[str] = field(default_factory=list)
+    by: list[str | None] = field(default_factory=list)
+    accepted: list[bool | None] = field(default_factory=list)
+    data: list[str | None] = field(default_factory=list)
+
+    def add(self, hand: int, idx: int, e: Event) -> None:
+        self.hand.append(hand)
+        self.idx.append(idx)
+        self.type.append(e.type)
+        self.by.append(e.by or None)
+        self.accepted.append(e.accepted)
+        self.data.append(json.dumps(dict(e.data), sort_keys=True, ensure_ascii=False)
+                         if e.data else None)

@@ -27,7 +27,13 @@ from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
 from ofc_core.rules import resolve
 
-from .hand_columns import FIELD_NAMES, HandColumns, TextColumn, columns_from_records
+from .hand_columns import (
+    FIELD_NAMES,
+    HandColumns,
+    TextColumn,
+    arrow_table,
+    columns_from_records,
+)
 from .money import RACE
 
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
@@ -173,7 +179,7 @@ def _hand_players_table(cols: HandColumns, seats: _Seats,
         cols.fl_cards, pa.int8())
     log_seat = (cols.log_seat if isinstance(cols.log_seat, pa.Array)
                 else pa.array(cols.log_seat, pa.int64()))
-    return pa.table({
+    return arrow_table({
         "hand_key": seats.player_key,
         "seat": seats.seat,
         "log_seat": log_seat.cast(pa.int16()),
@@ -217,7 +223,7 @@ def _hand_rows_table(cols: HandColumns, seats: _Seats, scores: RecordScores) -> 
         row_hand_name = pc.if_else(joker_row, pc.binary_join_element_wise(
             row_hand_name, pa.scalar(JOKER_SUFFIX), ""), row_hand_name)
         row_jokers = _row_jokers(row_cards, joker_row, scores.jokers[mask])
-    return pa.table({
+    return arrow_table({
         "hand_key": np.repeat(seats.player_key, 3),
         "seat": np.repeat(seats.seat, 3),
         "row_name": pa.DictionaryArray.from_arrays(
@@ -242,7 +248,7 @@ def _pairs_table(seats: _Seats, scores: RecordScores) -> pa.Table:
     results = scores.rows[pair_mask].astype(np.int8)
     won = (results == 1).sum(axis=1).astype(np.int8)
     lost = (results == -1).sum(axis=1).astype(np.int8)
-    return pa.table({
+    return arrow_table({
         "hand_key": seats.keys[hh],
         "seat": ii.astype(np.int8),
         "opp_seat": jj.astype(np.int8),
@@ -266,7 +272,7 @@ def _pairs_table(seats: _Seats, scores: RecordScores) -> pa.Table:
 def _placements_table(cols: HandColumns, seats: _Seats) -> pa.Table:
     """The ``placements`` rows: one per street of a player whose log gives the streets."""
     street_player = np.asarray(cols.street_player, np.int64)
-    return pa.table({
+    return arrow_table({
         "hand_key": seats.player_key[street_player],
         "seat": seats.seat[street_player],
         "street": np.asarray(cols.street, np.int8),
@@ -276,7 +282,7 @@ def _placements_table(cols: HandColumns, seats: _Seats) -> pa.Table:
 
 def _events_table(cols: HandColumns, keys: np.ndarray) -> pa.Table:
     """The ``events`` rows (doubles, match ends), in the hands' order."""
-    return pa.table({
+    return arrow_table({
         "hand_key": pa.array(keys[np.array(cols.event_hand, np.int64)], pa.int64()),
         "idx": pa.array(cols.event_idx, pa.int16()),
         "type": pa.array(cols.event_type, pa.string()),
@@ -298,7 +304,7 @@ def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, co
         text, label, system = ruleset_columns(variant, rules)
         for h in members:
             settings[h], labels[h], scoring[h] = text, label, system
-    return pa.table({
+    return arrow_table({
         "hand_key": keys,
         **{k: _text_array(getattr(cols, k)) for k in (
             "source", "hand_id", "session_id", "match_id", "played_at")},
@@ -385,7 +391,7 @@ def delete_hands(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
     """Delete every row of these hands from ``tables`` (the caller owns the transaction)."""
     if not keys:
         return
-    con.register("_ofc_del_keys", pa.table({"hand_key": pa.array(list(keys), pa.int64())}))
+    con.register("_ofc_del_keys", arrow_table({"hand_key": pa.array(list(keys), pa.int64())}))
     try:
         for name in tables:
             con.execute(f"DELETE FROM {name} WHERE hand_key IN "

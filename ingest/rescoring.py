@@ -102,7 +102,8 @@ def _loaded(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
             return [item for k in keys for item in _loaded(con, [k], failed)]
         row = con.execute("SELECT line, hand_id, source FROM hands WHERE hand_key = ?",
                           [keys[0]]).fetchone()
-        failed.append(_kept(*(row or (0, None, None)), "cannot be read back", exc))
+        line, hand_id, source = row or (0, None, None)
+        failed.append(_kept(line, hand_id, source, "cannot be read back", exc))
         return []
 
 

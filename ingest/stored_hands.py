@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from ofc_core.board import ROW_NAMES, Board
 from ofc_core.cards import JOKER_SPELLINGS, BoardCard, Card, parse_cards
+from ofc_core.evaluate import Strength
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
@@ -87,7 +88,7 @@ def load_records(con: duckdb.DuckDBPyConnection,
     return assemble_records(hands, players, rows, streets, events)
 
 
-def _optional_cards(text: str | None) -> tuple[Card, ...] | None:
+def _optional_cards(text: str | None) -> tuple[BoardCard, ...] | None:
     return None if text is None else _cards_from_text(text)
 
 
@@ -95,7 +96,7 @@ def assemble_records(hands: list[dict[str, Any]], players: list[dict[str, Any]],
                      rows: list[dict[str, Any]], streets: list[dict[str, Any]],
                      events: list[dict[str, Any]]) -> dict[int, tuple[HandRecord, HandRow]]:
     """Records from the stored rows of some hands (each list as fetched, one dict per row)."""
-    boards: dict[tuple[int, int], dict[str, tuple[Card, ...]]] = {}
+    boards: dict[tuple[int, int], dict[str, tuple[BoardCard, ...]]] = {}
     for r in rows:
         boards.setdefault((r["hand_key"], r["seat"]), {})[r["row_name"]] = \
             _cards_from_text(r["cards"])
@@ -157,7 +158,8 @@ def _stored_result(record: HandRecord, players: list[dict[str, Any]],
         by_row = rows.get(p["seat"], {})
         top, middle, bottom = (by_row.get(r) or {} for r in ROW_NAMES)
         strengths = None if p["surrendered"] else (
-            int(top["strength"]), int(middle["strength"]), int(bottom["strength"]))
+            Strength(int(top["strength"])), Strength(int(middle["strength"])),
+            Strength(int(bottom["strength"])))
         royalties = (int(top.get("royalty", 0)), int(middle.get("royalty", 0)),
                      int(bottom.get("royalty", 0)))
         stood_for = tuple((JOKER_SPELLINGS[name], Card.parse(card))

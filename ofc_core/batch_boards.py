@@ -21,6 +21,7 @@ from ofc_core.evaluate import (
     LOW_27_FIELD,
     RANK_FIELD_BITS,
     Category,
+    Strength,
     encode_low_27,
 )
 from ofc_core.row_tables import board_view, chunks, evaluate_chunk, evaluate_rows
@@ -54,7 +55,7 @@ def royalty_array(table: RoyaltyTable) -> np.ndarray:
     for r, row in enumerate(ROWS):
         for index in range(size):
             if 2 <= index & 15 <= 14:  # a real row's lead rank is a Rank
-                out[r, index] = table.points(row, index << ROYALTY_INDEX_SHIFT)
+                out[r, index] = table.points(row, Strength(index << ROYALTY_INDEX_SHIFT))
     out.setflags(write=False)
     _ROYALTY_ARRAYS[id(table)] = (table, out)
     return out

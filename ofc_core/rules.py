@@ -338,6 +338,10 @@ class FlRepeat(StrEnum):
     ENTRY = "entry"
 
 
+NO_MIDDLE = Strength(0)
+"""No middle given: weaker than every row, so only the top counts."""
+
+
 @dataclass(frozen=True)
 class FlCards:
     """Cards dealt in Fantasyland, by the top row that earned it (best threshold reached wins).
@@ -358,7 +362,7 @@ class FlCards:
     def threshold(self) -> Strength:
         return self.entry[0][0]
 
-    def for_entry(self, top: Strength, middle: Strength = 0) -> int:
+    def for_entry(self, top: Strength, middle: Strength = NO_MIDDLE) -> int:
         """Cards for a player entering with this top (and middle), 0 below the threshold.
 
         >>> PROGRESSIVE_FL.for_entry(PAIR_OF[Rank.KING] + 0x300)
@@ -378,7 +382,7 @@ class FlCards:
             cards = self.both if cards and self.both else max(cards, self.entry[0][1])
         return cards
 
-    def for_stay(self, top: Strength, middle: Strength = 0) -> int:
+    def for_stay(self, top: Strength, middle: Strength = NO_MIDDLE) -> int:
         if self.repeat is not None:
             return self.repeat
         return max(self.for_entry(top, middle), self.entry[0][1])

@@ -107,9 +107,20 @@ def apply_directive(defaults: Defaults, key: str, value: str,
         return replace(defaults, tz=parse_timezone(value))
     if key == "date" and value:
         parse_played_at(value, tz=defaults.tz, day_first=day_first)  # check it now
+    text = value or None
+    if key == "source":
+        return replace(defaults, source=value)
     if key == "variant":
-        value = variant_name(value)
-    return replace(defaults, **{key: value or None})
+        return replace(defaults, variant=variant_name(value))
+    if key == "currency":
+        return replace(defaults, currency=text)
+    if key == "session":
+        return replace(defaults, session=text)
+    if key == "match":
+        return replace(defaults, match=text)
+    if key == "hero":
+        return replace(defaults, hero=text)
+    return replace(defaults, date=text)
 
 
 @dataclass
@@ -182,7 +193,8 @@ def parse_header(text: str) -> _Header:
     if m:
         rules = parse_rules(m.group(1))
         body = body[:m.start()] + " " + body[m.end():]
-    hand_id, keys = None, {}
+    hand_id: str | None = None
+    keys: dict[str, str] = {}
     for item in _HEADER_ITEM.finditer(body):
         key, *values, bare = item.groups()
         if bare is not None and list(keys)[-1:] == ["time"] and _TIME_PART.fullmatch(bare):

@@ -127,8 +127,8 @@ discard)
     pieces = _LABEL.split(text.strip())
     if pieces[0].strip():
         raise ValueError(f"expected row:cards, got {pieces[0].strip()!r} in {text.strip()!r}")
-    rows: dict[str, list[Card]] = {"top": [], "middle": [], "bottom": []}
-    discard: list[Card] | None = None
+    rows: dict[str, list[BoardCard]] = {"top": [], "middle": [], "bottom": []}
+    discard: list[BoardCard] | None = None
     for label, cards in zip(pieces[1::2], pieces[2::2], strict=True):
         row = ROW_LABELS.get(label.lower())
         if row is None:

@@ -84,7 +84,8 @@ def _number(value: Any) -> float | None:
         return None
     if type(value) not in (int, float):
         raise _Defer
-    return value
+    number: float = value
+    return number
 
 
 def _flag(value: Any) -> bool:
@@ -98,12 +99,13 @@ def _flag(value: Any) -> bool:
 def _played_at(value: Any) -> str | None:
     if value is None:
         return None
+    text = _text(value)
     try:
-        if datetime.fromisoformat(_text(value)).tzinfo is None:
+        if datetime.fromisoformat(text).tzinfo is None:
             raise _Defer
     except ValueError:
         raise _Defer from None
-    return value
+    return text
 
 
 @dataclass

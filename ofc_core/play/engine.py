@@ -50,6 +50,7 @@ from typing import NamedTuple, Protocol
 
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, JOKERS, BoardCard
+from ofc_core.evaluate import Strength
 from ofc_core.hand import StreetPlay
 from ofc_core.records import positional
 from ofc_core.row_tables import RANK_KEYS, row_tables
@@ -237,14 +238,14 @@ ROW_CARDS.update({(a,): (DECK[a],) for a in range(52)})
 ROW_CARDS.update({(a, b): (DECK[a], DECK[b]) for a in range(52) for b in range(52) if a != b})
 
 
-_STRENGTHS: dict[int, int] = {}
+_STRENGTHS: dict[int, Strength] = {}
 _KEY = tuple(RANK_KEYS[c >> 2] for c in range(52))
 """The batch scorer's additive rank key of each card: a row's key sum identifies its ranks."""
 _TOP_KEY = 1 << 24
 """Added to a top's key sum (3 cards) so it never meets a 5-card row's."""
 
 
-def row_strength(cards: Cards) -> int:
+def row_strength(cards: Cards) -> Strength:
     """The evaluator's strength of a complete row of card indexes, remembered: a row's strength
     depends only on its ranks (identified by the sum of their ``RANK_KEYS``) and on whether it
     is a flush (fewer than 13,000 keys); a key not seen yet is read from the batch scorer's
@@ -270,15 +271,15 @@ def row_strength(cards: Cards) -> int:
     return strength
 
 
-def _table_strength(key: int) -> int:
+def _table_strength(key: int) -> Strength:
     """The strength of a row's key (as :func:`row_strength` forms it) from the batch scorer's
     lookup tables (equal to the evaluator's by the batch scorer's contract)."""
     tables = row_tables()
     if key < 0:
-        return int(tables.flush[-1 - key])
+        return Strength(int(tables.flush[-1 - key]))
     if key >= _TOP_KEY:
-        return int(tables.top[key - _TOP_KEY])
-    return int(tables.five[key])
+        return Strength(int(tables.top[key - _TOP_KEY]))
+    return Strength(int(tables.five[key]))
 
 
 def _seat_fantasyland_next(ruleset: Ruleset, rows: Rows, fl_cards: int) -> int:

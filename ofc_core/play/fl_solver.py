@@ -45,6 +45,7 @@ import numpy as np
 from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, royalty_array
 from ofc_core.board import Board
 from ofc_core.cards import DECK, Card
+from ofc_core.evaluate import Strength
 from ofc_core.play import fl_value
 from ofc_core.play.engine import Placement
 from ofc_core.row_tables import RANK_KEYS, row_tables
@@ -65,7 +66,7 @@ class FantasylandSet:
     middle: tuple[int, ...]
     bottom: tuple[int, ...]
     discard: tuple[int, ...]
-    strengths: tuple[int, int, int]
+    strengths: tuple[Strength, Strength, Strength]
     royalties: tuple[int, int, int]
     """Each row's royalty (all 0 when the set fouls)."""
     stays: bool
@@ -364,7 +365,8 @@ def _result(hand: np.ndarray, layout: _Layout, rows: _Rows, best: _Best, ruleset
     top = tuple(int(c) for c in hand[layout.threes[t]])
     used = set(top + middle + bottom)
     discard = tuple(int(c) for c in hand if c not in used)
-    strengths = (int(rows.s3[t]), int(rows.s5[m]), int(rows.s5[b]))
+    strengths = (Strength(int(rows.s3[t])), Strength(int(rows.s5[m])),
+                 Strength(int(rows.s5[b])))
     royalties = (int(rows.top_royalty[t]), int(rows.middle_royalty[m]),
                  int(rows.bottom_royalty[b]))
     stays = ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties) > 0

@@ -35,6 +35,7 @@ import numpy as np
 from ofc_core.batch_boards import score_boards
 from ofc_core.board import Board
 from ofc_core.cards import DECK, BoardCard
+from ofc_core.evaluate import Strength
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
@@ -279,7 +280,7 @@ def fantasyland_set_value(rows: Rows, ruleset: Ruleset, fl_values: np.ndarray,
     scores = score_boards(cards, ruleset.royalties)
     if bool(scores.fouled[0]):
         return -foul_cost
-    top, middle, bottom = (int(s) for s in scores.strengths[0])
+    top, middle, bottom = (Strength(int(s)) for s in scores.strengths[0])
     royalties = tuple(int(r) for r in scores.royalties[0])
     stay = ruleset.fantasyland_cards(False, True, top, (top, middle, bottom),
                                      (royalties[0], royalties[1], royalties[2]))

@@ -38,10 +38,10 @@ def rules_json(record: HandRecord) -> str:
     return json.dumps(dict(record.rules), sort_keys=True)
 
 
-TextColumn: TypeAlias = Sequence[str | None] | pa.Array[Any] | pa.ChunkedArray[Any]
+TextColumn: TypeAlias = Sequence[str | None] | pa.Array | pa.ChunkedArray
 """A column of strings: a list, or an Arrow array built without Python objects."""
 
-ArrowColumn: TypeAlias = pa.Array[Any] | pa.ChunkedArray[Any] | np.ndarray | Sequence[Any]
+ArrowColumn: TypeAlias = pa.Array | pa.ChunkedArray | np.ndarray | Sequence[Any]
 """A column as the tables are built from: Arrow, numpy or a list."""
 
 
@@ -84,11 +84,11 @@ class HandColumns:
     surrendered: np.ndarray
     reported_points: list[float | None] | np.ndarray
     """``NaN`` or ``None`` where the log gives none."""
-    fl_cards: list[int | None] | pa.Array[Any]
+    fl_cards: list[int | None] | pa.Array
     board: tuple[TextColumn, TextColumn, TextColumn]
     """Cards of the top, middle and bottom rows as text."""
     # Per street of a player with street detail (R).
-    log_seat: list[int | None] | pa.Array[Any]
+    log_seat: list[int | None] | pa.Array
     """The seat number the log gives each player (``PlayerRecord.seat``); ``None`` unknown."""
     street_player: np.ndarray
     street: np.ndarray
@@ -105,7 +105,7 @@ class HandColumns:
     event_by: list[str | None] = field(default_factory=list)
     event_accepted: list[bool | None] = field(default_factory=list)
     event_data: list[str | None] = field(default_factory=list)
-    utc_offset: pa.Array[Any] | None = None
+    utc_offset: pa.Array | None = None
     """Per hand the log's UTC offset in minutes; ``None``: read from ``played_at``
     (:func:`utc_offsets`). Rescoring gives the stored column, so it keeps what it cannot
     read again (NULL for hands stored before schema 6)."""
@@ -179,8 +179,8 @@ class _PlayerLists:
         for number, s in enumerate(streets or (), start=1):
             self.street_player.append(player)
             self.street.append(number)
-            for k in FIELD_NAMES:
-                self.plays[k].append(cards_text(getattr(s, k)))
+            for field_name in FIELD_NAMES:
+                self.plays[field_name].append(cards_text(getattr(s, field_name)))
 
 
 @dataclass

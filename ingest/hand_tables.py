@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from ofc_core.batch import MAX_SEATS, RecordScores
 from ofc_core.board import ROW_NAMES
 from ofc_core.cards import DECK, JOKER_SPELLINGS
-from ofc_core.evaluate import category_of, hand_name
+from ofc_core.evaluate import Strength, category_of, hand_name
 from ofc_core.hand import HandRecord
 from ofc_core.rules import resolve
 
@@ -53,7 +53,7 @@ def ruleset_columns(variant: str, rules_json: str) -> tuple[str, str, str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _strength_names(strength: int) -> tuple[str, str]:
+def _strength_names(strength: Strength) -> tuple[str, str]:
     return category_of(strength).name.lower(), hand_name(strength)
 
 
@@ -140,7 +140,8 @@ class _Seats:
 
     @property
     def player_key(self) -> np.ndarray:
-        return self.keys[self.hand_index]
+        key: np.ndarray = self.keys[self.hand_index]
+        return key
 
 
 def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
@@ -207,7 +208,7 @@ def _hand_rows_table(cols: HandColumns, seats: _Seats, scores: RecordScores) -> 
     flat_strength = scores.strengths[mask].astype(np.int64).ravel()
     valid = ~np.repeat(scores.surrendered[mask], 3)
     uniq, inverse = np.unique(flat_strength[valid], return_inverse=True)
-    named = [_strength_names(int(x)) for x in uniq]
+    named = [_strength_names(Strength(int(x))) for x in uniq]
     category = pa.array([c for c, _ in named], pa.string()).take(pa.array(inverse))
     hname = pa.array([nm for _, nm in named], pa.string()).take(pa.array(inverse))
     where = np.nonzero(valid)[0]

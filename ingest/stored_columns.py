@@ -74,7 +74,8 @@ def read_store(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> StoredHan
     player_hand = np.searchsorted(hand_keys, players["hand_key"].to_numpy())
 
     def seat_key(table: pa.Table) -> np.ndarray:
-        return table["hand_key"].to_numpy() * (MAX_SEATS + 1) + table["seat"].to_numpy()
+        key: np.ndarray = table["hand_key"].to_numpy() * (MAX_SEATS + 1) + table["seat"].to_numpy()
+        return key
 
     player_keys = seat_key(players)  # sorted: players come by hand, then seat
     row_player = np.searchsorted(player_keys, seat_key(streets))

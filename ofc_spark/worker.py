@@ -339,8 +339,8 @@ def _bulk(out: _Out, lines: list[_Line]) -> None:
     try:
         fast, deferred = ofc_hh_fast.read_lines([(item.line, item.text) for item in lines])
     except Exception:  # a bug in the bulk reader: the reference reader reads every line
-        fast, deferred = ofc_hh_fast.read_lines([]), list(range(len(lines)))
-        fast = fast[0]
+        fast, _ = ofc_hh_fast.read_lines([])
+        deferred = list(range(len(lines)))
     if len(fast.columns):
         taken = [lines[i] for i in fast.inputs]
         keys = np.array([item.key for item in taken], np.int64)
@@ -457,7 +457,7 @@ def _process(out: _Out, batch: pa.Table) -> None:
 def _group_end(batch: pa.Table) -> int:
     """Rows of ``batch`` before its last key group (which may go on in the next batch)."""
     source, hand_id = batch.column("source"), batch.column("hand_id")
-    n = batch.num_rows
+    n = int(batch.num_rows)
     last = (source[n - 1].as_py(), hand_id[n - 1].as_py())
     if last[0] is None or last[1] is None:
         return n

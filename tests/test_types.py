@@ -1,9 +1,10 @@
 """Types as a gate: ``mypy --strict`` over every package, run from the test suite.
 
 ``--strict``: every function annotated, no implicit ``Any`` returns, generic types with their
-arguments, no unused ``type: ignore``. The configuration is pyproject's ``[tool.mypy]``: the
-stubs of pandas and pyarrow come with the test extra; plotly has no type information, and its
-modules alone are taken as untyped (a module override, with its reason beside it).
+arguments, no unused ``type: ignore``. The configuration is pyproject's ``[tool.mypy]``:
+pandas' stubs come with the test extra; plotly and pyarrow have no type information that fits
+the versions we use, and their modules alone are taken as untyped (module overrides, each with
+its reason beside it).
 
 A ``# type: ignore`` is allowed only with its error code and a reason after it
 (``# type: ignore[arg-type]  # why``), so that each one says what it silences and why.

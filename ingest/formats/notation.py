@@ -25,7 +25,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ofc_core.board import ROWS, Board, parse_compact_row
-from ofc_core.cards import BoardCard, Card, format_cards
+from ofc_core.cards import BoardCard, format_cards
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
 from ofc_core.rules import Ruleset
 

@@ -78,11 +78,15 @@ class ColumnLists:
         def columns(items: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
             return [list(c) for c in zip(*items)] if items else [[] for _ in range(width)]  # noqa: B905
 
+        by_player = columns(players, 7)
         by_street = columns(streets, 7)
         by_board = columns(boards, 4)
         return cls(dict(zip(HAND_COLUMNS, columns(hands, len(HAND_COLUMNS)), strict=True)),
-                   *columns(players, 7), by_street[0], by_street[1], by_street[2:],
-                   by_board[0], by_board[1:])
+                   player_hand=by_player[0], name=by_player[1], fantasyland=by_player[2],
+                   surrendered=by_player[3], reported=by_player[4], has_streets=by_player[5],
+                   seat=by_player[6], row_player=by_street[0], row_street=by_street[1],
+                   row_fields=by_street[2:], board_player=by_board[0],
+                   board_fields=by_board[1:])
 
 @dataclass(frozen=True)
 class FastHands:
@@ -168,9 +172,9 @@ def _wrong_types(b: ColumnLists) -> np.ndarray:
             pass
         bad_players.update(b.row_player[i] for i, v in enumerate(column)
                            if not (type(v) is str or (nullable and v is None)))
-    for column in b.board_fields:
-        if any(type(v) is not str for v in column):
-            bad_players.update(b.board_player[i] for i, v in enumerate(column)
+    for board_column in b.board_fields:
+        if any(type(v) is not str for v in board_column):
+            bad_players.update(b.board_player[i] for i, v in enumerate(board_column)
                                if type(v) is not str)
     wrong = np.zeros(len(b.hands["input"]), bool)
     wrong[[b.player_hand[p] for p in bad_players]] = True
@@ -222,7 +226,7 @@ def _card_texts(b: ColumnLists) -> tuple[np.ndarray, list[list[str | None]]]:
     row_player = np.array(b.row_player + b.board_player, np.int64)
     texts: list[list[str | None]] = [list(f) for f in b.row_fields]
     for k, field_ in enumerate((TOP, MIDDLE, BOTTOM)):
-        texts[field_] += b.board_fields[k]
+        texts[field_].extend(b.board_fields[k])
     for field_ in (DEALT, DISCARD):
         texts[field_] += [None] * len(b.board_player)
     return row_player, texts

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ofc_core.board import Board
-from ofc_core.cards import BoardCard, Card, parse_cards
+from ofc_core.cards import BoardCard, parse_cards
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, validate
 
 from . import LogFile, ParsedHand, ParseIssue, sqlite_db

@@ -35,7 +35,6 @@ from dashboard.queries.sessions import HAND_LIMIT
 GREEN, RED, PURPLE, BLUE = "#2ca02c", "#d62728", "#9467bd", "#1f77b4"
 NO_HANDS = "No hands match these filters."
 OPEN_HAND = "Select a hand to open it in Hand review."
-_NOTE = {"delta_color": "off", "delta_arrow": "off"}
 
 # --------------------------------------------------------------------------------------------
 # formats
@@ -94,7 +93,7 @@ def fetch(query: Callable[..., pd.DataFrame], *args: Any,
           empty: str = NO_HANDS) -> pd.DataFrame | None:
     """The rows of ``db.query(query, *args)``; ``None`` when there are none, after saying
     ``empty``."""
-    frame = db.query(query, *args)
+    frame: pd.DataFrame = db.query(query, *args)
     if frame.empty:
         st.info(empty)
         return None
@@ -117,7 +116,7 @@ def metric_row(*metrics: tuple[str, str] | tuple[str, str, str]) -> None:
     the note shown in grey under the number."""
     for column, (label, value, *note) in zip(st.columns(4), metrics, strict=False):
         if note:
-            column.metric(label, value, note[0], **_NOTE)
+            column.metric(label, value, note[0], delta_color="off", delta_arrow="off")
         else:
             column.metric(label, value)
 

@@ -365,15 +365,18 @@ def fetch_df(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> pd
     return a DataFrame."""
     cur = con.cursor()
     try:
-        return cur.execute(sql, list(params)).df()
+        frame: pd.DataFrame = cur.execute(sql, list(params)).df()
+        return frame
     finally:
         cur.close()
 
 
-def fetch_all(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[tuple]:
+def fetch_all(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = (),
+              ) -> list[tuple[Any, ...]]:
     cur = con.cursor()
     try:
-        return cur.execute(sql, list(params)).fetchall()
+        rows: list[tuple[Any, ...]] = cur.execute(sql, list(params)).fetchall()
+        return rows
     finally:
         cur.close()
 
@@ -383,7 +386,8 @@ def fetch_all_numpy(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()
     """Run one query on its own cursor and return its columns as numpy arrays."""
     cur = con.cursor()
     try:
-        return cur.execute(sql, list(params)).fetchnumpy()
+        columns: dict[str, Any] = cur.execute(sql, list(params)).fetchnumpy()
+        return columns
     finally:
         cur.close()
 
@@ -454,7 +458,7 @@ def filter_options(con: Any, player: str | None, me: tuple[MyName, ...] | None =
     )
 
 
-def _my_opponents(con: Any, filters: Filters) -> list[tuple]:
+def _my_opponents(con: Any, filters: Filters) -> list[tuple[Any, ...]]:
     """The opponents my seats have met (never another of my names at the same table)."""
     first, params = names_in(filters, "p.player")
     if all(n.source is None for n in filters.me or ()) and not not_me(filters, "", "")[0]:

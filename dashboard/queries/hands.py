@@ -206,7 +206,7 @@ def hand(con: Any, hand_key: int) -> dict[str, Any] | None:
                ruleset_label, scoring, button, hero, stake, currency, player_count,
                first_to_act, points_differ
         FROM hands WHERE hand_key = ?""", [hand_key])
-    return None if frame.empty else frame.iloc[0].to_dict()
+    return None if frame.empty else {str(k): v for k, v in frame.iloc[0].to_dict().items()}
 
 
 def players(con: Any, hand_key: int) -> pd.DataFrame:

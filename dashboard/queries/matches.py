@@ -16,6 +16,8 @@ race points stored per hand (``hand_players.points``); nothing is rescored here.
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import pandas as pd
 
@@ -85,7 +87,7 @@ WINNER = "coalesce(nullif(e.by_player, ''), json_extract_string(e.data, '$.winne
 """The winner a ``match_end`` event names."""
 
 
-def _matches(filters: Filters) -> tuple[str, list]:
+def _matches(filters: Filters) -> tuple[str, list[Any]]:
     if not chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)

@@ -101,8 +101,8 @@ def summary(con: Any, filters: Filters) -> Summary:
             money[currency] = (was[0] + float(amount or 0.0), was[1] + hands)
     systems: dict[str, tuple[int, float]] = {}
     for g in groups:
-        was = systems.get(g[2], (0, 0.0))
-        systems[g[2]] = (was[0] + g[3], was[1] + float(g[4]))
+        counted_so_far = systems.get(g[2], (0, 0.0))
+        systems[g[2]] = (counted_so_far[0] + g[3], counted_so_far[1] + float(g[4]))
     return Summary(hands=n, net_points=float(total), per_hand=mean, ci95=ci,
                    foul_rate=ratio(fouls, set_), fl_entry=ratio(entries, regular),
                    fl_stay=ratio(stays, fl_hands), fl_hands=fl_hands,

@@ -3,6 +3,8 @@ and whether chasing it pays: foul rate vs FL rate vs points per hand, session by
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -32,7 +34,7 @@ CARDS_COLUMNS = {
 }
 
 
-def headline(s: dict) -> None:
+def headline(s: dict[str, Any]) -> None:
     w.metric_row(("FL entry %", w.pct(s["entry_rate"]),
                   f"{s['entries']:,} of {s['normal_hands']:,} normal hands"),
                  ("FL stay %", w.pct(s["stay_rate"]),
@@ -41,7 +43,7 @@ def headline(s: dict) -> None:
                  ("Foul %", w.pct(s["foul_rate"])))
 
 
-def worth(current: Filters, s: dict) -> None:
+def worth(current: Filters, s: dict[str, Any]) -> None:
     kinds = [("Fantasyland", s["points_per_fl_hand"], s["fl_hands"]),
              ("normal", s["points_per_normal_hand"], s["normal_hands"])]
     fig = go.Figure(go.Bar(
@@ -54,7 +56,7 @@ def worth(current: Filters, s: dict) -> None:
                    fantasyland.kind_hands, current, hint="Click a bar to list its hands.")
 
 
-def top_chart(frame: pd.DataFrame) -> list | None:
+def top_chart(frame: pd.DataFrame) -> list[Any] | None:
     keys = frame[["top_class"]].to_numpy()
     fig = go.Figure()
     fig.add_trace(go.Bar(x=frame["top_class"], y=frame["entries"], name="entered FL",
@@ -105,7 +107,7 @@ def without_race(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(points_per_hand=per_hand, trend_points_per_hand=trend)
 
 
-def chasing_chart(frame: pd.DataFrame, period: str) -> list | None:
+def chasing_chart(frame: pd.DataFrame, period: str) -> list[Any] | None:
     keys = frame[["period"]].to_numpy()
     fig = go.Figure()
     fig.add_trace(go.Bar(x=frame["period_no"], y=frame["points_per_hand"], name="points per hand",

@@ -3,6 +3,8 @@ when (rolling, per session), which relation broke with which hands, and every fo
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -36,7 +38,7 @@ FOULED_COLUMNS = {
 }
 
 
-def breakdown_chart(frame: pd.DataFrame, dimension: str) -> list | None:
+def breakdown_chart(frame: pd.DataFrame, dimension: str) -> list[Any] | None:
     part = frame[frame["dimension"] == dimension]
     fig = go.Figure(go.Bar(
         x=w.plot_text(part["value"]), y=part["foul_rate"] * 100,
@@ -78,7 +80,7 @@ def rolling(current: Filters) -> None:
     w.chart_opens_hand(fig, "fouls_rolling", "Click a point to open that hand.")
 
 
-def per_session(current: Filters) -> list | None:
+def per_session(current: Filters) -> list[Any] | None:
     per = db.query(sessions.period_table, current, "session", GAP)
     fig = go.Figure(go.Bar(
         x=per["period_no"], y=per["foul_rate"] * 100, marker_color=w.RED,

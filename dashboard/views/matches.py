@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -48,14 +50,14 @@ DECISION_COLUMNS = {
 }
 
 
-def headline(s: dict) -> None:
+def headline(s: dict[str, Any]) -> None:
     w.metric_row(("Matches", f"{s['matches']:,}", f"{s['finished']:,} finished"),
                  ("Won", f"{s['won']:,}", w.pct(s["win_rate"])),
                  ("Money", w.num(s["money"]), "stake x cube, matches with a stake"),
                  ("Money per match", w.num(s["money_per_match"])))
 
 
-def money_chart(frame: pd.DataFrame) -> list | None:
+def money_chart(frame: pd.DataFrame) -> list[Any] | None:
     money = frame["money"].fillna(0)
     fig = go.Figure(go.Bar(
         x=list(range(1, len(frame) + 1)), y=money, marker_color=w.sign_colours(money),

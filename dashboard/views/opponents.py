@@ -86,7 +86,7 @@ def cumulative(current: Filters, names: list[str]) -> None:
                        "The most frequent opponents. Click a point to open that hand.")
 
 
-def split_chart(split: pd.DataFrame) -> list | None:
+def split_chart(split: pd.DataFrame) -> list[Any] | None:
     fig = go.Figure(go.Waterfall(
         x=split["component"], y=split["points"], measure=["relative"] * len(split),
         customdata=split[["component"]].to_numpy(),

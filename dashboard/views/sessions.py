@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -47,7 +49,7 @@ def race_note(frame: pd.DataFrame) -> None:
                    "stake x cube of each match.")
 
 
-def chart(frame: pd.DataFrame, period: str) -> list | None:
+def chart(frame: pd.DataFrame, period: str) -> list[Any] | None:
     keys, names = frame[["period"]].to_numpy(), w.plot_text(frame["period"])
     fig = go.Figure()
     fig.add_trace(go.Bar(
@@ -72,7 +74,8 @@ def main() -> None:
         return
     left, right = st.columns([1, 2])
     period = left.segmented_control("Group by", list(PERIOD_LABELS), default="session",
-                                    format_func=PERIOD_LABELS.get, key="sessions_period")
+                                    format_func=PERIOD_LABELS.__getitem__,
+                                    key="sessions_period")
     period = period or "session"
     gap = right.number_input(
         "New session after a break of (minutes)", min_value=1, max_value=24 * 60,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -24,7 +26,7 @@ COLUMNS = {
 }
 
 
-def chart(frame: pd.DataFrame) -> list | None:
+def chart(frame: pd.DataFrame) -> list[Any] | None:
     mean = frame["points_per_hand"]
     fig = go.Figure(go.Bar(
         x=w.plot_text(frame["ruleset_label"]), y=mean,

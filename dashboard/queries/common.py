@@ -496,18 +496,6 @@ CUBE = api.CUBE_SQL
 """The cube value an ``events e`` row's data gives (``cube``; ``multiplier`` is read too)."""
 
 
-def money_sql(alias: str) -> str:
-    """One player-hand's money, for rows ``alias`` of ``hand_players`` (or ``scope``): the
-    stored ``money`` column (``NULL`` without a stake), whose rule is :mod:`ingest.money`:
-    points x stake, except under race scoring (OFC Double), where the hand that ends a match
-    holds stake x final cube, won or lost, and the match's other hands none.
-
-    >>> money_sql("hp")
-    'hp.money'
-    """
-    return f"{alias}.money"
-
-
 def span_label(expr: str) -> str:
     """A group's values of ``expr`` named in one text: the value when there is one, else the
     least and the greatest (``'EUR, USD'``).

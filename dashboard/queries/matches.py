@@ -9,8 +9,9 @@ is unfinished.
 
 The money of a match, from the player's side, is stake x final cube (the cube from
 ``match_end``, else 2 to the number of accepted doubles), positive if the player won it and
-negative if they lost: :func:`dashboard.queries.common.money_sql`, the definition every page
-uses, so Overview, Sessions and Opponents give the same money. The points are the banked
+negative if they lost: the stored ``hand_players.money`` (its one definition is
+:mod:`ingest.money`), which every page reads, so Overview, Sessions and Opponents give the same
+money. The points are the banked
 race points stored per hand (``hand_players.points``); nothing is rescored here.
 """
 
@@ -26,7 +27,6 @@ from dashboard.queries.common import (
     Filters,
     chosen,
     fetch_df,
-    money_sql,
     names_in,
     not_me,
 )
@@ -93,7 +93,7 @@ def _matches(filters: Filters) -> tuple[str, list[Any]]:
     head, params = scope_cte(filters)
     first_cut, first = names_in(filters, "q.opponent")
     others, more = not_me(filters, "q.player", "q.hand_key")
-    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"), first_cut=first_cut,
+    sql = head + _MATCHES.format(cube=CUBE, money="m.money", first_cut=first_cut,
                                  others=others, winner=WINNER)
     return sql, [*params, *first, *more]
 
@@ -165,17 +165,12 @@ def cube_decisions_of(offered: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFr
     return offered.merge(results, on="match_id", how="left").drop(columns=["idx"])
 
 
-def cube_decisions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """:func:`cube_decisions_of` the player's offers and matches."""
-    return cube_decisions_of(offers(con, filters), table(con, filters))
-
-
 DECISIONS = ("I doubled, they took", "I doubled, they declined", "they doubled, I took",
              "they doubled, I declined")
 
 
 def cube_summary_of(decisions: pd.DataFrame) -> pd.DataFrame:
-    """Per kind of cube decision (:data:`DECISIONS`) of a :func:`cube_decisions`:
+    """Per kind of cube decision (:data:`DECISIONS`) of :func:`cube_decisions_of`:
     ``decisions``, ``matches_won`` and ``matches_lost`` afterwards, and the ``money`` of those
     matches."""
     won = decisions["won"]
@@ -187,11 +182,6 @@ def cube_summary_of(decisions: pd.DataFrame) -> pd.DataFrame:
     ).reset_index()
     order = {c: i for i, c in enumerate(DECISIONS)}
     return grouped.sort_values("decision", key=lambda c: c.map(order)).reset_index(drop=True)
-
-
-def cube_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """:func:`cube_summary_of` the player's doubling offers."""
-    return cube_summary_of(cube_decisions(con, filters))
 
 
 def match_hands(con: duckdb.DuckDBPyConnection, filters: Filters, match_id: str) -> pd.DataFrame:

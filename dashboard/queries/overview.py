@@ -22,7 +22,6 @@ from dashboard.queries.common import (
     fetch_all,
     fetch_all_numpy,
     fetch_df,
-    money_sql,
     names_in,
     scoring_label,
     where,
@@ -77,7 +76,7 @@ def summary(con: Any, filters: Filters) -> Summary:
                count_if(hp.fantasyland_next > 0 AND NOT hp.fantasyland),
                count_if(hp.fantasyland),
                count_if(hp.fantasyland_next > 0 AND hp.fantasyland),
-               coalesce(sum(hp.royalties), 0), sum({money_sql("hp")})
+               coalesce(sum(hp.royalties), 0), sum(hp.money)
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY 1, 2, 3 ORDER BY 4 DESC""", params)
     n, _, _, set_, fouls, regular, entries, fl_hands, stays, royalties = (
@@ -247,7 +246,7 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
                avg(hp.fouled::INT) AS foul_rate,
                {scoring} AS scoring,
                count_if(hp.fantasyland) AS fl_hands,
-               sum({money_sql("hp")}) AS money,
+               sum(hp.money) AS money,
                arg_min(hp.hand_key, hp.played_at) AS first_hand
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",

@@ -97,11 +97,11 @@ def one(moment: object, offset: object = None, zone: str | None = None, fmt: str
     >>> one(None, zone=UTC)
     '–'
     """
-    value = shown(pd.Series([moment]), pd.Series([offset]), zone or chosen(), fmt)
+    value = shown(pd.Series([moment]), pd.Series([offset]), zone or chosen_zone(), fmt)
     return str(value.iloc[0])
 
 
-def chosen() -> str:
+def chosen_zone() -> str:
     """The zone the user chose (the log's own by default)."""
     value = st.session_state.get(KEY)
     return value if isinstance(value, str) and value in zones() else LOG_ZONE
@@ -126,7 +126,7 @@ def render_choice() -> None:
 def table_times(frame: pd.DataFrame, columns: tuple[str, ...] | None = None) -> pd.DataFrame:
     """``frame`` with its date-time columns (or ``columns``) as text in the chosen zone, on
     the offsets of its ``utc_offset`` column where it has one; that column is dropped."""
-    zone = chosen()
+    zone = chosen_zone()
     offsets = frame[OFFSET] if OFFSET in frame else None
     names = columns if columns is not None else tuple(
         c for c in frame.columns if isinstance(frame[c].dtype, pd.DatetimeTZDtype)

@@ -29,7 +29,7 @@ import streamlit as st
 
 from dashboard import db, filters, timefmt
 from dashboard.cards import md_text
-from dashboard.queries.common import Filters, chosen, whose
+from dashboard.queries.common import Filters, player_chosen, shown_players
 from dashboard.queries.sessions import HAND_LIMIT
 
 GREEN, RED, PURPLE, BLUE = "#2ca02c", "#d62728", "#9467bd", "#1f77b4"
@@ -76,11 +76,11 @@ def start(title: str) -> Filters | None:
     """Title, then the filters; ``None`` (with a plain message) when there is nothing to show."""
     st.title(title)
     current = filters.current()
-    if not chosen(current):
+    if not player_chosen(current):
         st.info("No hands yet. Import your logs on the Import page.")
         st.page_link("views/import_page.py", label="Go to Import", icon=":material/upload_file:")
         return None
-    st.markdown(f"Results of **{md_text(whose(current))}**")
+    st.markdown(f"Results of **{md_text(shown_players(current))}**")
     return current
 
 

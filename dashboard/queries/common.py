@@ -342,17 +342,17 @@ def names_in(filters: Filters, column: str) -> tuple[str, list[Any]]:
     return "TRUE", []
 
 
-def chosen(filters: Filters) -> bool:
+def player_chosen(filters: Filters) -> bool:
     """Whether the filters name whose results to show (a player, or me)."""
     return filters.player is not None or bool(filters.me)
 
 
-def whose(filters: Filters) -> str:
+def shown_players(filters: Filters) -> str:
     """Who the pages show, for a heading (plain text: the caller escapes it).
 
-    >>> whose(Filters(me=(MyName("ann"), MyName("ann_swc", "swc"))))
+    >>> shown_players(Filters(me=(MyName("ann"), MyName("ann_swc", "swc"))))
     'me (ann, ann_swc (swc))'
-    >>> whose(Filters(player="bo"))
+    >>> shown_players(Filters(player="bo"))
     'bo'
     """
     if filters.me and filters.player is None:

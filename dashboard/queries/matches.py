@@ -25,10 +25,10 @@ import pandas as pd
 from dashboard.queries.common import (
     CUBE,
     Filters,
-    chosen,
     fetch_df,
     names_in,
     not_me,
+    player_chosen,
 )
 from dashboard.queries.sessions import hand_list, scope_cte
 
@@ -88,7 +88,7 @@ WINNER = "coalesce(nullif(e.by_player, ''), json_extract_string(e.data, '$.winne
 
 
 def _matches(filters: Filters) -> tuple[str, list[Any]]:
-    if not chosen(filters):
+    if not player_chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
     first_cut, first = names_in(filters, "q.opponent")
@@ -151,7 +151,7 @@ def offers(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Every doubling offer in the player's matches: ``match_id``, ``hand_key`` (the hand
     after which it was offered), ``played_at``, ``offered_by``, ``accepted``, ``cube_after``,
     ``decision`` (one of :data:`DECISIONS`)."""
-    if not chosen(filters):
+    if not player_chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
     sql = head + _OFFERS.format(cube=CUBE, decision=DECISION)

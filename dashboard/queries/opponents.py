@@ -18,12 +18,12 @@ import pandas as pd
 from dashboard.queries.common import (
     RACE,
     Filters,
-    chosen,
     currency_label,
     fetch_df,
     names_in,
     not_me,
     not_my_name,
+    player_chosen,
     seat_by_name,
 )
 from dashboard.queries.sessions import scope_cte
@@ -74,7 +74,7 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
     ``money`` the parts of the pair's money (:data:`PAIR_MONEY`). My pair is found by my name
     where that is enough (:func:`~dashboard.queries.common.seat_by_name`: a single-key join,
     about four times cheaper), else by my seat."""
-    if not chosen(filters):
+    if not player_chosen(filters):
         raise ValueError("the opponents of whom? choose a player first")
     head, params = scope_cte(filters)
     first_cut, first = names_in(filters, "p.player")

@@ -18,11 +18,11 @@ from dashboard.queries.common import (
     PLAYER_ROWS,
     RACE,
     Filters,
-    chosen,
     fetch_all,
     fetch_all_numpy,
     fetch_df,
     names_in,
+    player_chosen,
     scoring_label,
     where,
 )
@@ -187,7 +187,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
 def _expected(con: Any, filters: Filters, keys: np.ndarray, points: np.ndarray) -> np.ndarray:
     """The running total with reviewed hands counted at their expected points; NaN when no
     hand is reviewed (or no player is chosen)."""
-    if not chosen(filters):
+    if not player_chosen(filters):
         return np.full(len(keys), np.nan)
     found = review.expected_first(con, filters)
     if found.empty:

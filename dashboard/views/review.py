@@ -11,8 +11,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters
-from dashboard import widgets as w
+from dashboard import db, filters, widgets
 from dashboard.cards import board_html, md_text
 from dashboard.queries import review as q
 from ofc_core.board import Board, parse_compact_row
@@ -22,19 +21,19 @@ DRAWN = 5  # costliest decisions drawn as cards (the table lists more); no docst
 
 COSTLY_COLUMNS = {
     "hand_key": None,
-    "played_at": w.when("Played"),
-    "hand_id": w.text("Hand"),
-    "street": w.count("Street"),
-    "kind": w.text("Kind"),
-    "board": w.text("Board before"),
-    "dealt": w.text("Dealt"),
-    "chosen": w.text("Played"),
-    "chosen_ev": w.signed("EV played"),
-    "best": w.text("Best"),
-    "best_ev": w.signed("EV best"),
-    "ev_lost": w.signed("EV lost"),
-    "fl_chase": w.flag("FL chase"),
-    "variant": w.text("Variant"),
+    "played_at": widgets.when("Played"),
+    "hand_id": widgets.text("Hand"),
+    "street": widgets.count("Street"),
+    "kind": widgets.text("Kind"),
+    "board": widgets.text("Board before"),
+    "dealt": widgets.text("Dealt"),
+    "chosen": widgets.text("Played"),
+    "chosen_ev": widgets.signed("EV played"),
+    "best": widgets.text("Best"),
+    "best_ev": widgets.signed("EV best"),
+    "ev_lost": widgets.signed("EV lost"),
+    "fl_chase": widgets.flag("FL chase"),
+    "variant": widgets.text("Variant"),
 }
 
 DEFINITION = (
@@ -87,9 +86,9 @@ def drawn(frame: Any, four: bool) -> None:
 
 def bars(frame: Any, x: str, title: str, key: str) -> None:
     fig = go.Figure(go.Bar(x=frame[x].astype(str), y=frame["per_hand"],
-                           text=w.plot_text(frame["per_hand"]),
+                           text=widgets.plot_text(frame["per_hand"]),
                            hovertemplate="%{x}<br>%{y:.2f} points per hand<extra></extra>"))
-    w.layout(fig, height=300, title=title, yaxis_title="EV lost per hand")
+    widgets.layout(fig, height=300, title=title, yaxis_title="EV lost per hand")
     st.plotly_chart(fig, key=key)
 
 
@@ -98,12 +97,12 @@ def over_time(frame: Any) -> None:
                                customdata=frame["hands"],
                                hovertemplate="%{x}<br>%{y:.2f} per hand (%{customdata} hands)"
                                              "<extra></extra>"))
-    w.layout(fig, height=300, title="EV lost per hand, by day", yaxis_title="points per hand")
+    widgets.layout(fig, height=300, title="EV lost per hand, by day", yaxis_title="points per hand")
     st.plotly_chart(fig, key="review_time")
 
 
 def main() -> None:
-    current = w.start("Decision review")
+    current = widgets.start("Decision review")
     if current is None:
         return
     s = db.query(q.summary, current)
@@ -111,9 +110,10 @@ def main() -> None:
         st.info("No reviewed decisions for these filters. Review a player's hands with "
                 "`ofc review --player NAME` (docs/review.md).")
         return
-    w.metric_row(("Reviewed hands", f"{s.hands:,}"), ("Decisions", f"{s.decisions:,}"),
-                 ("EV lost", w.num(s.ev_lost, 1), f"{s.costly:,} decisions over 1 point"),
-                 ("EV lost per hand", w.num(s.per_hand)))
+    widgets.metric_row(("Reviewed hands", f"{s.hands:,}"), ("Decisions", f"{s.decisions:,}"),
+                       ("EV lost", widgets.num(s.ev_lost, 1),
+                        f"{s.costly:,} decisions over 1 point"),
+                       ("EV lost per hand", widgets.num(s.per_hand)))
     st.caption(DEFINITION)
     st.subheader("Costliest decisions")
     costly = db.query(q.costliest, current)
@@ -121,7 +121,7 @@ def main() -> None:
     table = st.dataframe(costly, key="review_costliest", on_select="rerun",
                          selection_mode="single-row", hide_index=True, width="stretch",
                          column_config=COSTLY_COLUMNS)
-    row = w.selected_row(table)
+    row = widgets.selected_row(table)
     if row is not None and row < len(costly):
         filters.open_hand(int(costly.iloc[row]["hand_key"]), int(costly.iloc[row]["street"]))
     st.caption("Select a decision to replay its hand at that street.")

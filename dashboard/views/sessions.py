@@ -8,27 +8,26 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db
-from dashboard import widgets as w
+from dashboard import db, widgets
 from dashboard.queries import sessions
 
 PERIOD_LABELS = {"session": "Session", "week": "Week", "day": "Day"}
 
 COLUMNS = {
-    "period_no": w.count("#"),
-    "period": w.text("Key", help="id: the log's session id; gap: split by inactivity"),
-    "started": w.when("Started"),
-    "ended": w.when("Ended"),
-    "hands": w.count("Hands"),
-    "points": w.signed("Points", 1),
-    "points_per_hand": w.signed("Per hand"),
-    "scoring": w.text("Scoring", help="race: OFC Double race points (not money, and not "
-                      "added to other points)"),
-    "foul_rate": w.percent("Foul %"),
-    "fl_entry_rate": w.percent("FL entry %"),
-    "fl_hands": w.count("FL hands"),
-    **w.MONEY_COLUMNS,
-    "cumulative_points": w.signed("Running total", 1),
+    "period_no": widgets.count("#"),
+    "period": widgets.text("Key", help="id: the log's session id; gap: split by inactivity"),
+    "started": widgets.when("Started"),
+    "ended": widgets.when("Ended"),
+    "hands": widgets.count("Hands"),
+    "points": widgets.signed("Points", 1),
+    "points_per_hand": widgets.signed("Per hand"),
+    "scoring": widgets.text("Scoring", help="race: OFC Double race points (not money, and not "
+                            "added to other points)"),
+    "foul_rate": widgets.percent("Foul %"),
+    "fl_entry_rate": widgets.percent("FL entry %"),
+    "fl_hands": widgets.count("FL hands"),
+    **widgets.MONEY_COLUMNS,
+    "cumulative_points": widgets.signed("Running total", 1),
     "race_hands": None,
 }
 
@@ -50,26 +49,26 @@ def race_note(frame: pd.DataFrame) -> None:
 
 
 def chart(frame: pd.DataFrame, period: str) -> list[Any] | None:
-    keys, names = frame[["period"]].to_numpy(), w.plot_text(frame["period"])
+    keys, names = frame[["period"]].to_numpy(), widgets.plot_text(frame["period"])
     fig = go.Figure()
     fig.add_trace(go.Bar(
         x=frame["period_no"], y=frame["points"], name="points",
-        marker_color=w.sign_colours(frame["points"]), customdata=keys, hovertext=names,
+        marker_color=widgets.sign_colours(frame["points"]), customdata=keys, hovertext=names,
         hovertemplate="%{hovertext}<br>%{y:+,.1f} points<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=frame["period_no"], y=frame["cumulative_points"], name="running total",
         mode="lines+markers", yaxis="y2", customdata=keys, hovertext=names,
         hovertemplate="%{hovertext}<br>total %{y:+,.1f}<extra></extra>"))
-    left, right = w.zero_aligned(frame["points"], frame["cumulative_points"])
-    w.layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
-             yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
-                                            "side": "right", "tickmode": "auto",
-                                            "showgrid": False, "range": right})
-    return w.chart(fig, f"sessions_chart_{period}")
+    left, right = widgets.zero_aligned(frame["points"], frame["cumulative_points"])
+    widgets.layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
+                   yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
+                                                  "side": "right", "tickmode": "auto",
+                                                  "showgrid": False, "range": right})
+    return widgets.chart(fig, f"sessions_chart_{period}")
 
 
 def main() -> None:
-    current = w.start("Sessions")
+    current = widgets.start("Sessions")
     if current is None:
         return
     left, right = st.columns([1, 2])
@@ -84,20 +83,21 @@ def main() -> None:
         help="Used only for hands whose log gives no session id.")
     frame = db.query(sessions.period_table, current, period, float(gap))
     if frame.empty:
-        w.no_hands()
+        widgets.no_hands()
         return
-    w.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
-                 ("Winning", f"{winning(frame):,}"),
-                 ("Best", w.num(frame["points"].max(), 1)),
-                 ("Worst", w.num(frame["points"].min(), 1)))
+    widgets.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
+                       ("Winning", f"{winning(frame):,}"),
+                       ("Best", widgets.num(frame["points"].max(), 1)),
+                       ("Worst", widgets.num(frame["points"].min(), 1)))
     point = chart(frame, period)
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
-    row = w.table(frame, "sessions_table", COLUMNS, order=tuple(k for k, v in COLUMNS.items() if v),
-                  rates=("foul_rate", "fl_entry_rate"))
-    w.hands_behind(w.picked(point, row, frame, "period"), "sessions_hands",
-                   PERIOD_LABELS[period].lower() + " {}", sessions.period_hands, current,
-                   period, hint="Select a row to list its hands.", gap_minutes=float(gap))
+    row = widgets.table(frame, "sessions_table", COLUMNS,
+                        order=tuple(k for k, v in COLUMNS.items() if v),
+                        rates=("foul_rate", "fl_entry_rate"))
+    widgets.hands_behind(widgets.picked(point, row, frame, "period"), "sessions_hands",
+                         PERIOD_LABELS[period].lower() + " {}", sessions.period_hands, current,
+                         period, hint="Select a row to list its hands.", gap_minutes=float(gap))
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

@@ -8,7 +8,7 @@ text). :func:`ingest.hand_tables.build_tables` turns it, with the scores, into t
 >>> rec = HandRecord("club", "7", "regular", (
 ...     PlayerRecord("ann", 0, Board.parse("Qh Qd 2c", "8s 8d 8c 5h 5d", "Ah Kh Th 9h 6h")),))
 >>> cols = columns_from_records([rec], [1], [None])
->>> len(cols), cols.name, cols.board[0], list(cols.fantasyland)
+>>> len(cols), cols.name, cols.board[0], cols.fantasyland.tolist()
 (1, ['ann'], ['Qh Qd 2c'], [False])
 """
 

@@ -93,7 +93,7 @@ LUCK = (
 
 def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
-    played = timefmt.shown(frame["played_at"], frame["utc_offset"], timefmt.chosen()).replace(
+    played = timefmt.shown(frame["played_at"], frame["utc_offset"], timefmt.chosen_zone()).replace(
         timefmt.NO_TIME, "undated")
     hover = np.column_stack([frame["hand_key"].to_numpy(), played.to_numpy(),
                              frame["points"].to_numpy()])

@@ -77,6 +77,7 @@ def cube(current: Filters, frame: pd.DataFrame) -> None:
         st.info("No doubling offers in these matches.")
         return
     st.dataframe(widgets.shown_frame(summary), key="matches_cube_summary", hide_index=True,
+                 placeholder=widgets.MISSING,
                  width="stretch", column_config=SUMMARY_COLUMNS)
     row = widgets.table(decisions, "matches_decisions", DECISION_COLUMNS)
     widgets.hands_behind(widgets.picked(None, row, decisions, "match_id"), "matches_decision_hands",

@@ -32,11 +32,12 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ofc_core.hand import HandRecord  # noqa: E402
-from ofc_core.play.engine import SessionSpec, Table, hero_view, play_session  # noqa: E402
+from ofc_core.play.engine import Table  # noqa: E402
 from ofc_core.play.placements import free_slots, legal_placements  # noqa: E402
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.review import Decision, evaluate, spots_of  # noqa: E402
 from ofc_core.play.rollout import SpotRollouts  # noqa: E402
+from ofc_core.play.sessions import SessionSpec, hero_view, play_session  # noqa: E402
 from ofc_core.rules import PRESETS  # noqa: E402
 
 

@@ -3,7 +3,7 @@
 Deals ``--hands`` random 3-player hands (each board 13 distinct cards, the three boards of a
 hand disjoint), then times on ONE core:
 
-- the per-board work (row strengths, foul, royalties) of :func:`ofc_core.batch.score_boards`
+- the per-board work (row strengths, foul, royalties) of :func:`ofc_core.batch_boards.score_boards`
   on all ``3 * hands`` boards: ``boards_per_s`` (best of ``--repeat``);
 - the full 3-player pairwise :func:`ofc_core.batch.score_batch`:
   ``score_batch_hands_per_s``;
@@ -45,7 +45,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ofc_core import batch  # noqa: E402
+from ofc_core import batch, batch_boards, row_tables  # noqa: E402
 from ofc_core.board import Board, Row  # noqa: E402
 from ofc_core.cards import DECK  # noqa: E402
 from ofc_core.evaluate import evaluate  # noqa: E402
@@ -178,20 +178,20 @@ def main() -> int:
     ruleset = PRESETS["regular"]
 
     start = time.perf_counter()
-    batch.row_tables.cache_clear()
-    batch.row_tables()
+    row_tables.row_tables.cache_clear()
+    row_tables.row_tables()
     table_build_s = time.perf_counter() - start
 
     hands = deal(args.hands, args.seed)
     boards = hands.reshape(-1, 13)
     print(f"dealt {len(hands):,} hands, {len(boards):,} boards", file=sys.stderr)
 
-    batch.score_boards(boards[:10_000], ruleset.royalties)  # warm up
-    board_s, board_cpu = best_time(lambda: batch.score_boards(boards, ruleset.royalties),
+    batch_boards.score_boards(boards[:10_000], ruleset.royalties)  # warm up
+    board_s, board_cpu = best_time(lambda: batch_boards.score_boards(boards, ruleset.royalties),
                                    args.repeat)
     print(f"per-board work: {len(boards) / board_s / 1e6:.1f}M boards/s", file=sys.stderr)
-    rows_s, _ = best_time(lambda: batch.evaluate_rows(boards), args.repeat)
-    scored = batch.score_boards(boards, ruleset.royalties)
+    rows_s, _ = best_time(lambda: row_tables.evaluate_rows(boards), args.repeat)
+    scored = batch_boards.score_boards(boards, ruleset.royalties)
 
     hand_s, hand_cpu = best_time(lambda: batch.score_batch(hands, ruleset), args.repeat)
     print(f"score_batch: {len(hands) / hand_s / 1e6:.2f}M hands/s", file=sys.stderr)

@@ -1,6 +1,6 @@
 """Simulator throughput: three-handed pineapple played by ``careful`` on one core.
 
-Measures :func:`ofc_core.play.engine.play_session` (dealing, 15 decisions per hand, Fantasyland,
+Measures :func:`ofc_core.play.sessions.play_session` (dealing, 15 decisions per hand, Fantasyland,
 scoring, hand records) and, separately, writing the records as ``ofc-hh/1``. Prints a table and,
 as the last line, one JSON object. Target: 5,000 hands/s for the engine.
 
@@ -28,8 +28,9 @@ import numpy as np  # noqa: E402
 
 from ingest.formats.ofc_hh import write_records  # noqa: E402
 from ofc_core.batch import score_records  # noqa: E402
-from ofc_core.play.engine import SessionSpec, Table, play_session  # noqa: E402
+from ofc_core.play.engine import Table  # noqa: E402
 from ofc_core.play.policies import POLICIES, policy  # noqa: E402
+from ofc_core.play.sessions import SessionSpec, play_session  # noqa: E402
 from ofc_core.rules import PRESETS  # noqa: E402
 
 

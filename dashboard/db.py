@@ -226,8 +226,8 @@ def data_version(path: Path) -> tuple[int, ...]:
 
 
 @st.cache_data(ttl=CACHE_TTL_SECONDS, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
-def _cached(db: str, version: tuple[int, ...], module: str, name: str, args: tuple,
-            kwargs: tuple) -> Any:
+def _cached(db: str, version: tuple[int, ...], module: str, name: str, args: tuple[Any, ...],
+            kwargs: tuple[Any, ...]) -> Any:
     profiling.computed()
     fn = getattr(importlib.import_module(module), name)
     return fn(connection(), *args, **dict(kwargs))

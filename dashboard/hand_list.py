@@ -45,7 +45,8 @@ def current_page(scope: Scope) -> q.Page | None:
     if not isinstance(kept, tuple) or kept[0] != scope:
         st.session_state[PAGE_KEY] = (scope, None)
         return None
-    return kept[1]
+    page: q.Page | None = kept[1]
+    return page
 
 
 def set_page(scope: Scope, page: q.Page | None,
@@ -71,7 +72,8 @@ def page_of(scope: Scope, hand_key: int | None) -> pd.DataFrame:
         page = q.Page(hand_key)
         found = db.query(q.find_hands, current, search, page)
     set_page(scope, page)
-    return found
+    frame: pd.DataFrame = found
+    return frame
 
 
 def page_label(found: pd.DataFrame, where: q.Place | None, hand_key: int | None) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -59,6 +60,11 @@ def _missing(value: object) -> bool:
     return value is None or (isinstance(value, float) and value != value)
 
 
+def whole_number(cell: Any) -> int:
+    """A whole number read from a table cell (a seat, a street)."""
+    return int(cell)
+
+
 def _cards(text: str | None) -> tuple[str, ...]:
     return () if _missing(text) or not text else tuple(str(text).split())
 
@@ -73,8 +79,8 @@ def view_at(placements: pd.DataFrame, seats: pd.DataFrame, step: int,
     for seat in seats.itertuples(index=False):
         mine = placements[placements["seat"] == seat.seat]
         upto = mine if showdown else mine[mine["street"] <= step]
-        rows = {r: tuple(c for t in upto[r] for c in _cards(t)) for r in ("top", "middle",
-                                                                           "bottom")}
+        rows: dict[str, tuple[CardSlot, ...]] = {
+            r: tuple(c for t in upto[r] for c in _cards(t)) for r in ("top", "middle", "bottom")}
         fl = bool(seat.fantasyland)
         dealt: tuple[CardSlot, ...] | None = None
         placed_now: tuple[str, ...] = ()
@@ -86,7 +92,8 @@ def view_at(placements: pd.DataFrame, seats: pd.DataFrame, step: int,
             placed_now = _cards(street["top"]) + _cards(street["middle"]) + _cards(
                 street["bottom"])
             if _missing(street["discard"]):
-                discard = (Hidden,) * discards(int(seat.seat), int(street["street"]))
+                discard = (Hidden,) * discards(whole_number(seat.seat),
+                                               whole_number(street["street"]))
             else:
                 discard = _cards(street["discard"])
         face_down = fl and not showdown
@@ -95,7 +102,7 @@ def view_at(placements: pd.DataFrame, seats: pd.DataFrame, step: int,
             placed_now = ()
             dealt = None
             discard = (Hidden,) * len(discard)
-        out.append(SeatView(int(seat.seat), str(seat.player), fl, rows["top"], rows["middle"],
-                            rows["bottom"], dealt, placed_now, discard, face_down,
-                            recorded=len(mine) > 0))
+        out.append(SeatView(whole_number(seat.seat), str(seat.player), fl, rows["top"],
+                            rows["middle"], rows["bottom"], dealt, placed_now, discard,
+                            face_down, recorded=len(mine) > 0))
     return out

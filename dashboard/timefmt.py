@@ -11,6 +11,7 @@ named zone. Every shown time carries its zone: ``2026-11-29 10:00 -05:00`` or
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 import pandas as pd
@@ -33,6 +34,14 @@ def zones() -> tuple[str, ...]:
     """The choices: the log's zone, UTC, then every named zone the system knows."""
     named = sorted(z for z in available_timezones() if "/" in z and not z.startswith("Etc/"))
     return (LOG_ZONE, UTC, *named)
+
+
+def _zone_suffix(moment: Any) -> str:
+    """The offset of a moment shown in a named zone (``''`` for no moment)."""
+    if pd.isna(moment):
+        return ""
+    offset = moment.utcoffset()
+    return offset_text(None if offset is None else offset.total_seconds() // 60)
 
 
 def offset_text(minutes: float | None) -> str:
@@ -73,8 +82,7 @@ def shown(moments: pd.Series, offsets: pd.Series | None = None, zone: str = LOG_
         suffix = [offset_text(m) for m in minutes]
     else:
         local = utc.dt.tz_convert(ZoneInfo(zone))
-        suffix = [offset_text(t.utcoffset().total_seconds() // 60) if not pd.isna(t) else ""
-                  for t in local]
+        suffix = [_zone_suffix(t) for t in local]
     stamps = local.dt.strftime(fmt)
     return pd.Series([NO_TIME if pd.isna(t) else f"{t} {z}"
                       for t, z in zip(stamps, suffix, strict=True)], index=utc.index,
@@ -89,11 +97,11 @@ def one(moment: object, offset: object = None, zone: str | None = None, fmt: str
     >>> one(None, zone=UTC)
     '–'
     """
-    value = shown(pd.Series([moment]), pd.Series([offset]), zone or chosen(), fmt)
+    value = shown(pd.Series([moment]), pd.Series([offset]), zone or chosen_zone(), fmt)
     return str(value.iloc[0])
 
 
-def chosen() -> str:
+def chosen_zone() -> str:
     """The zone the user chose (the log's own by default)."""
     value = st.session_state.get(KEY)
     return value if isinstance(value, str) and value in zones() else LOG_ZONE
@@ -118,7 +126,7 @@ def render_choice() -> None:
 def table_times(frame: pd.DataFrame, columns: tuple[str, ...] | None = None) -> pd.DataFrame:
     """``frame`` with its date-time columns (or ``columns``) as text in the chosen zone, on
     the offsets of its ``utc_offset`` column where it has one; that column is dropped."""
-    zone = chosen()
+    zone = chosen_zone()
     offsets = frame[OFFSET] if OFFSET in frame else None
     names = columns if columns is not None else tuple(
         c for c in frame.columns if isinstance(frame[c].dtype, pd.DatetimeTZDtype)

@@ -29,13 +29,12 @@ import streamlit as st
 
 from dashboard import db, filters, timefmt
 from dashboard.cards import md_text
-from dashboard.queries.common import Filters, chosen, whose
+from dashboard.queries.common import Filters, player_chosen, shown_players
 from dashboard.queries.sessions import HAND_LIMIT
 
 GREEN, RED, PURPLE, BLUE = "#2ca02c", "#d62728", "#9467bd", "#1f77b4"
 NO_HANDS = "No hands match these filters."
 OPEN_HAND = "Select a hand to open it in Hand review."
-_NOTE = {"delta_color": "off", "delta_arrow": "off"}
 
 # --------------------------------------------------------------------------------------------
 # formats
@@ -78,11 +77,11 @@ def start(title: str) -> Filters | None:
     """Title, then the filters; ``None`` (with a plain message) when there is nothing to show."""
     st.title(title)
     current = filters.current()
-    if not chosen(current):
+    if not player_chosen(current):
         st.info("No hands yet. Import your logs on the Import page.")
         st.page_link("views/import_page.py", label="Go to Import", icon=":material/upload_file:")
         return None
-    st.markdown(f"Results of **{md_text(whose(current))}**")
+    st.markdown(f"Results of **{md_text(shown_players(current))}**")
     return current
 
 
@@ -95,7 +94,7 @@ def fetch(query: Callable[..., pd.DataFrame], *args: Any,
           empty: str = NO_HANDS) -> pd.DataFrame | None:
     """The rows of ``db.query(query, *args)``; ``None`` when there are none, after saying
     ``empty``."""
-    frame = db.query(query, *args)
+    frame: pd.DataFrame = db.query(query, *args)
     if frame.empty:
         st.info(empty)
         return None
@@ -118,7 +117,7 @@ def metric_row(*metrics: tuple[str, str] | tuple[str, str, str]) -> None:
     the note shown in grey under the number."""
     for column, (label, value, *note) in zip(st.columns(4), metrics, strict=False):
         if note:
-            column.metric(label, value, note[0], **_NOTE)
+            column.metric(label, value, note[0], delta_color="off", delta_arrow="off")
         else:
             column.metric(label, value)
 

@@ -60,13 +60,11 @@ from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResul
 from .rescoring import rescore
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
-from .watch import (
-    FolderCheck,
+from .watch import FolderCheck, Watcher, WatchPass
+from .watched_folders import (
     FolderError,
     WatchedFolder,
-    Watcher,
     WatchError,
-    WatchPass,
     add_folder,
     check_folder,
     folder_errors,

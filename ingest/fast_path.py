@@ -20,6 +20,7 @@ from ofc_core.records import gc_paused
 
 from . import record_path
 from .formats import Format, ofc_hh, ofc_hh_fast
+from .formats.ofc_hh_arrays import ParsedLines
 from .hand_tables import build_tables, insert_tables
 from .ledger import next_id
 from .record_path import store_slowly
@@ -53,7 +54,7 @@ class Ready:
     tables: dict[str, pa.Table] | None
 
 
-def ready(parsed: ofc_hh_fast.ParsedLines) -> Ready:
+def ready(parsed: ParsedLines) -> Ready:
     with gc_paused():
         fast, deferred = parsed.finish()
         fresh = len(fast.columns)
@@ -77,7 +78,7 @@ def _numbered(tables: dict[str, pa.Table], first: int, import_id: int) -> dict[s
     return out
 
 
-First = tuple[list[str], list[tuple[int, str]], ofc_hh_fast.ParsedLines, Ready]
+First = tuple[list[str], list[tuple[int, str]], ParsedLines, Ready]
 """A file's lines, its first chunk's numbered lines, their parse and :func:`ready` tables."""
 
 
@@ -130,7 +131,7 @@ def _wait(pending: Future[None] | None) -> None:
         pending.result()
 
 
-def _chunk_tables(con: duckdb.DuckDBPyConnection, parsed: ofc_hh_fast.ParsedLines,
+def _chunk_tables(con: duckdb.DuckDBPyConnection, parsed: ParsedLines,
                   import_id: int, counts: Counts, made: Ready | None = None,
                   ) -> tuple[list[int], dict[str, pa.Table] | None]:
     """The tables of the new canonical hands of a chunk (counted as stored); hands stored

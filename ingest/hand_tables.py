@@ -1,8 +1,9 @@
 """Hand records and their scores as the rows of the store's tables.
 
 :func:`hand_tables` turns scored :class:`~ofc_core.hand.HandRecord` values, and
-:func:`build_tables` the fast path's columns, into one Arrow table per store table
-(bulk-inserted with ``INSERT INTO ... BY NAME SELECT * FROM arrow``). The way back, stored rows
+:func:`build_tables` the fast path's columns (:class:`ingest.hand_columns.HandColumns`), into one
+Arrow table per store table, each built by its own function (bulk-inserted with
+``INSERT INTO ... BY NAME SELECT * FROM arrow``). The way back, stored rows
 to records, is :mod:`ingest.stored_hands`. The scores come from ``ofc_core.batch``; nothing
 here scores.
 """
@@ -11,31 +12,32 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ofc_core.batch import MAX_SEATS
+from ofc_core.batch import MAX_SEATS, RecordScores
 from ofc_core.board import ROW_NAMES
-from ofc_core.cards import DECK, JOKER_SPELLINGS, Card, format_cards
-from ofc_core.evaluate import category_of, hand_name
+from ofc_core.cards import DECK, JOKER_SPELLINGS
+from ofc_core.evaluate import Strength, category_of, hand_name
 from ofc_core.hand import HandRecord
 from ofc_core.rules import resolve
 
+from .hand_columns import (
+    FIELD_NAMES,
+    HandColumns,
+    TextColumn,
+    arrow_table,
+    columns_from_records,
+)
 from .money import RACE
 
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
 """Every table keyed by ``hand_key``, ``hands`` first."""
-
-
-def cards_text(cards: Sequence[Card] | None) -> str | None:
-    """``'Qh Qd 2c'``; ``None`` stays ``None`` (hidden cards)."""
-    return None if cards is None else format_cards(cards)
 
 
 @lru_cache(maxsize=1024)
@@ -50,12 +52,8 @@ def ruleset_columns(variant: str, rules_json: str) -> tuple[str, str, str]:
     return json.dumps(settings, sort_keys=True), ruleset.label, ruleset.scoring.value
 
 
-def rules_json(record: HandRecord) -> str:
-    return json.dumps(dict(record.rules), sort_keys=True)
-
-
 @lru_cache(maxsize=1 << 16)
-def _strength_names(strength: int) -> tuple[str, str]:
+def _strength_names(strength: Strength) -> tuple[str, str]:
     return category_of(strength).name.lower(), hand_name(strength)
 
 
@@ -69,129 +67,6 @@ class HandRow:
     raw: str | None
 
 
-Texts = list[str | None] | pa.Array
-"""A column of strings: a list, or an Arrow array built without Python objects."""
-
-
-@dataclass
-class HandColumns:
-    """Hands in columns, as the tables store them, before scoring: the one intermediate both
-    readers produce (:func:`columns_from_records` and the fast ofc-hh/1 reader)."""
-
-    # Per hand (N).
-    source: Texts
-    hand_id: Texts
-    session_id: Texts
-    match_id: Texts
-    played_at: Texts
-    variant: list[str]
-    rules: list[str]
-    """The hand's rule overrides as sorted JSON (``'{}'`` for none)."""
-    button: Texts
-    hero: Texts
-    stake: list[float | None]
-    currency: Texts
-    raw: Texts
-    line: list[int | None]
-    first_to_act: np.ndarray
-    player_count: np.ndarray
-    # Per player (M), players of a hand contiguous and in seat order.
-    name: Texts
-    fantasyland: np.ndarray
-    surrendered: np.ndarray
-    reported_points: list[float | None] | np.ndarray
-    """``NaN`` or ``None`` where the log gives none."""
-    fl_cards: list[int | None] | pa.Array
-    board: tuple[Texts, Texts, Texts]
-    """Cards of the top, middle and bottom rows as text."""
-    # Per street of a player with street detail (R).
-    log_seat: list[int | None] | pa.Array
-    """The seat number the log gives each player (``PlayerRecord.seat``); ``None`` unknown."""
-    street_player: np.ndarray
-    street: np.ndarray
-    """1-based."""
-    dealt: Texts
-    top: Texts
-    middle: Texts
-    bottom: Texts
-    discard: Texts
-    # Events (E), rare: plain lists.
-    event_hand: list[int] = field(default_factory=list)
-    event_idx: list[int] = field(default_factory=list)
-    event_type: list[str] = field(default_factory=list)
-    event_by: list[str | None] = field(default_factory=list)
-    event_accepted: list[bool | None] = field(default_factory=list)
-    event_data: list[str | None] = field(default_factory=list)
-    utc_offset: pa.Array | None = None
-    """Per hand the log's UTC offset in minutes; ``None``: read from ``played_at``
-    (:func:`utc_offsets`). Rescoring gives the stored column, so it keeps what it cannot
-    read again (NULL for hands stored before schema 6)."""
-
-    def __len__(self) -> int:
-        return len(self.variant)
-
-
-def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | None],
-                         raws: Sequence[str | None]) -> HandColumns:
-    """The columns of some hand records (the general, slower reader's path)."""
-    hand_cols: dict[str, list[Any]] = {k: [] for k in (
-        "source", "hand_id", "session_id", "match_id", "played_at", "variant", "rules",
-        "button", "hero", "stake", "currency")}
-    name: list[str] = []
-    log_seat: list[int | None] = []
-    fantasyland: list[bool] = []
-    surrendered: list[bool] = []
-    reported: list[float | None] = []
-    fl_cards: list[int | None] = []
-    board: tuple[list[str | None], list[str | None], list[str | None]] = ([], [], [])
-    street_player: list[int] = []
-    street_no: list[int] = []
-    plays: dict[str, list[str | None]] = {k: [] for k in FIELD_NAMES}
-    cols = HandColumns(**{k: [] for k in hand_cols}, raw=list(raws), line=list(lines),
-                       first_to_act=np.array([r.first_to_act for r in records], np.int64),
-                       player_count=np.array([len(r.players) for r in records], np.int64),
-                       name=name, log_seat=log_seat, fantasyland=np.zeros(0, bool),
-                       surrendered=np.zeros(0, bool),
-                       reported_points=reported, fl_cards=fl_cards, board=board,
-                       street_player=np.zeros(0, np.int64), street=np.zeros(0, np.int64),
-                       **plays)
-    for h, rec in enumerate(records):
-        for key in hand_cols:
-            value = rules_json(rec) if key == "rules" else getattr(rec, key)
-            getattr(cols, key).append(value)
-        for p in rec.players:
-            player = len(name)
-            name.append(p.name)
-            log_seat.append(p.seat)
-            fantasyland.append(p.fantasyland)
-            surrendered.append(p.surrendered)
-            reported.append(p.reported_points)
-            for k, row in enumerate((p.board.top, p.board.middle, p.board.bottom)):
-                board[k].append(cards_text(row))
-            streets = p.streets
-            known = p.fantasyland and streets and streets[0].dealt is not None
-            fl_cards.append(len(streets[0].dealt) if known else None)  # type: ignore[index, arg-type]
-            for number, s in enumerate(streets or (), start=1):
-                street_player.append(player)
-                street_no.append(number)
-                for k in FIELD_NAMES:
-                    plays[k].append(cards_text(getattr(s, k)))
-        for idx, e in enumerate(rec.events):
-            cols.event_hand.append(h)
-            cols.event_idx.append(idx)
-            cols.event_type.append(e.type)
-            cols.event_by.append(e.by or None)
-            cols.event_accepted.append(e.accepted)
-            cols.event_data.append(json.dumps(dict(e.data), sort_keys=True, ensure_ascii=False)
-                                   if e.data else None)
-    cols.fantasyland = np.array(fantasyland, bool)
-    cols.surrendered = np.array(surrendered, bool)
-    cols.street_player = np.array(street_player, np.int64)
-    cols.street = np.array(street_no, np.int64)
-    return cols
-
-
-FIELD_NAMES = ("dealt", "top", "middle", "bottom", "discard")
 
 
 def _hand_money(hand_players: pa.Table) -> pa.Array:
@@ -202,7 +77,7 @@ def _hand_money(hand_players: pa.Table) -> pa.Array:
     return pc.if_else(pc.fill_null(race, False), pa.scalar(None, pa.float64()), money)
 
 
-def _text_array(values: Texts) -> pa.Array:
+def _text_array(values: TextColumn) -> pa.Array:
     return values if isinstance(values, pa.Array | pa.ChunkedArray) else pa.array(
         values, pa.string())
 
@@ -236,57 +111,104 @@ def _row_jokers(row_cards: pa.Array, joker_row: pa.Array, stood_for: np.ndarray)
     return pa.array(out, pa.string())
 
 
+@dataclass(frozen=True)
+class _Seats:
+    """Where each player row of a batch sits: the index arrays every table is built from."""
+
+    keys: np.ndarray
+    """Per hand its ``hand_key`` (N)."""
+    count: np.ndarray
+    """Per hand its number of players (N)."""
+    first: np.ndarray
+    """Per hand the seat that acts first (N)."""
+    seat_mask: np.ndarray
+    """(N, MAX_SEATS): the seats that hold a player."""
+    hand_index: np.ndarray
+    """Per player row the index of its hand (M)."""
+    seat: np.ndarray
+    """Per player row its seat (M)."""
+    names: pa.Array
+    """Per player row the player's name (M)."""
+
+    @classmethod
+    def of(cls, cols: HandColumns, keys: np.ndarray) -> _Seats:
+        count = np.asarray(cols.player_count, np.int64)
+        seat_mask = np.arange(MAX_SEATS)[None, :] < count[:, None]
+        return cls(keys, count, np.asarray(cols.first_to_act, np.int64), seat_mask,
+                   np.repeat(np.arange(len(cols)), count),
+                   np.nonzero(seat_mask)[1].astype(np.int8), _text_array(cols.name))
+
+    @property
+    def player_key(self) -> np.ndarray:
+        key: np.ndarray = self.keys[self.hand_index]
+        return key
+
+
 def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
-                 scores: Any) -> dict[str, pa.Table]:
+                 scores: RecordScores) -> dict[str, pa.Table]:
     """The rows of every hand table: ``cols`` with their hand keys, imports and scores
     (``RecordScores`` of ``ofc_core.batch``, aligned with the hands)."""
-    n = len(cols)
-    count = np.asarray(cols.player_count, np.int64)
-    seat_mask = np.arange(MAX_SEATS)[None, :] < count[:, None]
-    hand_index = np.repeat(np.arange(n), count)
-    seat = np.nonzero(seat_mask)[1].astype(np.int8)
-    first = np.asarray(cols.first_to_act, np.int64)
-    player_key = keys[hand_index]
-    names = _text_array(cols.name)
+    seats = _Seats.of(cols, keys)
+    hand_players, differ = _hand_players_table(cols, seats, scores)
+    hand_rows = _hand_rows_table(cols, seats, scores)
+    for k, name in enumerate(ROW_NAMES_ON_PLAYERS):  # top_hand, middle_hand, bottom_hand
+        hand_players = hand_players.append_column(name, hand_rows.column("hand_name").take(
+            pa.array(np.arange(len(seats.hand_index), dtype=np.int64) * 3 + k)))
+    hand_differ = np.bincount(seats.hand_index, weights=differ, minlength=len(cols)) > 0
+    hands = _hands_table(cols, keys, import_ids, seats.count, seats.first, hand_differ)
+    take = pa.array(seats.hand_index, pa.int64())
+    for name in HAND_COLUMNS_ON_PLAYERS:
+        hand_players = hand_players.append_column(name, hands.column(name).take(take))
+    hand_players = hand_players.append_column("money", _hand_money(hand_players))
+    return {"hands": hands, "hand_players": hand_players, "hand_rows": hand_rows,
+            "placements": _placements_table(cols, seats), "pairs": _pairs_table(seats, scores),
+            "events": _events_table(cols, keys)}
 
-    points = scores.points[seat_mask].astype(np.float64)
+
+def _hand_players_table(cols: HandColumns, seats: _Seats,
+                        scores: RecordScores) -> tuple[pa.Table, np.ndarray]:
+    """The ``hand_players`` rows without the row names, the hand's columns and the money, and
+    per player whether the log reported other points than ours."""
+    mask, hand_index = seats.seat_mask, seats.hand_index
+    points = scores.points[mask].astype(np.float64)
     reported = np.array([np.nan if v is None else v for v in cols.reported_points], np.float64) \
         if not isinstance(cols.reported_points, np.ndarray) else cols.reported_points
     known = ~np.isnan(reported)
     differ = known & (np.abs(np.where(known, reported, 0.0) - points) > 1e-9)
-    hand_differ = np.bincount(hand_index, weights=differ, minlength=n) > 0
-    surrendered = scores.surrendered[seat_mask]
-    royalties = scores.royalties[seat_mask].astype(np.int32)
-    position = (seat.astype(np.int64) - first[hand_index]) % count[hand_index]
+    position = (seats.seat.astype(np.int64) - seats.first[hand_index]) % seats.count[hand_index]
     fl_cards = cols.fl_cards if isinstance(cols.fl_cards, pa.Array) else pa.array(
         cols.fl_cards, pa.int8())
-
-    hand_players = pa.table({
-        "hand_key": player_key,
-        "seat": seat,
-        "log_seat": (cols.log_seat if isinstance(cols.log_seat, pa.Array)
-                     else pa.array(cols.log_seat, pa.int64())).cast(pa.int16()),
-        "player": names,
+    log_seat = (cols.log_seat if isinstance(cols.log_seat, pa.Array)
+                else pa.array(cols.log_seat, pa.int64()))
+    return arrow_table({
+        "hand_key": seats.player_key,
+        "seat": seats.seat,
+        "log_seat": log_seat.cast(pa.int16()),
+        "player": seats.names,
         "position": position.astype(np.int8),
         "fantasyland": np.asarray(cols.fantasyland, bool),
         "fl_cards": fl_cards.cast(pa.int8()),
-        "surrendered": surrendered,
-        "fouled": scores.fouled[seat_mask],
-        "foul_top_middle": scores.foul_top_middle[seat_mask],
-        "foul_middle_bottom": scores.foul_middle_bottom[seat_mask],
-        "royalties": royalties.sum(axis=1).astype(np.int32),
-        "fantasyland_next": scores.fantasyland_next[seat_mask].astype(np.int8),
-        "raw_points": scores.raw_points[seat_mask].astype(np.float64),
+        "surrendered": scores.surrendered[mask],
+        "fouled": scores.fouled[mask],
+        "foul_top_middle": scores.foul_top_middle[mask],
+        "foul_middle_bottom": scores.foul_middle_bottom[mask],
+        "royalties": scores.royalties[mask].astype(np.int32).sum(axis=1).astype(np.int32),
+        "fantasyland_next": scores.fantasyland_next[mask].astype(np.int8),
+        "raw_points": scores.raw_points[mask].astype(np.float64),
         "points": points,
         "reported_points": pa.array(reported, pa.float64(), mask=~known),
         "points_differ": differ,
-    })
+    }), differ
 
-    m = len(player_key)
-    flat_strength = scores.strengths[seat_mask].astype(np.int64).ravel()
-    valid = ~np.repeat(surrendered, 3)
+
+def _hand_rows_table(cols: HandColumns, seats: _Seats, scores: RecordScores) -> pa.Table:
+    """The ``hand_rows`` rows: three per player, top first; a surrendered player's rows have
+    no strength, category or name; a row holding a joker names what it stood for."""
+    mask, m = seats.seat_mask, len(seats.hand_index)
+    flat_strength = scores.strengths[mask].astype(np.int64).ravel()
+    valid = ~np.repeat(scores.surrendered[mask], 3)
     uniq, inverse = np.unique(flat_strength[valid], return_inverse=True)
-    named = [_strength_names(int(x)) for x in uniq]
+    named = [_strength_names(Strength(int(x))) for x in uniq]
     category = pa.array([c for c, _ in named], pa.string()).take(pa.array(inverse))
     hname = pa.array([nm for _, nm in named], pa.string()).take(pa.array(inverse))
     where = np.nonzero(valid)[0]
@@ -301,39 +223,38 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     if pc.any(joker_row).as_py():
         row_hand_name = pc.if_else(joker_row, pc.binary_join_element_wise(
             row_hand_name, pa.scalar(JOKER_SUFFIX), ""), row_hand_name)
-        row_jokers = _row_jokers(row_cards, joker_row, scores.jokers[seat_mask])
-    hand_players = hand_players.append_column("top_hand", row_hand_name.take(
-        pa.array(np.arange(m, dtype=np.int64) * 3)))
-    hand_players = hand_players.append_column("middle_hand", row_hand_name.take(
-        pa.array(np.arange(m, dtype=np.int64) * 3 + 1)))
-    hand_players = hand_players.append_column("bottom_hand", row_hand_name.take(
-        pa.array(np.arange(m, dtype=np.int64) * 3 + 2)))
-    hand_rows = pa.table({
-        "hand_key": np.repeat(player_key, 3),
-        "seat": np.repeat(seat, 3),
+        row_jokers = _row_jokers(row_cards, joker_row, scores.jokers[mask])
+    return arrow_table({
+        "hand_key": np.repeat(seats.player_key, 3),
+        "seat": np.repeat(seats.seat, 3),
         "row_name": pa.DictionaryArray.from_arrays(
             np.tile(np.arange(3, dtype=np.int8), m), pa.array(ROW_NAMES)).cast(pa.string()),
         "cards": row_cards,
         "strength": pa.array(flat_strength.astype(np.int32), mask=~valid),
         "category": category.take(take),
         "hand_name": row_hand_name,
-        "royalty": royalties.ravel(),
+        "royalty": scores.royalties[mask].astype(np.int32).ravel(),
         "jokers": row_jokers,
     })
 
-    pair_mask = (seat_mask[:, :, None] & seat_mask[:, None, :]
-                 & ~np.eye(MAX_SEATS, dtype=bool)[None, :, :])
+
+def _pairs_table(seats: _Seats, scores: RecordScores) -> pa.Table:
+    """The ``pairs`` rows: one per ordered pair of players of a hand, from the first's side."""
+    mask = seats.seat_mask
+    pair_mask = mask[:, :, None] & mask[:, None, :] & ~np.eye(MAX_SEATS, dtype=bool)[None, :, :]
     hh, ii, jj = np.nonzero(pair_mask)
-    player_start = np.concatenate([[0], np.cumsum(count)[:-1]]) if n else np.zeros(0, np.int64)
+    count = seats.count
+    player_start = (np.concatenate([[0], np.cumsum(count)[:-1]]) if len(count)
+                    else np.zeros(0, np.int64))
     results = scores.rows[pair_mask].astype(np.int8)
     won = (results == 1).sum(axis=1).astype(np.int8)
     lost = (results == -1).sum(axis=1).astype(np.int8)
-    pairs = pa.table({
-        "hand_key": keys[hh],
+    return arrow_table({
+        "hand_key": seats.keys[hh],
         "seat": ii.astype(np.int8),
         "opp_seat": jj.astype(np.int8),
-        "player": names.take(pa.array(player_start[hh] + ii)),
-        "opponent": names.take(pa.array(player_start[hh] + jj)),
+        "player": seats.names.take(pa.array(player_start[hh] + ii)),
+        "opponent": seats.names.take(pa.array(player_start[hh] + jj)),
         "top_result": results[:, 0],
         "middle_result": results[:, 1],
         "bottom_result": results[:, 2],
@@ -348,14 +269,21 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
         "points": scores.capped[pair_mask].astype(np.float64),
     })
 
+
+def _placements_table(cols: HandColumns, seats: _Seats) -> pa.Table:
+    """The ``placements`` rows: one per street of a player whose log gives the streets."""
     street_player = np.asarray(cols.street_player, np.int64)
-    placements = pa.table({
-        "hand_key": player_key[street_player],
-        "seat": seat[street_player],
+    return arrow_table({
+        "hand_key": seats.player_key[street_player],
+        "seat": seats.seat[street_player],
         "street": np.asarray(cols.street, np.int8),
         **{k: _text_array(getattr(cols, k)) for k in FIELD_NAMES},
     })
-    events = pa.table({
+
+
+def _events_table(cols: HandColumns, keys: np.ndarray) -> pa.Table:
+    """The ``events`` rows (doubles, match ends), in the hands' order."""
+    return arrow_table({
         "hand_key": pa.array(keys[np.array(cols.event_hand, np.int64)], pa.int64()),
         "idx": pa.array(cols.event_idx, pa.int16()),
         "type": pa.array(cols.event_type, pa.string()),
@@ -363,13 +291,6 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
         "accepted": pa.array(cols.event_accepted, pa.bool_()),
         "data": pa.array(cols.event_data, pa.string()),
     })
-    hands = _hands_table(cols, keys, import_ids, count, first, hand_differ)
-    take = pa.array(hand_index, pa.int64())
-    for name in HAND_COLUMNS_ON_PLAYERS:
-        hand_players = hand_players.append_column(name, hands.column(name).take(take))
-    hand_players = hand_players.append_column("money", _hand_money(hand_players))
-    return {"hands": hands, "hand_players": hand_players, "hand_rows": hand_rows,
-            "placements": placements, "pairs": pairs, "events": events}
 
 
 def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, count: np.ndarray,
@@ -384,7 +305,7 @@ def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, co
         text, label, system = ruleset_columns(variant, rules)
         for h in members:
             settings[h], labels[h], scoring[h] = text, label, system
-    return pa.table({
+    return arrow_table({
         "hand_key": keys,
         **{k: _text_array(getattr(cols, k)) for k in (
             "source", "hand_id", "session_id", "match_id", "played_at")},
@@ -427,7 +348,7 @@ def offset_minutes(suffix: str) -> int | None:
     return -minutes if suffix[0] == "-" else minutes
 
 
-def utc_offsets(played_at: Texts) -> pa.Array:
+def utc_offsets(played_at: TextColumn) -> pa.Array:
     """Per hand the UTC offset its log wrote ``played_at`` with, in minutes (NULL when the
     hand has no time), read from the end of the ISO text: the store keeps the moment as a
     ``TIMESTAMPTZ`` (in UTC) and the log's offset here, so pages can show the log's own clock.
@@ -445,7 +366,7 @@ def utc_offsets(played_at: Texts) -> pa.Array:
 
 
 def hand_tables(records: Sequence[HandRecord], rows: Sequence[HandRow],
-                scores: Any) -> dict[str, pa.Table]:
+                scores: RecordScores) -> dict[str, pa.Table]:
     """The rows of every hand table for ``records`` (aligned with ``rows`` and ``scores``)."""
     cols = columns_from_records(records, [r.line for r in rows], [r.raw for r in rows])
     keys = np.array([r.hand_key for r in rows], np.int64)
@@ -471,7 +392,7 @@ def delete_hands(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
     """Delete every row of these hands from ``tables`` (the caller owns the transaction)."""
     if not keys:
         return
-    con.register("_ofc_del_keys", pa.table({"hand_key": pa.array(list(keys), pa.int64())}))
+    con.register("_ofc_del_keys", arrow_table({"hand_key": pa.array(list(keys), pa.int64())}))
     try:
         for name in tables:
             con.execute(f"DELETE FROM {name} WHERE hand_key IN "

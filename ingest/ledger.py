@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from . import store
 from .decisions import delete_decisions_of
-from .formats import Format, registry
+from .formats import FileFormat, Format, registry
 from .hand_tables import HAND_TABLES, delete_hands, insert_tables
 from .money import settle_matches
 from .reports import Counts
@@ -76,7 +76,7 @@ def insert_rejected(con: duckdb.DuckDBPyConnection, import_id: int, name: str,
 
 
 def insert_import(con: duckdb.DuckDBPyConnection, import_id: int, name: str, digest: str,
-                  size: int, fmt: Format | None, counts: Counts) -> None:
+                  size: int, fmt: Format | FileFormat | None, counts: Counts) -> None:
     """The file's ledger row (inside the file's transaction)."""
     con.execute(
         "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?)",

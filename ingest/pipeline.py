@@ -438,6 +438,8 @@ def _store_hands(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id:
         file = prepared.file
         store_parsed(con, lambda: fmt.parse_file(file), fmt.name, name, import_id, counts,
                      tick)
+    elif not isinstance(fmt, Format):  # detection gives a file format only with its file
+        raise TypeError(f"{name}: {fmt.name} is read from a file, and none was given")
     elif fast_path.takes(fmt):
         fast_path.store_fast(con, fmt, name, prepared.text, prepared.first, import_id, counts,
                              tick)

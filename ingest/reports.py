@@ -48,7 +48,7 @@ class FileReport:
         return len(self.errors) if self.unreadable is None else 0
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"path": self.path, "format": self.format, "hands": self.hands,
+        out: dict[str, Any] = {"path": self.path, "format": self.format, "hands": self.hands,
                "stored": self.stored, "duplicate": self.duplicate, "merged": self.merged,
                "partial": self.partial, "errors": [e.to_dict() for e in self.errors]}
         if self.notes:

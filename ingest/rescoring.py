@@ -15,7 +15,7 @@ from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 from ofc_core.records import gc_paused
 
-from .formats import ofc_hh_fast
+from . import stored_columns
 from .hand_tables import (
     HandRow,
     build_tables,
@@ -102,7 +102,8 @@ def _loaded(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
             return [item for k in keys for item in _loaded(con, [k], failed)]
         row = con.execute("SELECT line, hand_id, source FROM hands WHERE hand_key = ?",
                           [keys[0]]).fetchone()
-        failed.append(_kept(*(row or (0, None, None)), "cannot be read back", exc))
+        line, hand_id, source = row or (0, None, None)
+        failed.append(_kept(line, hand_id, source, "cannot be read back", exc))
         return []
 
 
@@ -136,9 +137,9 @@ def _kept(line: int | None, hand_id: str | None, source: str | None, what: str,
 def _rescore_in_bulk(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
                      ) -> tuple[dict[str, pa.Table] | None, list[int]]:
     """The tables of the hands ``keys`` that the bulk reader takes, read back from the store
-    (:func:`~ingest.formats.ofc_hh_fast.read_store`), checked and scored on arrays as an import
+    (:func:`ingest.stored_columns.read_store`), checked and scored on arrays as an import
     does, with their stored key, import, line and raw text; and the keys it leaves."""
-    stored = ofc_hh_fast.read_store(con, keys)
+    stored = stored_columns.read_store(con, keys)
     with gc_paused():
         fast, _ = stored.parsed.finish()
     if not len(fast.columns):

@@ -1,7 +1,7 @@
 """Stored hands read back: the :class:`~ofc_core.hand.HandRecord` of stored rows (for
 ``ofc rescore``, for completing a hand seen in a second log, and for ``ofc score --db``), and
 their stored results in the shape of ``ofc score --json``. ``ofc rescore`` reads most hands
-back in bulk with :func:`ingest.formats.ofc_hh_fast.read_store` instead.
+back in bulk with :func:`ingest.stored_columns.read_store` instead.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import duckdb
 import pyarrow as pa
 
 from ofc_core.board import ROW_NAMES, Board
-from ofc_core.cards import JOKER_SPELLINGS, Card, parse_cards
+from ofc_core.cards import JOKER_SPELLINGS, BoardCard, Card, parse_cards
+from ofc_core.evaluate import Strength
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
@@ -25,7 +26,7 @@ from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow,
 
 
 @lru_cache(maxsize=4096)
-def _cards_from_text(text: str) -> tuple[Card, ...]:
+def _cards_from_text(text: str) -> tuple[BoardCard, ...]:
     return parse_cards(text)
 
 
@@ -87,7 +88,7 @@ def load_records(con: duckdb.DuckDBPyConnection,
     return assemble_records(hands, players, rows, streets, events)
 
 
-def _optional_cards(text: str | None) -> tuple[Card, ...] | None:
+def _optional_cards(text: str | None) -> tuple[BoardCard, ...] | None:
     return None if text is None else _cards_from_text(text)
 
 
@@ -95,7 +96,7 @@ def assemble_records(hands: list[dict[str, Any]], players: list[dict[str, Any]],
                      rows: list[dict[str, Any]], streets: list[dict[str, Any]],
                      events: list[dict[str, Any]]) -> dict[int, tuple[HandRecord, HandRow]]:
     """Records from the stored rows of some hands (each list as fetched, one dict per row)."""
-    boards: dict[tuple[int, int], dict[str, tuple[Card, ...]]] = {}
+    boards: dict[tuple[int, int], dict[str, tuple[BoardCard, ...]]] = {}
     for r in rows:
         boards.setdefault((r["hand_key"], r["seat"]), {})[r["row_name"]] = \
             _cards_from_text(r["cards"])
@@ -155,17 +156,21 @@ def _stored_result(record: HandRecord, players: list[dict[str, Any]],
     results = []
     for p in players:
         by_row = rows.get(p["seat"], {})
-        strengths = None if p["surrendered"] else tuple(by_row[r]["strength"] for r in ROW_NAMES)
-        royalties = tuple(by_row[r]["royalty"] if r in by_row else 0 for r in ROW_NAMES)
+        top, middle, bottom = (by_row.get(r) or {} for r in ROW_NAMES)
+        strengths = None if p["surrendered"] else (
+            Strength(int(top["strength"])), Strength(int(middle["strength"])),
+            Strength(int(bottom["strength"])))
+        royalties = (int(top.get("royalty", 0)), int(middle.get("royalty", 0)),
+                     int(bottom.get("royalty", 0)))
         stood_for = tuple((JOKER_SPELLINGS[name], Card.parse(card))
-                          for r in ROW_NAMES if (by_row.get(r) or {}).get("jokers")
-                          for name, card in (part.split("=") for part in
-                                             by_row[r]["jokers"].split()))
-        joker_rows = tuple(bool((by_row.get(r) or {}).get("jokers")) for r in ROW_NAMES)
+                          for row in (top, middle, bottom) if row.get("jokers")
+                          for name, card in (part.split("=") for part in row["jokers"].split()))
+        joker_rows = (bool(top.get("jokers")), bool(middle.get("jokers")),
+                      bool(bottom.get("jokers")))
         results.append(PlayerResult(
-            p["player"], p["fouled"], p["surrendered"], strengths, royalties,  # type: ignore[arg-type]
+            p["player"], p["fouled"], p["surrendered"], strengths, royalties,
             p["fantasyland_next"], tidy_points(p["raw_points"]), tidy_points(p["points"]),
-            vs.get(p["seat"], {}), stood_for, joker_rows))  # type: ignore[arg-type]
+            vs.get(p["seat"], {}), stood_for, joker_rows))
     return HandResult(tuple(results), tuple(pair_results))
 
 

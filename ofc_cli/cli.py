@@ -45,7 +45,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     if not extra:
         return args
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    command = sub.choices[args.command]
+    command: argparse.ArgumentParser = sub.choices[args.command]
     return command.parse_intermixed_args(words[words.index(args.command) + 1:],
                                          argparse.Namespace(command=args.command))
 

@@ -52,7 +52,7 @@ def prepare(db: Path) -> None:
     con = store.connect(db)
     try:
         ids = load_demo(con)
-        hands = con.execute("SELECT count(*) FROM hands").fetchone()[0]
+        (hands,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
         print(f"Loaded {hands} demo hands ({len(ids)} imports). Remove them from the "
               "dashboard when you have imported your own logs.", flush=True)
     finally:

@@ -20,7 +20,7 @@ import json
 import sys
 from typing import Any
 
-from ofc_core.cards import DECK, parse_cards
+from ofc_core.cards import DECK, Joker, parse_cards, real_cards
 from ofc_core.evaluate import hand_name
 from ofc_core.play.fl_solver import FantasylandSet, solve_fantasyland
 from ofc_core.rules import PRESETS, Ruleset, resolve
@@ -62,7 +62,12 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 
 def _solve(text: str, ruleset: Ruleset, stay_value: float | None) -> FantasylandSet:
     try:
-        return solve_fantasyland(parse_cards(text), ruleset, stay_value)
+        cards = parse_cards(text)
+        jokers = [str(c) for c in cards if isinstance(c, Joker)]
+        if jokers:
+            raise ValueError(f"{', '.join(jokers)}: the Fantasyland solver sets real cards only "
+                             "(no jokers)")
+        return solve_fantasyland(real_cards(cards), ruleset, stay_value)
     except ValueError as exc:
         raise _Bad(str(exc)) from None
 

@@ -33,8 +33,9 @@ from pathlib import Path
 from ingest.formats.ofc_hh import write_records
 from ofc_cli.terminal import Progress
 from ofc_core.hand import HandRecord
-from ofc_core.play.engine import DEFAULT_START, SessionSpec, Table, hero_view, play_session
+from ofc_core.play.engine import Table
 from ofc_core.play.policies import POLICIES, policy
+from ofc_core.play.sessions import DEFAULT_START, SessionSpec, hero_view, play_session
 from ofc_core.rules import PRESETS, Ruleset, resolve
 
 DEFAULT_NAMES = ("Hero", "Anna", "Dmitri", "Zoë")

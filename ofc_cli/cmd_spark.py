@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pyspark is an extra: imported when a job runs
+    from pyspark.sql import SparkSession
 
 SUBCOMMANDS = ("score", "report")
 
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         spark.stop()
 
 
-def _score(spark, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+def _score(spark: SparkSession, args: argparse.Namespace) -> int:
     from ofc_spark.score import score
 
     result = score(spark, args.input, args.output, partitions=args.partitions)
@@ -67,7 +71,7 @@ def _score(spark, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-d
     return 1 if result.rejected else 0
 
 
-def _report(spark, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+def _report(spark: SparkSession, args: argparse.Namespace) -> int:
     from ofc_spark.report import report
 
     if len(args.input) != 1:

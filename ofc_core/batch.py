@@ -1,20 +1,11 @@
 """Batch scoring: one hand or a million, from arrays of card indexes.
 
 The batch scorer is the array twin of :mod:`ofc_core.scoring` and must agree with it hand for
-hand, field for field. Row strengths are on the same integer scale as
-:func:`ofc_core.evaluate.evaluate`, but computed independently, from lookup tables:
-
-- every rank has an additive key, chosen so that the sums over any 5 (or 3) cards are unique;
-  the key sum of a row indexes a table of strengths for rows that are not flushes;
-- a 5-card row is a flush when its five suits (``index & 3``) are equal; the same key sum then
-  indexes the table of flushes and straight flushes;
-- the key sums of all three rows are gathered at once: a board is read as six pairs of cards
-  (one uint16 each) and a last card, and per-position tables give each pair's keys already
-  shifted into the packed field of their row.
-
-The tables are built once, with numpy, from the rank multisets (no loop over hands), and
-``tests/test_batch.py`` checks them against the scalar evaluator on every top, every 5-card
-category and hundreds of thousands of random rows.
+hand, field for field. It is built in three layers: row strengths from lookup tables
+(:mod:`ofc_core.row_tables`), each board's foul and royalties under its ruleset, jokers and 2-7
+middles included (:mod:`ofc_core.batch_boards`), and here each hand's Fantasyland and the
+pairwise settlement (:func:`score_batch`), and hand records turned into arrays
+(:func:`score_records`).
 
 Everything that depends on the rules (royalties, Fantasyland, pairwise points) is read from the
 :class:`~ofc_core.rules.Ruleset`, by calling its own functions once per table entry.
@@ -23,8 +14,6 @@ Everything that depends on the rules (royalties, Fantasyland, pairwise points) i
 >>> from ofc_core.rules import PRESETS
 >>> board = Board.parse_compact("QhQd2c-KsKd9s5h3c-JhJdJc4s4d")
 >>> cards = np.array([[c.index for c in board.cards]])
->>> evaluate_rows(cards).tolist() == [list(board.strengths())]
-True
 >>> scores = score_batch(cards[None].repeat(2, axis=1), PRESETS["regular"])
 >>> scores.royalties[0, 0].tolist(), scores.fantasyland_next[0, :2].tolist()
 ([7, 0, 6], [13, 13])
@@ -37,27 +26,20 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
-from ofc_core.board import BOARD_SIZE, ROWS, Row, is_foul
+from ofc_core.batch_boards import score_boards_under
+from ofc_core.board import BOARD_SIZE, foul_halves
 from ofc_core.cards import MAX_JOKERS, Suit
-from ofc_core.evaluate import (
-    CATEGORY_SHIFT,
-    LOW_27_FIELD,
-    RANK_FIELD_BITS,
-    Category,
-    encode_low_27,
-)
 from ofc_core.hand import HandRecord
 from ofc_core.rules import (
     FlRepeat,
     FoulPayout,
     MiddleKind,
-    RoyaltyTable,
     Ruleset,
     ScoringSystem,
     resolve,
@@ -66,464 +48,6 @@ from ofc_core.scoring import settlement_order
 
 MAX_SEATS = 4
 """Seat axis of :class:`RecordScores`: every hand is padded to four seats."""
-
-CHUNK_BOARDS = 1 << 15
-"""Boards evaluated per step: small enough for the working arrays to stay in the L2 cache."""
-
-RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
-"""Additive key of each rank, deuce first: sums of up to five keys (at most four of a rank)
-are unique, so a key sum identifies the ranks of a row (a greedy search found them)."""
-
-# --------------------------------------------------------------------------------------------
-# Lookup tables of row strength
-
-
-def _rank_multisets(size: int) -> np.ndarray:
-    """Every multiset of ``size`` ranks (2..14) with at most four of a rank, ascending."""
-    grid = np.indices((13,) * size).reshape(size, -1).T
-    grid = grid[np.all(grid[:, :-1] <= grid[:, 1:], axis=1)]
-    counts = (grid[:, :, None] == np.arange(13)).sum(axis=1)
-    multisets: np.ndarray = grid[counts.max(axis=1) <= 4] + 2
-    return multisets
-
-
-def _pack(category: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-    """Category and five rank fields (most significant first) packed into strengths."""
-    value = category.astype(np.int64)
-    for k in range(5):
-        value = (value << RANK_FIELD_BITS) | ranks[:, k]
-    return value
-
-
-def _strengths_of(ranks: np.ndarray, flush: bool = False) -> np.ndarray:
-    """Strengths of rows given by their ranks ``(M, 3)`` or ``(M, 5)``, computed on arrays.
-
-    Ranks are grouped by multiplicity, then rank (QQQ55 reads Q, 5); a 3-card row keeps only
-    high card, pair and trips; ``flush`` marks 5-card rows of one suit.
-    """
-    size = ranks.shape[1]
-    counts = (ranks[:, :, None] == np.arange(15)).sum(axis=1)
-    groups = np.sort(counts * 16 + np.arange(15), axis=1)[:, ::-1][:, :5]
-    multiplicity = groups >> 4
-    lead = np.where(multiplicity > 0, groups & 15, 0)
-    first, second = multiplicity[:, 0], multiplicity[:, 1]
-    if size == 3:
-        category = np.select([first == 3, first == 2], [Category.TRIPS, Category.PAIR],
-                             Category.HIGH_CARD)
-        return _pack(category, lead)
-    category = np.select(
-        [first == 4, (first == 3) & (second == 2), first == 3, (first == 2) & (second == 2),
-         first == 2],
-        [Category.QUADS, Category.FULL_HOUSE, Category.TRIPS, Category.TWO_PAIR, Category.PAIR],
-        Category.HIGH_CARD,
-    )
-    distinct = first == 1
-    high = np.where(distinct & (lead[:, 0] - lead[:, 4] == 4), lead[:, 0], 0)
-    high = np.where(distinct & np.all(lead == [14, 5, 4, 3, 2], axis=1), 5, high)
-    straight = high > 0
-    run = high[:, None] - np.arange(5)
-    run[:, 4] = np.where(high == 5, 1, run[:, 4])  # the wheel's ace counts as 1
-    if flush:
-        category = np.where(straight, Category.STRAIGHT_FLUSH, Category.FLUSH)
-    else:
-        category = np.where(straight, Category.STRAIGHT, category)
-    return _pack(category, np.where(straight[:, None], run, lead))
-
-
-KEY_FIELD_BITS = 21
-"""The key sums of top, middle and bottom are packed in one int64, 21 bits each."""
-_KEY_MASK = (1 << KEY_FIELD_BITS) - 1
-
-_PAIR_ROWS = (0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2)
-"""Row (0 top, 1 middle, 2 bottom) of board positions 0..11, read two at a time."""
-
-
-@dataclass(frozen=True)
-class RowTables:
-    """Lookup tables. A board's positions are read in pairs (0-1, 2-3, ... 10-11, as one
-    little-endian uint16 per pair) and position 12 alone; each pair table gives the rank keys
-    of its two cards, shifted into the key-sum field of their rows, so six pair lookups and one
-    single add up to the packed key sums of all three rows. The strength tables are indexed by
-    a row's key sum (0 where no row sums so)."""
-
-    pairs: tuple[np.ndarray, ...]  # six (65536,) int64 tables, by pair position
-    last: np.ndarray  # (52,) int64: position 12 (bottom)
-    top: np.ndarray  # 3-card rows
-    five: np.ndarray  # 5-card rows that are not flushes
-    flush: np.ndarray  # 5-card flushes (five distinct ranks)
-
-
-def _table(keys: np.ndarray, strengths: np.ndarray, size: int) -> np.ndarray:
-    table = np.zeros(size, np.int32)
-    table[keys] = strengths
-    return table
-
-
-def _pair_table(card_key: np.ndarray, first_row: int, second_row: int) -> np.ndarray:
-    """Packed keys of two cards by the uint16 ``first + 256 * second``."""
-    pair = np.arange(1 << 16)
-    first, second = pair & 255, pair >> 8
-    valid = (first < 52) & (second < 52)
-    table = np.zeros(1 << 16, np.int64)
-    table[valid] = ((card_key[first[valid]] << (KEY_FIELD_BITS * first_row))
-                    + (card_key[second[valid]] << (KEY_FIELD_BITS * second_row)))
-    return table
-
-
-@functools.cache
-def row_tables() -> RowTables:
-    """The row-strength lookup tables, built once (a few hundredths of a second); the engine
-    reads them too."""
-    rank_key = np.array(RANK_KEYS, np.int64)
-    fives, threes = _rank_multisets(5), _rank_multisets(3)
-    five_keys, three_keys = rank_key[fives - 2].sum(axis=1), rank_key[threes - 2].sum(axis=1)
-    if len(np.unique(five_keys)) != len(five_keys):
-        raise AssertionError("RANK_KEYS give two 5-card rows the same sum")
-    if five_keys.max() > _KEY_MASK:
-        raise AssertionError("a row's key sum overflows its packed field")
-    distinct = np.all(fives[:, :-1] < fives[:, 1:], axis=1)
-    size = int(five_keys.max()) + 1
-    card_key = np.repeat(rank_key, 4)
-    pair_tables = {rows: _pair_table(card_key, *rows)
-                   for rows in zip(_PAIR_ROWS[::2], _PAIR_ROWS[1::2], strict=True)}
-    return RowTables(
-        pairs=tuple(pair_tables[rows]
-                    for rows in zip(_PAIR_ROWS[::2], _PAIR_ROWS[1::2], strict=True)),
-        last=card_key << (2 * KEY_FIELD_BITS),
-        top=_table(three_keys, _strengths_of(threes), int(three_keys.max()) + 1),
-        five=_table(five_keys, _strengths_of(fives), size),
-        flush=_table(five_keys[distinct], _strengths_of(fives[distinct], flush=True), size),
-    )
-
-
-_SUIT_PAIR = np.uint16(0x0303)  # the suit bits (index & 3) of both cards of a pair
-
-
-def _fix_flushes(strengths: np.ndarray, key_sum: np.ndarray, flush: np.ndarray,
-                 tables: RowTables) -> None:
-    """Rows of five cards of one suit read the flush table instead (flushes are rare)."""
-    rows = np.flatnonzero(flush)
-    if rows.size:
-        strengths[rows] = tables.flush.take(key_sum[rows])
-
-
-def _evaluate_chunk(chunk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Top, middle and bottom strengths of a C-contiguous ``(B, 13)`` uint8 chunk."""
-    tables = row_tables()
-    pairs = np.ascontiguousarray(chunk[:, :12].view("<u2").T)  # (6, B): positions 2k, 2k+1
-    last = chunk[:, 12]
-    packed = tables.last.take(last)
-    for k, table in enumerate(tables.pairs):
-        packed += table.take(pairs[k])
-    top_sum = packed & _KEY_MASK
-    middle_sum = (packed >> KEY_FIELD_BITS) & _KEY_MASK
-    bottom_sum = packed >> (2 * KEY_FIELD_BITS)
-    top = tables.top.take(top_sum)
-    middle = tables.five.take(middle_sum)
-    bottom = tables.five.take(bottom_sum)
-    suits = pairs & _SUIT_PAIR
-    # Middle: position 3 (high byte of pair 1), pairs 2 and 3; bottom: pairs 4, 5 and 12.
-    same = (suits[1] >> 8) * np.uint16(0x0101)
-    _fix_flushes(middle, middle_sum, (suits[2] == suits[3]) & (suits[2] == same), tables)
-    same = (last & 3).astype(np.uint16) * np.uint16(0x0101)
-    _fix_flushes(bottom, bottom_sum, (suits[4] == suits[5]) & (suits[4] == same), tables)
-    return top, middle, bottom
-
-
-def _boards(cards: np.ndarray, jokers: int = 0) -> np.ndarray:
-    """Validated ``(N, 13)`` view of ``(..., 13)`` card indexes (jokers 52, 53 if allowed)."""
-    cards = np.asarray(cards)
-    if cards.ndim < 1 or cards.shape[-1] != BOARD_SIZE:
-        raise ValueError(f"cards must have shape (..., {BOARD_SIZE}), got {cards.shape}")
-    if not np.issubdtype(cards.dtype, np.integer):
-        raise ValueError(f"cards must be integer card indexes, got dtype {cards.dtype}")
-    flat = cards.reshape(-1, BOARD_SIZE)
-    if flat.size and (int(flat.min()) < 0 or int(flat.max()) > 51 + jokers):
-        raise ValueError(f"card indexes must be 0..{51 + jokers} (surrendered boards: use "
-                         "score_batch)")
-    return flat
-
-
-def _chunks(boards: np.ndarray) -> Iterator[tuple[int, int, np.ndarray]]:
-    """``(start, stop, (B, 13) uint8 C-contiguous)`` chunks of boards."""
-    for start in range(0, len(boards), CHUNK_BOARDS):
-        chunk = np.ascontiguousarray(boards[start:start + CHUNK_BOARDS], dtype=np.uint8)
-        yield start, start + len(chunk), chunk
-
-
-def evaluate_rows(cards: np.ndarray) -> np.ndarray:
-    """Strengths of top, middle and bottom for boards of 13 card indexes.
-
-    ``cards`` is ``(..., 13)``: top ``[0:3]``, middle ``[3:8]``, bottom ``[8:13]``. The result
-    ``(..., 3)`` int32 equals :func:`ofc_core.evaluate.evaluate` on each row. Cards within a
-    board must be distinct.
-
-    >>> from ofc_core.cards import parse_cards
-    >>> from ofc_core.evaluate import hand_name
-    >>> board = parse_cards("Ah Ad Ac 5s 4s 3h 2s As Kd Kc Qh Qs Qd")
-    >>> [hand_name(int(s)) for s in evaluate_rows(np.array([c.index for c in board]))]
-    ['Three of a kind, Aces', 'Straight, Five high', 'Full house, Queens full of Kings']
-    >>> evaluate_rows(np.array([52] * 13))
-    Traceback (most recent call last):
-    ...
-    ValueError: card indexes must be 0..51 (surrendered boards: use score_batch)
-    """
-    cards = np.asarray(cards)
-    boards = _boards(cards)
-    by_row = np.empty((3, len(boards)), np.int32)
-    for start, stop, chunk in _chunks(boards):
-        for r, strengths in enumerate(_evaluate_chunk(chunk)):
-            by_row[r, start:stop] = strengths
-    return np.ascontiguousarray(by_row.T).reshape(cards.shape[:-1] + (3,))
-
-
-# --------------------------------------------------------------------------------------------
-# Per board: foul and royalties
-
-ROYALTY_INDEX_SHIFT = CATEGORY_SHIFT - RANK_FIELD_BITS
-"""``strength >> 16`` is ``category * 16 + lead rank``: all a royalty depends on."""
-
-_ROYALTY_ARRAYS: dict[int, tuple[RoyaltyTable, np.ndarray]] = {}
-
-
-def royalty_array(table: RoyaltyTable) -> np.ndarray:
-    """``(3, 144)`` int16: royalty of each row by ``strength >> 16``, from ``table.points``.
-
-    Built once per table by calling :meth:`RoyaltyTable.points` on a representative strength
-    (category and lead rank, no kickers) for every index.
-
-    >>> from ofc_core.evaluate import strength
-    >>> from ofc_core.rules import AMERICAN
-    >>> int(royalty_array(AMERICAN)[0, strength("Qh Qd 2c") >> ROYALTY_INDEX_SHIFT])
-    7
-    """
-    cached = _ROYALTY_ARRAYS.get(id(table))
-    if cached is not None and cached[0] is table:
-        return cached[1]
-    size = (max(Category) + 1) << RANK_FIELD_BITS
-    out = np.zeros((len(ROWS), size), np.int16)
-    for r, row in enumerate(ROWS):
-        for index in range(size):
-            if 2 <= index & 15 <= 14:  # a real row's lead rank is a Rank
-                out[r, index] = table.points(row, index << ROYALTY_INDEX_SHIFT)
-    out.setflags(write=False)
-    _ROYALTY_ARRAYS[id(table)] = (table, out)
-    return out
-
-
-@dataclass(frozen=True)
-class BoardScores:
-    """What each board earns on its own: row strengths, foul, royalties (0 when fouled).
-
-    The ``(N, 3)`` arrays are column-major (each row of the board contiguous)."""
-
-    strengths: np.ndarray  # (N, 3) int32
-    fouled: np.ndarray  # (N,) bool
-    royalties: np.ndarray  # (N, 3) int16
-    jokers: np.ndarray | None = None
-    """(N, 2) int8: the card X1 and X2 stood for, -1 if absent (``None``: no joker possible)."""
-
-
-def score_boards(cards: np.ndarray, table: RoyaltyTable) -> BoardScores:
-    """Strengths, foul and royalties under ``table`` for ``(N, 13)`` boards.
-
-    A fouled board earns no royalties.
-
-    >>> from ofc_core.cards import parse_cards
-    >>> from ofc_core.rules import AMERICAN
-    >>> legal = [c.index for c in parse_cards("Kh Kd 2c 7s 7h 7c 3d 4d 9c Tc Jc Qc Kc")]
-    >>> fouled = [c.index for c in parse_cards("Ah Ad Ac 7s 7h 7c 3d 4d 9c Tc Jc Qc Kc")]
-    >>> s = score_boards(np.array([legal, fouled]), AMERICAN)
-    >>> s.fouled.tolist(), s.royalties.tolist()
-    ([False, True], [[8, 2, 15], [0, 0, 0]])
-    """
-    boards = _boards(cards)
-    n = len(boards)
-    roy = royalty_array(table)
-    strengths = np.empty((3, n), np.int32)  # row-major by row: returned transposed
-    fouled = np.empty(n, bool)
-    royalties = np.empty((3, n), np.int16)
-    for start, stop, chunk in _chunks(boards):
-        rows = _evaluate_chunk(chunk)
-        foul = is_foul(*rows)  # type: ignore[arg-type]  # elementwise on arrays
-        fouled[start:stop] = foul
-        legal = ~foul
-        for r, s in enumerate(rows):
-            strengths[r, start:stop] = s
-            np.multiply(roy[r].take(s >> ROYALTY_INDEX_SHIFT), legal, out=royalties[r, start:stop])
-    return BoardScores(strengths.T, fouled, royalties.T)
-
-
-# --------------------------------------------------------------------------------------------
-# Per board under a ruleset: 2-7 middles and jokers
-
-JOKER_CANDIDATES_PER_STEP = 1 << 19
-"""Candidate boards evaluated per step of the joker search (about 7 MB of cards)."""
-
-_KEY_BITS = 24
-"""Every strength (a 2-7 low included) is below ``1 << 24``: two fit in one int64 key."""
-_STRENGTH_MASK = (1 << _KEY_BITS) - 1
-
-
-def to_low_27(middle: np.ndarray) -> np.ndarray:
-    """2-7 middles from their poker strengths, as :func:`ofc_core.evaluate.evaluate_low_27`:
-    a high-card hand of ten or lower becomes a low (each rank field ``r`` becomes ``15 - r``);
-    the wheel is an ace-high hand (or flush), not a straight; everything else is unchanged.
-
-    >>> from ofc_core.evaluate import evaluate, evaluate_low_27
-    >>> from ofc_core.cards import parse_cards
-    >>> rows = ["7h 5d 4c 3s 2h", "Ah 2d 3c 4s 5h", "As 2s 3s 4s 5s", "Kh 9d 7c 4s 2h"]
-    >>> got = to_low_27(np.array([evaluate(parse_cards(r)) for r in rows]))
-    >>> got.tolist() == [evaluate_low_27(parse_cards(r)) for r in rows]
-    True
-    """
-    middle = np.asarray(middle, np.int64)
-    category = middle >> CATEGORY_SHIFT
-    lead = (middle >> (4 * RANK_FIELD_BITS)) & 15
-    flipped = np.full(middle.shape, Category.LOW_27 << CATEGORY_SHIFT, np.int64)
-    for k in range(5):
-        shift = RANK_FIELD_BITS * (4 - k)
-        flipped |= (LOW_27_FIELD - ((middle >> shift) & 15)) << shift
-    wheel_rest = 0x5432  # the ranks after the ace in A-5-4-3-2
-    wheel_high = (14 << (4 * RANK_FIELD_BITS)) | wheel_rest
-    out = np.where((category == Category.HIGH_CARD) & (lead <= 10), flipped, middle)
-    out = np.where((category == Category.STRAIGHT) & (lead == 5), wheel_high, out)
-    wheel_flush = (Category.FLUSH << CATEGORY_SHIFT) | wheel_high
-    out = np.where((category == Category.STRAIGHT_FLUSH) & (lead == 5), wheel_flush, out)
-    return out.astype(np.int32)
-
-
-def _rows_under(boards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
-    """``(N, 3)`` strengths of joker-free boards, the middle read as the ruleset's kind."""
-    rows = evaluate_rows(boards)
-    if ruleset.middle is MiddleKind.LOW_27:
-        rows[:, 1] = to_low_27(rows[:, 1])
-    return rows
-
-
-def _joker_candidates(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every legal filling of ``(B, 13)`` boards that hold the same number of jokers: the
-    candidate boards, the board each came from and the cards its jokers stand for (in board
-    order). A joker stands for a card not on its own board; two jokers never for the same
-    card. Candidates come in the order of :func:`ofc_core.jokers.resolve_board`'s search
-    (lowest cards first)."""
-    b = len(boards)
-    slots = np.argsort(boards < 52, axis=1, kind="stable")[:, :int((boards[0] >= 52).sum())]
-    count = slots.shape[1]
-    choices = np.array(list(itertools.product(range(52), repeat=count)), np.int64)
-    if count == 2:
-        choices = choices[choices[:, 0] != choices[:, 1]]
-    on_board = np.zeros((b, 54), bool)
-    np.put_along_axis(on_board, boards.astype(np.int64), True, axis=1)
-    legal = ~on_board[:, choices].any(axis=2)  # (B, C)
-    owner, pick = np.nonzero(legal)
-    filled = boards[owner].astype(np.uint8)
-    for j in range(count):
-        filled[np.arange(len(owner)), slots[owner, j]] = choices[pick, j]
-    return filled, owner, choices[pick]
-
-
-def _resolve_jokers(boards: np.ndarray, ruleset: Ruleset) -> tuple[np.ndarray, np.ndarray]:
-    """``(B, 3)`` strengths of boards with the same number of jokers, by the bottom-up rule
-    (:mod:`ofc_core.jokers`): of the fillings that avoid a foul, the strongest bottom, then
-    middle, then top; the strongest such rows if every filling fouls. Two keys per candidate,
-    ``legal << 24 | bottom`` then ``middle << 24 | top``, maximised per board. Also ``(B, 2)``
-    the card X1 and X2 stood for (-1 if absent): the first best filling's."""
-    filled, owner, chosen = _joker_candidates(boards)
-    rows = _rows_under(filled, ruleset).astype(np.int64)
-    top, middle, bottom = rows[:, 0], rows[:, 1], rows[:, 2]
-    legal = ~np.asarray(ruleset.middle.is_foul(top, middle, bottom), bool)
-    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-    first = (legal.astype(np.int64) << _KEY_BITS) | bottom
-    best_first = np.maximum.reduceat(first, starts)
-    second = np.where(first == best_first[owner], (middle << _KEY_BITS) | top, -1)
-    best_second = np.maximum.reduceat(second, starts)
-    out = np.empty((len(boards), 3), np.int32)
-    out[:, 0] = best_second & _STRENGTH_MASK
-    out[:, 1] = best_second >> _KEY_BITS
-    out[:, 2] = best_first & _STRENGTH_MASK
-    winners = np.flatnonzero(second == best_second[owner])
-    _, first_winner = np.unique(owner[winners], return_index=True)
-    picked = chosen[winners[first_winner]]  # (B, count): by the jokers' board order
-    slots = np.argsort(boards < 52, axis=1, kind="stable")[:, :picked.shape[1]]
-    numbers = np.take_along_axis(boards, slots, axis=1).astype(np.int64) - 52
-    jokers = np.full((len(boards), MAX_JOKERS), -1, np.int8)
-    for j in range(picked.shape[1]):
-        jokers[np.arange(len(boards)), numbers[:, j]] = picked[:, j]
-    return out, jokers
-
-
-def resolved_rows(cards: np.ndarray, ruleset: Ruleset) -> np.ndarray:
-    """``(N, 3)`` strengths of boards under ``ruleset``: jokers (indexes 52, 53) resolved, a
-    2-7 middle read as a low. Equal to :func:`ofc_core.jokers.resolve_board` board by board.
-    (:func:`resolve_boards` gives what the jokers stood for too.)
-
-    >>> from ofc_core.board import Board
-    >>> from ofc_core.rules import PRESETS
-    >>> board = Board.parse("Ah X1 2c", "Kh Kd 9c 7s 3d", "Qh Qd Qc 8s 8d")
-    >>> from ofc_core.evaluate import hand_name
-    >>> top = resolved_rows(np.array([[c.index for c in board.cards]]),
-    ...                     PRESETS["joker-pineapple"])[0, 0]
-    >>> hand_name(int(top))
-    'Pair of Twos'
-    """
-    return resolve_boards(cards, ruleset)[0]
-
-
-def resolve_boards(cards: np.ndarray, ruleset: Ruleset) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`resolved_rows`, and ``(N, 2)`` int8 the card index X1 and X2 stood for (-1 if
-    absent), as :attr:`ofc_core.jokers.ResolvedBoard.stood_for`."""
-    boards = _boards(cards, ruleset.jokers)
-    jokers = (boards >= 52).sum(axis=1)
-    out = np.empty((len(boards), 3), np.int32)
-    stood_for = np.full((len(boards), MAX_JOKERS), -1, np.int8)
-    plain = np.flatnonzero(jokers == 0)
-    out[plain] = _rows_under(boards[plain], ruleset)
-    for count in range(1, MAX_JOKERS + 1):
-        members = np.flatnonzero(jokers == count)
-        step = max(1, JOKER_CANDIDATES_PER_STEP // 52 ** count)
-        for start in range(0, len(members), step):
-            part = members[start:start + step]
-            out[part], stood_for[part] = _resolve_jokers(boards[part], ruleset)
-    return out, stood_for
-
-
-_LOW_ROYALTIES: dict[int, tuple[RoyaltyTable, np.ndarray, np.ndarray]] = {}
-
-
-def _low_royalties(table: RoyaltyTable) -> tuple[np.ndarray, np.ndarray]:
-    """Every legal 2-7 low's strength (sorted) and its middle royalty under ``table``, from
-    ``table.points`` (remembered per table, as :func:`royalty_array`)."""
-    cached = _LOW_ROYALTIES.get(id(table))
-    if cached is not None and cached[0] is table:
-        return cached[1], cached[2]
-    lows = sorted(encode_low_27(ranks) for ranks in itertools.combinations(range(2, 11), 5)
-                  if ranks[4] - ranks[0] != 4)
-    points = np.array([table.points(Row.MIDDLE, s) for s in lows], np.int16)
-    _LOW_ROYALTIES[id(table)] = (table, np.array(lows, np.int64), points)
-    _, lows_array, points_array = _LOW_ROYALTIES[id(table)]
-    return lows_array, points_array
-
-
-def score_boards_under(cards: np.ndarray, ruleset: Ruleset) -> BoardScores:
-    """:func:`score_boards` for any ruleset: jokers resolved, 2-7 middles and their foul rule
-    and royalties. A ruleset without jokers and with a poker middle takes
-    :func:`score_boards` itself."""
-    if not ruleset.jokers and ruleset.middle is MiddleKind.HIGH:
-        return score_boards(cards, ruleset.royalties)
-    strengths, stood_for = resolve_boards(cards, ruleset)
-    top, middle, bottom = strengths[:, 0], strengths[:, 1], strengths[:, 2]
-    fouled = np.asarray(ruleset.middle.is_foul(top, middle, bottom), bool)
-    roy = royalty_array(ruleset.royalties)
-    royalties = np.stack([roy[r].take(strengths[:, r] >> ROYALTY_INDEX_SHIFT)
-                          for r in range(3)], axis=1)
-    is_low = (middle >> CATEGORY_SHIFT) == Category.LOW_27
-    if is_low.any():
-        lows, points = _low_royalties(ruleset.royalties)
-        royalties[is_low, 1] = points[np.searchsorted(lows, middle[is_low])]
-    royalties[fouled] = 0
-    return BoardScores(strengths, fouled, royalties.astype(np.int16), stood_for)
-
 
 # --------------------------------------------------------------------------------------------
 # Per hand: Fantasyland and the pairwise settlement
@@ -739,8 +263,8 @@ def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset
     out["strengths"][:, seats] = strengths
     out["fouled"][:, seats] = fouled
     if ruleset.middle is MiddleKind.HIGH:  # (a 2-7 middle is not compared with its neighbours)
-        out["foul_top_middle"][:, seats] = middle < top
-        out["foul_middle_bottom"][:, seats] = bottom < middle
+        out["foul_top_middle"][:, seats], out["foul_middle_bottom"][:, seats] = foul_halves(
+            top, middle, bottom)
     out["surrendered"][:, seats] = surr
     out["royalties"][:, seats] = royalties
     if boards.jokers is not None:

@@ -16,9 +16,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any, overload
 
 from ofc_core.cards import BoardCard, Joker, format_cards, parse_cards, real_cards
 from ofc_core.evaluate import Strength, evaluate
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 class Row(StrEnum):
@@ -117,6 +122,31 @@ class Board:
         return " / ".join(format_cards(self.row(r)) for r in ROWS)
 
 
-def is_foul(top: Strength, middle: Strength, bottom: Strength) -> bool:
-    """The foul rule on strengths (works elementwise on numpy arrays too)."""
-    return (middle < top) | (bottom < middle)
+@overload
+def foul_halves(top: Strength, middle: Strength, bottom: Strength) -> tuple[bool, bool]: ...
+@overload
+def foul_halves(top: NDArray[Any], middle: NDArray[Any],
+                bottom: NDArray[Any]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]: ...
+def foul_halves(top: Any, middle: Any, bottom: Any) -> tuple[Any, Any]:
+    """The two ways a board fouls, on its rows' strengths: (the top beats the middle, the
+    middle beats the bottom). Equal rows are legal. Elementwise on numpy arrays too: the batch
+    scorer stores both halves (``foul_top_middle``, ``foul_middle_bottom``) from here.
+
+    >>> from ofc_core.evaluate import strength
+    >>> foul_halves(strength("Qh Qd 7c"), strength("Qs Qc 6h 5d 4c"), strength("Ah Ad Kc Ks 2d"))
+    (True, False)
+    >>> foul_halves(strength("2h 3d 4c"), strength("Ah Ad Kc Ks 2d"), strength("Ac As Kd Kh 2c"))
+    (False, False)
+    """
+    return middle < top, bottom < middle
+
+
+@overload
+def is_foul(top: Strength, middle: Strength, bottom: Strength) -> bool: ...
+@overload
+def is_foul(top: NDArray[Any], middle: NDArray[Any], bottom: NDArray[Any]) -> NDArray[np.bool_]: ...
+def is_foul(top: Any, middle: Any, bottom: Any) -> Any:
+    """The foul rule on strengths: either half of :func:`foul_halves` (elementwise on numpy
+    arrays too). ``bottom >= middle >= top`` is legal, equal rows included."""
+    top_beats_middle, middle_beats_bottom = foul_halves(top, middle, bottom)
+    return top_beats_middle | middle_beats_bottom

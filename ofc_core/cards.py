@@ -274,11 +274,12 @@ def parse_cards(text: str | Iterable[str | BoardCard]) -> tuple[BoardCard, ...]:
 
 def real_cards(cards: Iterable[BoardCard]) -> tuple[Card, ...]:
     """The cards of a row that holds no joker (``ValueError`` naming the joker otherwise)."""
-    row = tuple(cards)
-    for c in row:
+    row: list[Card] = []
+    for c in cards:
         if isinstance(c, Joker):
             raise ValueError(f"{c} is a joker: resolve the board under its ruleset first")
-    return row  # type: ignore[return-value]
+        row.append(c)
+    return tuple(row)
 
 
 def format_cards(cards: Iterable[BoardCard]) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ofc_core.board import ROWS as ROWS_ORDER
 from ofc_core.board import Board
 from ofc_core.cards import Rank
-from ofc_core.evaluate import Category, hand_name, low_ranks
+from ofc_core.evaluate import Category, Strength, hand_name, low_ranks
 from ofc_core.jokers import resolve_board
 from ofc_core.rules import (
     PRESETS,
@@ -35,7 +35,7 @@ def describe_royalty_class(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def _strength_name(s: int) -> str:
+def _strength_name(s: Strength) -> str:
     category = Category(s >> 20)
     words = {Category.TRIPS: "Trips", Category.FULL_HOUSE: "Full house",
              Category.QUADS: "Quads", Category.PAIR: "A pair"}
@@ -90,7 +90,7 @@ def rules_markdown() -> str:
         "",
         "Generated from the ruleset data in `ofc_core/rules.py` by "
         "`python -m ofc_core.describe > docs/rules.md` (a test fails when it is stale). "
-        "The catalogue of rules the project must support is `../shared/RULES.md`.",
+        "The rules the project must support, and their variations, are in `docs/variations.md`.",
         "",
         "## Presets",
         "",

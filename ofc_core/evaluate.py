@@ -24,11 +24,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
+from typing import NewType
 
 from ofc_core.cards import Card, Rank, parse_cards, real_cards
 
-Strength = int
-"""An integer on the one scale shared by all rows; greater is stronger."""
+Strength = NewType("Strength", int)
+"""An integer on the one scale shared by all rows; greater is stronger. A type of its own, so
+that a royalty, a rank or a count is never passed where a row's strength is meant (wrap a
+number read back from arrays or the store with ``Strength(int(x))``)."""
 
 CATEGORY_SHIFT = 20
 RANK_FIELD_BITS = 4
@@ -62,7 +65,7 @@ def encode(category: Category, ranks: Iterable[int]) -> Strength:
         raise ValueError("at most five rank fields")
     for r in fields + [0] * (5 - len(fields)):
         value = (value << RANK_FIELD_BITS) | r
-    return value
+    return Strength(value)
 
 
 def category_of(s: Strength) -> Category:

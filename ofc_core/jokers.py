@@ -29,7 +29,7 @@ import itertools
 from dataclasses import dataclass
 
 from ofc_core.board import Board
-from ofc_core.cards import DECK, BoardCard, Card, Joker
+from ofc_core.cards import DECK, Card, Joker, real_cards
 from ofc_core.evaluate import Strength, evaluate
 from ofc_core.rules import Ruleset
 
@@ -77,9 +77,10 @@ def resolve_board(board: Board, ruleset: Ruleset) -> ResolvedBoard:
     joker_rows = (any(r == 0 for r, _ in slots), any(r == 1 for r, _ in slots),
                   any(r == 2 for r, _ in slots))
     if not slots:
-        real: Rows = rows  # type: ignore[assignment]
+        real = (real_cards(board.top), real_cards(board.middle), real_cards(board.bottom))
         strengths = row_strengths(real, ruleset)
         return ResolvedBoard(*real, strengths, _fouled(strengths, ruleset))
+    base = tuple(tuple(c if isinstance(c, Card) else DECK[0] for c in row) for row in rows)
     on_board = {c for c in board.cards if isinstance(c, Card)}
     pool = [c for c in DECK if c not in on_board]
     cache: dict[tuple[int, tuple[Card, ...]], Strength] = {}
@@ -92,7 +93,7 @@ def resolve_board(board: Board, ruleset: Ruleset) -> ResolvedBoard:
 
     best: tuple[tuple[bool, Strength, Strength, Strength], Rows, tuple[Card, ...]] | None = None
     for choice in itertools.permutations(pool, len(slots)):
-        filled = _substitute(rows, slots, choice)
+        filled = _substitute(base, slots, choice)
         top, middle, bottom = (strength(r, row) for r, row in enumerate(filled))
         legal = not _fouled((top, middle, bottom), ruleset)
         key = (legal, bottom, middle, top)
@@ -100,17 +101,16 @@ def resolve_board(board: Board, ruleset: Ruleset) -> ResolvedBoard:
             best = (key, filled, choice)
     assert best is not None
     (legal, bottom, middle, top), filled, choice = best
-    jokers = tuple(rows[r][k] for r, k in slots)
+    jokers = tuple(c for row in rows for c in row if isinstance(c, Joker))  # in slot order
     stood_for = tuple(zip(jokers, choice, strict=True))
-    return ResolvedBoard(*filled, (top, middle, bottom), not legal, stood_for,  # type: ignore
-                         joker_rows)
+    return ResolvedBoard(*filled, (top, middle, bottom), not legal, stood_for, joker_rows)
 
 
-def _substitute(rows: tuple[tuple[BoardCard, ...], ...], slots: list[tuple[int, int]],
+def _substitute(base: tuple[tuple[Card, ...], ...], slots: list[tuple[int, int]],
                 choice: tuple[Card, ...]) -> Rows:
-    """The rows with the joker at each slot replaced by the chosen card."""
-    out = [list(row) for row in rows]
+    """The rows with the joker at each slot replaced by the chosen card (``base``: the board's
+    rows, a placeholder card at each joker's slot)."""
+    out = [list(row) for row in base]
     for (r, k), card in zip(slots, choice, strict=True):
         out[r][k] = card
-    top, middle, bottom = (tuple(row) for row in out)
-    return (top, middle, bottom)  # type: ignore[return-value]
+    return (tuple(out[0]), tuple(out[1]), tuple(out[2]))

@@ -1,8 +1,13 @@
 """Rulesets as data: every difference between rooms is a field, never an ``if`` in the scorer.
 
 A :class:`Ruleset` is a frozen value. The presets (``regular``, ``turbo``, ``pineapple``,
-``progressive-pineapple``, ``double``) follow RULES.md; a hand may override fields by name
-(the ``rules`` object of the ``ofc-hh/1`` format), see :func:`resolve`.
+``progressive-pineapple``, ``double``) follow ``docs/variations.md``; a hand may override fields
+by name (the ``rules`` object of the ``ofc-hh/1`` format), see :func:`resolve`.
+
+Why one module of this size: it is the one catalogue of what differs between rooms (royalty
+tables, scoring systems, Fantasyland, dealing, the middle row and jokers, the presets and the
+overrides a log may give), read as a whole by the scorers and by :mod:`ofc_core.describe`,
+which generates ``docs/rules.md`` from it; it holds data and the small functions that read it.
 
 >>> r = resolve("pineapple", {"scoring": "2-4"})
 >>> (r.variant.value, r.scoring.value, r.fl_stay.value, r.scoring.scoop_value)
@@ -15,11 +20,11 @@ ValueError: rules.scoring: unknown value '3-5' (one of 1-6, 2-4, majority, race)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from ofc_core.board import BOARD_SIZE, Row, is_foul
 from ofc_core.cards import Card, Rank
@@ -146,7 +151,7 @@ AMERICAN = RoyaltyTable(
     top_pairs=_frozen(_TOP_PAIRS),
     top_trips=_frozen(_TOP_TRIPS),
 )
-"""RULES.md section 5, the default; seed 003's full table."""
+"""docs/variations.md section 5, the default; seed 003's full table."""
 
 AMERICAN_NO_MIDDLE_TRIPS = replace(
     AMERICAN,
@@ -166,7 +171,8 @@ OLD_SCHEDULE = RoyaltyTable(
     top_pairs=_frozen(_TOP_PAIRS),
     top_trips=_frozen(_TOP_TRIPS),
 )
-"""The older schedule of RULES.md section 5 (no trips anywhere; middle royal assumed double)."""
+"""The older schedule of docs/variations.md section 5 (no trips anywhere; middle royal assumed
+double)."""
 
 AMERICAN_27 = replace(
     AMERICAN,
@@ -174,8 +180,8 @@ AMERICAN_27 = replace(
     middle=_frozen({}),
     middle_lows=(((9,), 1), ((8,), 2), ((7,), 4), ((7, 5, 4, 3, 2), 8)),
 )
-"""2-7 pineapple (RULES.md section 8): American top and bottom; the middle pays for its 2-7 low,
-9-high 1, 8-high 2, 7-high 4, 7-5-4-3-2 8 (what most public rule pages give)."""
+"""2-7 pineapple (docs/variations.md section 8): American top and bottom; the middle pays for its
+2-7 low, 9-high 1, 8-high 2, 7-high 4, 7-5-4-3-2 8 (what most public rule pages give)."""
 
 ROYALTY_TABLES: Mapping[str, RoyaltyTable] = MappingProxyType(
     {t.name: t for t in (AMERICAN, AMERICAN_NO_MIDDLE_TRIPS, OLD_SCHEDULE, AMERICAN_27)}
@@ -194,7 +200,7 @@ class _SystemSpec:
 
 
 class ScoringSystem(StrEnum):
-    """How rows won and lost turn into points between two players (RULES.md section 4).
+    """How rows won and lost turn into points between two players (docs/variations.md section 4).
 
     ``points(won, lost)`` is ``row_point * (won - lost)``, plus ``majority_bonus`` to whoever
     won more rows, plus ``scoop_bonus`` for winning all three.
@@ -332,6 +338,10 @@ class FlRepeat(StrEnum):
     ENTRY = "entry"
 
 
+NO_MIDDLE = Strength(0)
+"""No middle given: weaker than every row, so only the top counts."""
+
+
 @dataclass(frozen=True)
 class FlCards:
     """Cards dealt in Fantasyland, by the top row that earned it (best threshold reached wins).
@@ -352,7 +362,7 @@ class FlCards:
     def threshold(self) -> Strength:
         return self.entry[0][0]
 
-    def for_entry(self, top: Strength, middle: Strength = 0) -> int:
+    def for_entry(self, top: Strength, middle: Strength = NO_MIDDLE) -> int:
         """Cards for a player entering with this top (and middle), 0 below the threshold.
 
         >>> PROGRESSIVE_FL.for_entry(PAIR_OF[Rank.KING] + 0x300)
@@ -372,7 +382,7 @@ class FlCards:
             cards = self.both if cards and self.both else max(cards, self.entry[0][1])
         return cards
 
-    def for_stay(self, top: Strength, middle: Strength = 0) -> int:
+    def for_stay(self, top: Strength, middle: Strength = NO_MIDDLE) -> int:
         if self.repeat is not None:
             return self.repeat
         return max(self.for_entry(top, middle), self.entry[0][1])
@@ -477,7 +487,7 @@ class JokerRule(StrEnum):
 
 
 class Variant(StrEnum):
-    """The presets of RULES.md section 3."""
+    """The presets of docs/variations.md section 3."""
 
     REGULAR = "regular"
     TURBO = "turbo"
@@ -608,8 +618,11 @@ def _number(key: str, value: Any, allow_none: bool = False) -> float | None:
     return value
 
 
-def _choice(key: str, enum: type[StrEnum]) -> Any:
-    def convert(value: Any) -> Any:
+EnumT = TypeVar("EnumT", bound=StrEnum)
+
+
+def _choice(key: str, enum: type[EnumT]) -> Callable[[Any], EnumT]:
+    def convert(value: Any) -> EnumT:
         try:
             return enum(value)
         except ValueError:
@@ -643,7 +656,7 @@ def _fl_repeat(value: Any) -> FlRepeat:
     """``14`` may be written as a number or a string."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
-    return _choice("fl_repeat", FlRepeat)(value)  # type: ignore[no-any-return]
+    return _choice("fl_repeat", FlRepeat)(value)
 
 
 OVERRIDE_FIELDS: Mapping[str, Any] = MappingProxyType({

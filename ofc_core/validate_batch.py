@@ -27,12 +27,13 @@ or discards have no tokens and ``dealt_known`` / ``discard_known`` false.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ofc_core.board import BOARD_SIZE, ROWS
+from ofc_core.cards import BoardCard
 from ofc_core.hand import HandRecord
 from ofc_core.rules import Ruleset
 
@@ -226,7 +227,7 @@ def card_table(records: Sequence[HandRecord]) -> CardTable:
     fl, surr, has_streets, dealt_known, discard_known = [], [], [], [], []  # bools
     card_row, card_field, cards = [], [], []
 
-    def add(row: int, field: int, values) -> None:  # type: ignore[no-untyped-def]
+    def add(row: int, field: int, values: Iterable[BoardCard]) -> None:
         for c in values:
             card_row.append(row)
             card_field.append(field)

@@ -19,6 +19,10 @@ Two steps, each a ``mapInArrow`` function of :mod:`ofc_spark.score`:
 Every table row is keyed as the embedded importer keys it for a fresh store: ``import_id``
 is the file's 1-based rank in path order, and ``hand_key`` is ``import_id << 32 | line``
 (the embedded store numbers hands 1, 2, ... in the same order, so keys differ but sort alike).
+
+Why one module over 500 lines: it is the executors' side of ``ofc spark score`` (the driver's
+side is :mod:`ofc_spark.score`), which Spark ships to every executor; its two steps share the
+line rows' schema (:data:`LINES`) and the key rule (:data:`KEY_SHIFT`).
 """
 
 from __future__ import annotations
@@ -335,8 +339,8 @@ def _bulk(out: _Out, lines: list[_Line]) -> None:
     try:
         fast, deferred = ofc_hh_fast.read_lines([(item.line, item.text) for item in lines])
     except Exception:  # a bug in the bulk reader: the reference reader reads every line
-        fast, deferred = ofc_hh_fast.read_lines([]), list(range(len(lines)))
-        fast = fast[0]
+        fast, _ = ofc_hh_fast.read_lines([])
+        deferred = list(range(len(lines)))
     if len(fast.columns):
         taken = [lines[i] for i in fast.inputs]
         keys = np.array([item.key for item in taken], np.int64)
@@ -453,7 +457,7 @@ def _process(out: _Out, batch: pa.Table) -> None:
 def _group_end(batch: pa.Table) -> int:
     """Rows of ``batch`` before its last key group (which may go on in the next batch)."""
     source, hand_id = batch.column("source"), batch.column("hand_id")
-    n = batch.num_rows
+    n = int(batch.num_rows)
     last = (source[n - 1].as_py(), hand_id[n - 1].as_py())
     if last[0] is None or last[1] is None:
         return n

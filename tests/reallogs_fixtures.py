@@ -27,8 +27,9 @@ from typing import Any
 
 from ofc_core.cards import Card
 from ofc_core.hand import HandRecord
-from ofc_core.play.engine import SessionSpec, Table, play_session
+from ofc_core.play.engine import Table
 from ofc_core.play.policies import policy
+from ofc_core.play.sessions import SessionSpec, play_session
 from ofc_core.rules import resolve
 
 CODES = {"regular": 70, "turbo": 73, "pineapple": 74, "progressive-pineapple": 75,

@@ -12,18 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ofc_core.batch import (
-    RecordScores,
-    evaluate_rows,
-    royalty_array,
-    score_batch,
-    score_boards,
-    score_records,
-)
-from ofc_core.board import Board
+from ofc_core.batch import RecordScores, score_batch, score_records
+from ofc_core.batch_boards import royalty_array, score_boards
+from ofc_core.board import Board, foul_halves
 from ofc_core.cards import DECK, card_of_index, parse_cards
 from ofc_core.evaluate import Category, category_of, evaluate
 from ofc_core.hand import HandRecord, PlayerRecord
+from ofc_core.row_tables import evaluate_rows
 from ofc_core.rules import (
     OVERRIDE_FIELDS,
     PRESETS,
@@ -240,17 +235,16 @@ def score_both(ruleset, count, drawn) -> tuple[RecordScores, list[HandResult]]:
 
 def assert_same(scores: RecordScores, n: int, result: HandResult, ruleset: Ruleset) -> None:
     """Hand ``n`` of ``scores`` equals the scalar result field for field; padding is zero. The
-    foul relations are those of a poker middle (a 2-7 middle is not compared with its
-    neighbours: both are false)."""
+    foul relations are :func:`ofc_core.board.foul_halves` of a poker middle (a 2-7 middle is
+    not compared with its neighbours: both are false)."""
     count = len(result.players)
     assert scores.player_count[n] == count
     for i, p in enumerate(result.players):
         strengths = p.strengths or (0, 0, 0)
         assert tuple(scores.strengths[n, i].tolist()) == strengths
         assert scores.fouled[n, i] == p.fouled
-        poker_middle = ruleset.middle is MiddleKind.HIGH
-        assert scores.foul_top_middle[n, i] == (poker_middle and strengths[1] < strengths[0])
-        assert scores.foul_middle_bottom[n, i] == (poker_middle and strengths[2] < strengths[1])
+        halves = foul_halves(*strengths) if ruleset.middle is MiddleKind.HIGH else (False, False)
+        assert (scores.foul_top_middle[n, i], scores.foul_middle_bottom[n, i]) == halves
         assert scores.surrendered[n, i] == p.surrendered
         assert tuple(scores.royalties[n, i].tolist()) == p.royalties
         assert scores.fantasyland_next[n, i] == p.fantasyland_next
@@ -272,6 +266,34 @@ def assert_same(scores: RecordScores, n: int, result: HandResult, ruleset: Rules
         assert not padded[count:].any()
         if padded.ndim >= 2 and name not in ("strengths", "royalties"):
             assert not padded[:, count:].any()
+
+
+# --------------------------------------------------------------------------------------------
+# The foul rule: one home (ofc_core.board), the batch's stored halves held equal to it
+
+FOUL_BOARDS = [
+    # (top, middle, bottom, top beats middle, middle beats bottom), worked by hand
+    ("Qh Qd 7c", "Ah Ad Kc Ks 2d", "Ac As Kd Kh 2c", False, False),  # equal middle and bottom
+    ("Qh Qd 9c", "Qs Qc 9h 5d 4c", "Ah Ad Ac 2s 2h", False, False),  # QQ9 over QQ954: legal
+    ("Kh Kd 7c", "Qs Qc 9h 5d 4c", "Ah Ad Ac 2s 2h", True, False),  # KK on top of QQ
+    ("2c 3d 5h", "Ah Ad Ac 2s 2h", "Kh Kd Qs Qc 9h", False, True),  # full house over two pair
+    ("Ah Ad 7c", "Kh Kd 9s 8c 4h", "Qs Qc Jh 5d 3c", True, True),  # AA over KK over QQ
+]
+
+
+def test_stored_foul_halves_are_the_board_rule_on_hand_worked_boards() -> None:
+    """Equal middle and bottom (and a top equal to the middle's first cards) are legal; each
+    half fouls alone and together; the batch stores exactly ``foul_halves`` and fouls exactly
+    when ``Board.is_foul`` does."""
+    cards = np.array([[[c.index for c in parse_cards(" ".join(rows[:3]))]] for rows in FOUL_BOARDS])
+    scores = score_batch(cards, PRESETS["regular"])
+    for n, (top, middle, bottom, top_beats, middle_beats) in enumerate(FOUL_BOARDS):
+        board = Board.parse(top, middle, bottom)
+        assert foul_halves(*board.strengths()) == (top_beats, middle_beats)
+        assert board.is_foul == (top_beats or middle_beats)
+        stored = (bool(scores.foul_top_middle[n, 0]), bool(scores.foul_middle_bottom[n, 0]))
+        assert stored == (top_beats, middle_beats), (top, middle, bottom)
+        assert bool(scores.fouled[n, 0]) == board.is_foul
 
 
 # --------------------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ def test_stdin_one_line_per_deal_and_bad_lines_exit_2(monkeypatch, capsys) -> No
     (["fl", DEAL, "--variant", "pineapple", "--rules", "{bad"], "--rules is not JSON"),
     (["fl", DEAL, "--variant", "pineapple", "--rules", "[1]"], "must be a JSON object"),
     (["fl", DEAL, "--variant", "pineapple", "--rules", '{"cap": -1}'], "rules.cap"),
+    (["fl", DEAL.replace("3d", "X1"), "--variant", "pineapple"], "X1: the Fantasyland solver"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
     assert main(args) == 2

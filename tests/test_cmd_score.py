@@ -1,5 +1,5 @@
-"""``ofc score FILE... [--json]``: golden results worked out by hand from RULES.md, errors,
-partial files, encodings and names, through the real command line."""
+"""``ofc score FILE... [--json]``: golden results worked out by hand from docs/variations.md,
+errors, partial files, encodings and names, through the real command line."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def test_doctests() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Golden results. Every number below was worked out by hand from RULES.md (sections 2, 4, 5, 6);
-# the working is in the comment above each case.
+# Golden results. Every number below was worked out by hand from docs/variations.md (sections 2,
+# 4, 5, 6); the working is in the comment above each case.
 
 GOLDEN: list[tuple[str, str, dict[str, float], dict[str, dict[str, float]]]] = [
     # Seed 000's worked example: Ivey wins top (66 vs A-high) and bottom (JJJ44 vs flush), loses
@@ -116,7 +116,8 @@ def test_golden_points(sample_results: dict[str, dict[str, Any]], hand_id: str, 
             assert result["players"][name]["vs"][opponent] == value
 
 
-# Royalties (top, middle, bottom) and Fantasyland cards next hand, by hand from RULES.md 5-6.
+# Royalties (top, middle, bottom) and Fantasyland cards next hand, by hand from
+# docs/variations.md sections 5-6.
 GOLDEN_PLAYERS = [
     ("r1", "Ivey", (1, 0, 6), 0),            # 66 top is below QQ
     ("r2", "ann", (7, 0, 6), 13),            # QQ top: regular Fantasyland, 13 cards

@@ -11,19 +11,10 @@ import pytest
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import Card
 from ofc_core.hand import HandRecord, validate
-from ofc_core.play.engine import (
-    CubeView,
-    IllegalMove,
-    Placement,
-    SessionSpec,
-    Table,
-    View,
-    first_fit,
-    hero_view,
-    play_session,
-)
+from ofc_core.play.engine import CubeView, IllegalMove, Placement, Table, View
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.policies import POLICIES, policy
+from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.rules import PRESETS, ButtonInFl, resolve
 from ofc_core.scoring import score_hand
 
@@ -273,14 +264,16 @@ def test_an_illegal_placement_is_refused():
         play_session(table, SessionSpec("x", hands=1), random.Random(0))
 
 
-def _first_fit_then(cheat):
-    """A policy that plays first_fit but, from the second street on, changes the move with
-    ``cheat(view, placement)``."""
+def _careful_then(cheat):
+    """A policy that plays as the careful bot but, from the second street on, changes the move
+    with ``cheat(view, placement)``."""
+    careful = policy("careful")
+
     class Cheat:
         name = "cheat"
 
         def place(self, view, rng):
-            move = first_fit(view)
+            move = careful.place(view, rng)
             return cheat(view, move) if view.street else move
     return Cheat()
 
@@ -288,15 +281,16 @@ def _first_fit_then(cheat):
 @pytest.mark.parametrize("cheat, message", [
     (lambda v, p: p._replace(discard=()), "discarded 0, must place 2"),
     (lambda v, p: p._replace(bottom=p.bottom + p.discard, discard=()), "placed 3 cards"),
-    (lambda v, p: p._replace(discard=(v.board[2][0],)), "not dealt"),  # a card it holds
-    (lambda v, p: p._replace(discard=p.bottom[:1] or p.middle[:1]), "not dealt"),  # twice
-    (lambda v, p: Placement(bottom=p.top + p.middle + p.bottom, discard=p.discard),
-     "takes no more"),  # first_fit fills the bottom on the first street
+    (lambda v, p: p._replace(discard=(v.board[0] + v.board[1] + v.board[2])[:1]),
+     "not dealt"),  # a card it holds
+    (lambda v, p: p._replace(discard=(p.top + p.middle + p.bottom)[:1]), "not dealt"),  # twice
+    (lambda v, p: Placement(top=p.top + p.middle + p.bottom, discard=p.discard),
+     "takes no more"),  # two cards a street on top: full by the third street
 ])
 def test_every_kind_of_illegal_street_is_refused(cheat, message):
     """The engine's check refuses a wrong count, a card not dealt or used twice, and a full
     row, with check_placement's message."""
-    table = Table(PRESETS["pineapple"], ("a", "b"), (_first_fit_then(cheat), policy("careful")))
+    table = Table(PRESETS["pineapple"], ("a", "b"), (_careful_then(cheat), policy("careful")))
     with pytest.raises(IllegalMove, match=message):
         play_session(table, SessionSpec("x", hands=20), random.Random(0))
 

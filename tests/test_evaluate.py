@@ -1,4 +1,4 @@
-"""Row strength: the kicker rules of RULES.md section 2, categories, names."""
+"""Row strength: the kicker rules of docs/variations.md section 2, categories, names."""
 
 import pytest
 

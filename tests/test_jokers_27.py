@@ -15,7 +15,8 @@ from dashboard.queries.fantasyland import TOP_CLASS
 from ingest import store
 from ingest.api import import_files
 from ingest.formats import csv_boards, live, ofc_hh
-from ofc_core.batch import resolved_rows, score_batch
+from ofc_core.batch import score_batch
+from ofc_core.batch_boards import resolved_rows
 from ofc_core.board import Board, Row
 from ofc_core.cards import JOKERS, Card, parse_card, parse_cards
 from ofc_core.describe import WORKED_EXAMPLES

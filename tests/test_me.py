@@ -295,7 +295,7 @@ def test_filters_go_to_and_come_from_the_url() -> None:
     assert Filters.from_params(f.to_params(), me) == f
     assert Filters.from_params({"me": "1"}) == Filters()  # no names set: nothing to show
     assert Filters.from_params({"player": "bo"}, me) == Filters(player="bo")
-    assert common.whose(f) == "me (ann, ann_swc (swc))"
+    assert common.shown_players(f) == "me (ann, ann_swc (swc))"
 
 
 # --------------------------------------------------------------------------------------------

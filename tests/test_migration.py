@@ -107,7 +107,7 @@ def _every_table(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:
 def test_rescoring_in_bulk_stores_what_rescoring_records_stores(tmp_path: Path, monkeypatch,
                                                                  demo_db_path: Path) -> None:
     """``ofc rescore`` reads most stored hands back in the bulk reader's columns
-    (``ofc_hh_fast.read_store``); the rows it stores are exactly those of the record path
+    (``stored_columns.read_store``); the rows it stores are exactly those of the record path
     (every format, every variant, hidden cards, Fantasyland, surrender, rule overrides, merged
     perspectives)."""
     import shutil

@@ -14,9 +14,9 @@ import duckdb
 import pytest
 
 from dashboard.uploads import import_uploads
-from ingest import fast_path, record_path, rescoring, store
+from ingest import fast_path, record_path, rescoring, store, stored_columns
 from ingest.api import import_files, rescore
-from ingest.formats import ofc_hh, ofc_hh_fast
+from ingest.formats import ofc_hh, ofc_hh_arrays, ofc_hh_fast
 from ofc_cli import cmd_score
 from ofc_cli.cli import main
 from tests.test_dashboard_app import app, open_page
@@ -158,8 +158,8 @@ def test_ofc_rescore_keeps_a_hand_it_cannot_score_and_rescores_the_others(
     import_files(FILES[1:] + [("c.jsonl", log("c1", BOOM, "c3"))], con)
     before = con.execute("SELECT * FROM hand_players ORDER BY ALL").fetchall()
     con.close()
-    monkeypatch.setattr(ofc_hh_fast, "read_store", raise_on_boom(ofc_hh_fast.read_store))
-    monkeypatch.setattr(rescoring.ofc_hh_fast, "score_columns", lambda *a: 1 / 0)
+    monkeypatch.setattr(stored_columns, "read_store", raise_on_boom(stored_columns.read_store))
+    monkeypatch.setattr(ofc_hh_arrays, "score_columns", lambda *a: 1 / 0)
     monkeypatch.setattr(rescoring, "score_records", raise_on_boom(rescoring.score_records))
     status = main(["rescore", "--db", str(db)])
     out = capsys.readouterr().out

@@ -70,7 +70,7 @@ def test_pages_and_places_cover_every_hand_in_order(big_db: Path, tmp_path: Path
     assert [k for p in pages for k in p] == want
     newer = q.find_hands(con, filters, page=q.Page(pages[1][0], older=False, inclusive=False))
     assert [int(k) for k in newer["hand_key"]] == pages[0]
-    assert q.count_hands(con, filters) == HANDS
+    assert q.place(con, filters, q.HandSearch(), want[0]).total == HANDS  # the list's count
     for i in (0, 499, 500, 777, HANDS - 1):
         got = q.place(con, filters, q.HandSearch(), want[i])
         assert got == q.Place(want[i - 1] if i else None,

@@ -15,11 +15,11 @@ import pytest
 from ingest.formats.ofc_hh import parse_text
 from ofc_cli import cmd_review
 from ofc_cli.cli import main
-from ofc_core.batch import score_boards
+from ofc_core.batch_boards import score_boards
 from ofc_core.board import Board
 from ofc_core.cards import DECK, parse_cards
 from ofc_core.hand import HandRecord
-from ofc_core.play.engine import Placement, SessionSpec, Table, hero_view, play_session
+from ofc_core.play.engine import Placement, Table
 from ofc_core.play.placements import legal_placements
 from ofc_core.play.policies import policy
 from ofc_core.play.review import (
@@ -40,6 +40,7 @@ from ofc_core.play.rollout import (
     default_fantasyland_value,
     templates,
 )
+from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.rules import PRESETS, Street
 from ofc_core.scoring import Seat, score_hand
 

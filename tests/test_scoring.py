@@ -1,5 +1,5 @@
-"""The scalar scorer against RULES.md: worked cases, the seeds' royalty tables, every preset and
-override, and properties (zero-sum, antisymmetry, fouls earn nothing)."""
+"""The scalar scorer against docs/variations.md: worked cases, the seeds' royalty tables, every
+preset and override, and properties (zero-sum, antisymmetry, fouls earn nothing)."""
 
 import random
 

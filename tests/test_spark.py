@@ -33,6 +33,7 @@ from ingest import store
 from ingest.api import import_paths
 from ingest.hand_tables import HAND_TABLES
 from ofc_cli.cmd_export import export_parquet
+from tests.double_matches import MATCHES, expected_money, write_matches
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -277,3 +278,38 @@ def test_local_sessions_get_a_heap_for_a_million_hands(spark: Any) -> None:
     from ofc_spark.session import LOCAL_MEMORY
 
     assert spark.sparkContext.getConf().get("spark.driver.memory") == LOCAL_MEMORY == "4g"
+
+
+def test_spark_money_equals_the_store_on_hand_worked_matches(spark: Any, tmp_path: Path) -> None:
+    """The Double money rule has two homes, SQL (ingest/money.py) and Spark (ofc_spark/money.py):
+    on the hand-worked matches of tests/double_matches.py (no cube, one double, three doubles, a
+    surrender, the log's own cube, no winner) both give the figures worked out by hand. Spark
+    settles the store's own rows with their race money taken out."""
+    from ofc_spark.money import settle
+
+    db = tmp_path / "ofc.duckdb"
+    import_paths([str(p) for p in write_matches(tmp_path)], db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        players = con.execute("SELECT hand_key, player, scoring, stake, CASE WHEN scoring = "
+                              "'race' THEN NULL ELSE money END FROM hand_players").fetchall()
+        events = con.execute("SELECT hand_key, type, by_player, accepted, data "
+                             "FROM events").fetchall()
+        hands = con.execute("SELECT hand_key, match_id, hand_id FROM hands").fetchall()
+        stored = con.execute("SELECT h.hand_id, hp.player, hp.money FROM hand_players hp "
+                             "JOIN hands h USING (hand_key)").fetchall()
+    finally:
+        con.close()
+    settled = settle(
+        spark.createDataFrame(players, "hand_key long, player string, scoring string, "
+                                       "stake double, money double"),
+        spark.createDataFrame(events, "hand_key long, type string, by_player string, "
+                                      "accepted boolean, data string"),
+        spark.createDataFrame([h[:2] for h in hands], "hand_key long, match_id string"))
+    hand_id = {key: hid for key, _, hid in hands}
+    got = {(hand_id[r["hand_key"]], r["player"]): r["money"] for r in settled.collect()}
+    expected = expected_money()
+    assert {(h, p): m for h, p, m in stored} == expected
+    for name, (_, worked) in MATCHES.items():
+        assert {k: got.get(k) for k in worked} == worked, name
+    assert got == expected

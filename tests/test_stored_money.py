@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from ingest import api
+from tests.double_matches import MATCHES, expected_money, write_matches
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
 
@@ -114,3 +115,15 @@ def test_plain_hands_hold_points_times_stake(demo_db_path: Path) -> None:
     assert wrong == (0,)
     assert race is not None and ends is not None
     assert race[1] == ends[0] > 0 and race[0] == 2 * ends[0] < race[2]  # heads-up matches
+
+
+def test_hand_worked_matches_hold_their_money(tmp_path: Path) -> None:
+    """No cube, one double, three doubles, a surrender, the log's own cube, no winner: the
+    store holds the figures worked out by hand (tests/double_matches.py)."""
+    db = tmp_path / "ofc.duckdb"
+    report = api.import_paths([str(p) for p in write_matches(tmp_path)], db)
+    assert report.exit_code == 0 and report.stored == 15, report.to_dict()
+    got = _money(db)
+    for name, (_, expected) in MATCHES.items():
+        assert {k: got.get(k) for k in expected} == expected, name
+    assert got == expected_money()

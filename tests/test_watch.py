@@ -19,7 +19,8 @@ import duckdb
 import pytest
 
 from ingest import api, store
-from ingest.watch import FolderError, Watcher, add_folder, folder_errors, remove_folder
+from ingest.watch import Watcher
+from ingest.watched_folders import FolderError, add_folder, folder_errors, remove_folder
 from tests.test_import_cli import query
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo" / "regular.Hero.jsonl"

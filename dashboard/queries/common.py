@@ -342,17 +342,17 @@ def names_in(filters: Filters, column: str) -> tuple[str, list[Any]]:
     return "TRUE", []
 
 
-def chosen(filters: Filters) -> bool:
+def player_chosen(filters: Filters) -> bool:
     """Whether the filters name whose results to show (a player, or me)."""
     return filters.player is not None or bool(filters.me)
 
 
-def whose(filters: Filters) -> str:
+def shown_players(filters: Filters) -> str:
     """Who the pages show, for a heading (plain text: the caller escapes it).
 
-    >>> whose(Filters(me=(MyName("ann"), MyName("ann_swc", "swc"))))
+    >>> shown_players(Filters(me=(MyName("ann"), MyName("ann_swc", "swc"))))
     'me (ann, ann_swc (swc))'
-    >>> whose(Filters(player="bo"))
+    >>> shown_players(Filters(player="bo"))
     'bo'
     """
     if filters.me and filters.player is None:
@@ -365,15 +365,18 @@ def fetch_df(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> pd
     return a DataFrame."""
     cur = con.cursor()
     try:
-        return cur.execute(sql, list(params)).df()
+        frame: pd.DataFrame = cur.execute(sql, list(params)).df()
+        return frame
     finally:
         cur.close()
 
 
-def fetch_all(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[tuple]:
+def fetch_all(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = (),
+              ) -> list[tuple[Any, ...]]:
     cur = con.cursor()
     try:
-        return cur.execute(sql, list(params)).fetchall()
+        rows: list[tuple[Any, ...]] = cur.execute(sql, list(params)).fetchall()
+        return rows
     finally:
         cur.close()
 
@@ -383,7 +386,8 @@ def fetch_all_numpy(con: Any, sql: str, params: list[Any] | tuple[Any, ...] = ()
     """Run one query on its own cursor and return its columns as numpy arrays."""
     cur = con.cursor()
     try:
-        return cur.execute(sql, list(params)).fetchnumpy()
+        columns: dict[str, Any] = cur.execute(sql, list(params)).fetchnumpy()
+        return columns
     finally:
         cur.close()
 
@@ -454,7 +458,7 @@ def filter_options(con: Any, player: str | None, me: tuple[MyName, ...] | None =
     )
 
 
-def _my_opponents(con: Any, filters: Filters) -> list[tuple]:
+def _my_opponents(con: Any, filters: Filters) -> list[tuple[Any, ...]]:
     """The opponents my seats have met (never another of my names at the same table)."""
     first, params = names_in(filters, "p.player")
     if all(n.source is None for n in filters.me or ()) and not not_me(filters, "", "")[0]:
@@ -490,18 +494,6 @@ RACE = api.RACE
 
 CUBE = api.CUBE_SQL
 """The cube value an ``events e`` row's data gives (``cube``; ``multiplier`` is read too)."""
-
-
-def money_sql(alias: str) -> str:
-    """One player-hand's money, for rows ``alias`` of ``hand_players`` (or ``scope``): the
-    stored ``money`` column (``NULL`` without a stake), whose rule is :mod:`ingest.money`:
-    points x stake, except under race scoring (OFC Double), where the hand that ends a match
-    holds stake x final cube, won or lost, and the match's other hands none.
-
-    >>> money_sql("hp")
-    'hp.money'
-    """
-    return f"{alias}.money"
 
 
 def span_label(expr: str) -> str:

@@ -104,7 +104,7 @@ def summary_of(counts: pd.DataFrame) -> dict[str, float | int | None]:
         "hands": hands, "fl_hands": fl_hands, "normal_hands": normal_hands,
         "entries": entries, "entry_rate": _ratio(entries, normal_hands),
         "stays": stays, "stay_rate": _ratio(stays, fl_hands),
-        "fl_per_100": 100 * _ratio(fl_hands, hands) if hands else None,
+        "fl_per_100": 100 * (fl_hands / hands) if hands else None,
         "points_per_fl_hand": _ratio(fl_points["points"].sum(), fl_points["hands"].sum()),
         "points_per_normal_hand": _ratio(normal_points["points"].sum(),
                                          normal_points["hands"].sum()),

@@ -183,14 +183,6 @@ def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Plac
                  int(position), int(total))
 
 
-def count_hands(con: Any, filters: Filters, search: HandSearch = HandSearch()) -> int:
-    """How many hands the filters and ``search`` keep."""
-    cond, params = where(filters)
-    extra, more = search_where(search)
-    return int(fetch_all(con, f"SELECT count(*) {scanned(search)} WHERE {cond} AND {extra}",
-                         [*params, *more])[0][0])
-
-
 def key_of(con: Any, source: str, hand_id: str) -> int | None:
     """The hand key of the log's hand ``(source, hand_id)``, ``None`` if not stored."""
     rows = fetch_all(con, "SELECT hand_key FROM hands WHERE source = ? AND hand_id = ?",
@@ -206,7 +198,7 @@ def hand(con: Any, hand_key: int) -> dict[str, Any] | None:
                ruleset_label, scoring, button, hero, stake, currency, player_count,
                first_to_act, points_differ
         FROM hands WHERE hand_key = ?""", [hand_key])
-    return None if frame.empty else frame.iloc[0].to_dict()
+    return None if frame.empty else {str(k): v for k, v in frame.iloc[0].to_dict().items()}
 
 
 def players(con: Any, hand_key: int) -> pd.DataFrame:

@@ -9,12 +9,15 @@ is unfinished.
 
 The money of a match, from the player's side, is stake x final cube (the cube from
 ``match_end``, else 2 to the number of accepted doubles), positive if the player won it and
-negative if they lost: :func:`dashboard.queries.common.money_sql`, the definition every page
-uses, so Overview, Sessions and Opponents give the same money. The points are the banked
+negative if they lost: the stored ``hand_players.money`` (its one definition is
+:mod:`ingest.money`), which every page reads, so Overview, Sessions and Opponents give the same
+money. The points are the banked
 race points stored per hand (``hand_players.points``); nothing is rescored here.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -22,11 +25,10 @@ import pandas as pd
 from dashboard.queries.common import (
     CUBE,
     Filters,
-    chosen,
     fetch_df,
-    money_sql,
     names_in,
     not_me,
+    player_chosen,
 )
 from dashboard.queries.sessions import hand_list, scope_cte
 
@@ -85,13 +87,13 @@ WINNER = "coalesce(nullif(e.by_player, ''), json_extract_string(e.data, '$.winne
 """The winner a ``match_end`` event names."""
 
 
-def _matches(filters: Filters) -> tuple[str, list]:
-    if not chosen(filters):
+def _matches(filters: Filters) -> tuple[str, list[Any]]:
+    if not player_chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
     first_cut, first = names_in(filters, "q.opponent")
     others, more = not_me(filters, "q.player", "q.hand_key")
-    sql = head + _MATCHES.format(cube=CUBE, money=money_sql("m"), first_cut=first_cut,
+    sql = head + _MATCHES.format(cube=CUBE, money="m.money", first_cut=first_cut,
                                  others=others, winner=WINNER)
     return sql, [*params, *first, *more]
 
@@ -149,7 +151,7 @@ def offers(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Every doubling offer in the player's matches: ``match_id``, ``hand_key`` (the hand
     after which it was offered), ``played_at``, ``offered_by``, ``accepted``, ``cube_after``,
     ``decision`` (one of :data:`DECISIONS`)."""
-    if not chosen(filters):
+    if not player_chosen(filters):
         raise ValueError("whose matches? choose a player first")
     head, params = scope_cte(filters)
     sql = head + _OFFERS.format(cube=CUBE, decision=DECISION)
@@ -163,17 +165,12 @@ def cube_decisions_of(offered: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFr
     return offered.merge(results, on="match_id", how="left").drop(columns=["idx"])
 
 
-def cube_decisions(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """:func:`cube_decisions_of` the player's offers and matches."""
-    return cube_decisions_of(offers(con, filters), table(con, filters))
-
-
 DECISIONS = ("I doubled, they took", "I doubled, they declined", "they doubled, I took",
              "they doubled, I declined")
 
 
 def cube_summary_of(decisions: pd.DataFrame) -> pd.DataFrame:
-    """Per kind of cube decision (:data:`DECISIONS`) of a :func:`cube_decisions`:
+    """Per kind of cube decision (:data:`DECISIONS`) of :func:`cube_decisions_of`:
     ``decisions``, ``matches_won`` and ``matches_lost`` afterwards, and the ``money`` of those
     matches."""
     won = decisions["won"]
@@ -185,11 +182,6 @@ def cube_summary_of(decisions: pd.DataFrame) -> pd.DataFrame:
     ).reset_index()
     order = {c: i for i, c in enumerate(DECISIONS)}
     return grouped.sort_values("decision", key=lambda c: c.map(order)).reset_index(drop=True)
-
-
-def cube_summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
-    """:func:`cube_summary_of` the player's doubling offers."""
-    return cube_summary_of(cube_decisions(con, filters))
 
 
 def match_hands(con: duckdb.DuckDBPyConnection, filters: Filters, match_id: str) -> pd.DataFrame:

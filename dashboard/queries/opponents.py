@@ -10,18 +10,20 @@ The 95% confidence interval of points per hand is the normal approximation
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import pandas as pd
 
 from dashboard.queries.common import (
     RACE,
     Filters,
-    chosen,
     currency_label,
     fetch_df,
     names_in,
     not_me,
     not_my_name,
+    player_chosen,
     seat_by_name,
 )
 from dashboard.queries.sessions import scope_cte
@@ -66,13 +68,13 @@ Double) the hands' money, else the pairs' points x stake (chosen per group, not 
 
 
 def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
-            theirs: bool = True, money: bool = False) -> tuple[str, list]:
+            theirs: bool = True, money: bool = False) -> tuple[str, list[Any]]:
     """``scope`` and ``versus``: one row per hand and opponent of ``filters.player`` (only
     ``opponents``, when given); ``theirs`` adds the opponent's own row (royalties, foul);
     ``money`` the parts of the pair's money (:data:`PAIR_MONEY`). My pair is found by my name
     where that is enough (:func:`~dashboard.queries.common.seat_by_name`: a single-key join,
     about four times cheaper), else by my seat."""
-    if not chosen(filters):
+    if not player_chosen(filters):
         raise ValueError("the opponents of whom? choose a player first")
     head, params = scope_cte(filters)
     first_cut, first = names_in(filters, "p.player")
@@ -150,7 +152,7 @@ def _system(scoring: str | None) -> int | None:
     return SYSTEMS.index(scoring) + 1 if scoring in SYSTEMS else 0
 
 
-def _others(filters: Filters) -> tuple[str, list]:
+def _others(filters: Filters) -> tuple[str, list[Any]]:
     """The condition on ``hand_players o`` (joined to ``scope s`` by hand) of being an opponent:
     not my name where a name tells my seat (a filter the scan applies), else not my seat and
     not another of my names at that table."""

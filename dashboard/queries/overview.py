@@ -18,12 +18,11 @@ from dashboard.queries.common import (
     PLAYER_ROWS,
     RACE,
     Filters,
-    chosen,
     fetch_all,
     fetch_all_numpy,
     fetch_df,
-    money_sql,
     names_in,
+    player_chosen,
     scoring_label,
     where,
 )
@@ -77,7 +76,7 @@ def summary(con: Any, filters: Filters) -> Summary:
                count_if(hp.fantasyland_next > 0 AND NOT hp.fantasyland),
                count_if(hp.fantasyland),
                count_if(hp.fantasyland_next > 0 AND hp.fantasyland),
-               coalesce(sum(hp.royalties), 0), sum({money_sql("hp")})
+               coalesce(sum(hp.royalties), 0), sum(hp.money)
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY 1, 2, 3 ORDER BY 4 DESC""", params)
     n, _, _, set_, fouls, regular, entries, fl_hands, stays, royalties = (
@@ -101,8 +100,8 @@ def summary(con: Any, filters: Filters) -> Summary:
             money[currency] = (was[0] + float(amount or 0.0), was[1] + hands)
     systems: dict[str, tuple[int, float]] = {}
     for g in groups:
-        was = systems.get(g[2], (0, 0.0))
-        systems[g[2]] = (was[0] + g[3], was[1] + float(g[4]))
+        counted_so_far = systems.get(g[2], (0, 0.0))
+        systems[g[2]] = (counted_so_far[0] + g[3], counted_so_far[1] + float(g[4]))
     return Summary(hands=n, net_points=float(total), per_hand=mean, ci95=ci,
                    foul_rate=ratio(fouls, set_), fl_entry=ratio(entries, regular),
                    fl_stay=ratio(stays, fl_hands), fl_hands=fl_hands,
@@ -188,7 +187,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
 def _expected(con: Any, filters: Filters, keys: np.ndarray, points: np.ndarray) -> np.ndarray:
     """The running total with reviewed hands counted at their expected points; NaN when no
     hand is reviewed (or no player is chosen)."""
-    if not chosen(filters):
+    if not player_chosen(filters):
         return np.full(len(keys), np.nan)
     found = review.expected_first(con, filters)
     if found.empty:
@@ -247,7 +246,7 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
                avg(hp.fouled::INT) AS foul_rate,
                {scoring} AS scoring,
                count_if(hp.fantasyland) AS fl_hands,
-               sum({money_sql("hp")}) AS money,
+               sum(hp.money) AS money,
                arg_min(hp.hand_key, hp.played_at) AS first_hand
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",

@@ -11,13 +11,12 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_all, fetch_df, where
+from dashboard.queries.common import RACE, Filters, fetch_all, fetch_df, where
 
 DECISIONS = ("FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id "
              "JOIN hand_players hp ON hp.hand_key = h.hand_key AND hp.player = d.player")
 """The FROM clause of every query here: one row per decision, with the filters' aliases."""
 
-KINDS = ("first five", "street", "fantasyland set")
 
 CHASE = "fantasyland chase"
 """The fourth kind the page shows: decisions whose best placement aimed at QQ+ on top."""
@@ -141,7 +140,7 @@ def expected_first(con: Any, filters: Filters) -> pd.DataFrame:
         SELECT h.hand_key, d.chosen_ev AS expected
         {DECISIONS}
         WHERE {cond} AND d.street = 1 AND d.kind = 'first five'
-          AND h.scoring <> 'race'""", params)
+          AND h.scoring <> ?""", [*params, RACE])
 
 
 BENCHMARK_QUERIES = [

@@ -28,7 +28,6 @@ from dashboard.queries.common import (
     Filters,
     currency_label,
     fetch_df,
-    money_sql,
     point_sql,
     race_count,
     scoring_label,
@@ -197,12 +196,12 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     else:
         head, params = scope_cte(filters)
         join = ""
-    currency, named = currency_label(con, f"sum({money_sql('s')})", "s.currency")
+    currency, named = currency_label(con, "sum(s.money)", "s.currency")
     scoring, systems = scoring_label(con, "s.scoring")
     sql = head + _PERIOD_TABLE.format(
         k1=k1, k2=k2, label=label, join=join,
         foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1,
-        money=money_sql("s"), plain_points=point_sql("s"), currency=currency,
+        money="s.money", plain_points=point_sql("s"), currency=currency,
         scoring=scoring, race_hands=race_count("s.scoring"))
     return fetch_df(con, sql, [*params, *named, *systems])
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from dashboard.queries.common import Filters, fetch_df, money_sql, span_label
+from dashboard.queries.common import Filters, fetch_df, span_label
 from dashboard.queries.sessions import FL_ENTRY_RATE, FOUL_RATE, hand_list, scope_cte
 
 _TABLE = """
@@ -40,7 +40,7 @@ def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     cube)."""
     head, params = scope_cte(filters)
     sql = head + _TABLE.format(
-        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, money=money_sql("s"),
+        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, money="s.money",
         currency=span_label("s.currency"))
     return fetch_df(con, sql, params)
 

@@ -3,87 +3,90 @@ and whether chasing it pays: foul rate vs FL rate vs points per hand, session by
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db
-from dashboard import widgets as w
+from dashboard import db, widgets
 from dashboard.queries import fantasyland, sessions
 from dashboard.queries.common import Filters
 
 TOP_COLUMNS = {
-    "top_class": w.text("Top"),
-    "hands": w.count("Hands"),
-    "fouled": w.count("Fouled"),
-    "entries": w.count("Entered FL"),
-    "entry_rate_with_top": w.percent("Entry % with this top"),
-    "share_of_normal_hands": w.percent("Entry % (of all normal hands)",
-                                       help="These add up to the overall entry rate."),
-    "points_per_hand": w.signed("Points per hand"),
+    "top_class": widgets.text("Top"),
+    "hands": widgets.count("Hands"),
+    "fouled": widgets.count("Fouled"),
+    "entries": widgets.count("Entered FL"),
+    "entry_rate_with_top": widgets.percent("Entry % with this top"),
+    "share_of_normal_hands": widgets.percent("Entry % (of all normal hands)",
+                                             help="These add up to the overall entry rate."),
+    "points_per_hand": widgets.signed("Points per hand"),
 }
 CARDS_COLUMNS = {
-    "fl_cards": w.text("Cards dealt"),
-    "hands": w.count("FL hands"),
-    "stays": w.count("Stayed"),
-    "stay_rate": w.percent("Stay %"),
-    "foul_rate": w.percent("Foul %"),
-    "points_per_hand": w.signed("Points per hand"),
+    "fl_cards": widgets.text("Cards dealt"),
+    "hands": widgets.count("FL hands"),
+    "stays": widgets.count("Stayed"),
+    "stay_rate": widgets.percent("Stay %"),
+    "foul_rate": widgets.percent("Foul %"),
+    "points_per_hand": widgets.signed("Points per hand"),
 }
 
 
-def headline(s: dict) -> None:
-    w.metric_row(("FL entry %", w.pct(s["entry_rate"]),
-                  f"{s['entries']:,} of {s['normal_hands']:,} normal hands"),
-                 ("FL stay %", w.pct(s["stay_rate"]),
-                  f"{s['stays']:,} of {s['fl_hands']:,} FL hands"),
-                 ("FL hands per 100 hands", f"{s['fl_per_100']:.1f}"),
-                 ("Foul %", w.pct(s["foul_rate"])))
+def headline(s: dict[str, Any]) -> None:
+    widgets.metric_row(("FL entry %", widgets.pct(s["entry_rate"]),
+                        f"{s['entries']:,} of {s['normal_hands']:,} normal hands"),
+                       ("FL stay %", widgets.pct(s["stay_rate"]),
+                        f"{s['stays']:,} of {s['fl_hands']:,} FL hands"),
+                       ("FL hands per 100 hands", f"{s['fl_per_100']:.1f}"),
+                       ("Foul %", widgets.pct(s["foul_rate"])))
 
 
-def worth(current: Filters, s: dict) -> None:
+def worth(current: Filters, s: dict[str, Any]) -> None:
     kinds = [("Fantasyland", s["points_per_fl_hand"], s["fl_hands"]),
              ("normal", s["points_per_normal_hand"], s["normal_hands"])]
     fig = go.Figure(go.Bar(
         x=[k for k, _, _ in kinds], y=[v if v is not None else 0 for _, v, _ in kinds],
-        text=[f"{w.num(v)} over {n:,} hands" for _, v, n in kinds],
-        customdata=[[k] for k, _, _ in kinds], marker_color=[w.PURPLE, "#7f7f7f"],
+        text=[f"{widgets.num(v)} over {n:,} hands" for _, v, n in kinds],
+        customdata=[[k] for k, _, _ in kinds], marker_color=[widgets.PURPLE, "#7f7f7f"],
         hovertemplate="%{x}: %{text}<extra></extra>"))
-    w.layout(fig, height=300, title="Points per hand", yaxis_title="points per hand")
-    w.hands_behind(w.picked(w.chart(fig, "fl_worth")), "fl_worth_hands", "{} hands",
-                   fantasyland.kind_hands, current, hint="Click a bar to list its hands.")
+    widgets.layout(fig, height=300, title="Points per hand", yaxis_title="points per hand")
+    widgets.hands_behind(widgets.picked(widgets.chart(fig, "fl_worth")), "fl_worth_hands",
+                         "{} hands", fantasyland.kind_hands, current,
+                         hint="Click a bar to list its hands.")
 
 
-def top_chart(frame: pd.DataFrame) -> list | None:
+def top_chart(frame: pd.DataFrame) -> list[Any] | None:
     keys = frame[["top_class"]].to_numpy()
     fig = go.Figure()
     fig.add_trace(go.Bar(x=frame["top_class"], y=frame["entries"], name="entered FL",
-                         marker_color=w.PURPLE, customdata=keys))
+                         marker_color=widgets.PURPLE, customdata=keys))
     fig.add_trace(go.Bar(x=frame["top_class"], y=frame["fouled"], name="fouled",
-                         marker_color=w.RED, customdata=keys))
-    w.layout(fig, height=300, barmode="group", title="Normal hands by the top they ended with",
-             yaxis_title="hands")
-    return w.chart(fig, "fl_top_chart")
+                         marker_color=widgets.RED, customdata=keys))
+    widgets.layout(fig, height=300, barmode="group",
+                   title="Normal hands by the top they ended with", yaxis_title="hands")
+    return widgets.chart(fig, "fl_top_chart")
 
 
 def by_top(current: Filters, counts: pd.DataFrame) -> None:
     frame = fantasyland.by_top_of(counts)
     point = top_chart(frame)
-    row = w.table(frame, "fl_top_table", TOP_COLUMNS,
-                  rates=("entry_rate_with_top", "share_of_normal_hands"))
-    w.hands_behind(w.picked(point, row, frame, "top_class"), "fl_top_hands",
-                   "normal hands with a {} top", fantasyland.top_hands, current,
-                   hint="Select a row or click a bar to list those hands.")
+    row = widgets.table(frame, "fl_top_table", TOP_COLUMNS,
+                        rates=("entry_rate_with_top", "share_of_normal_hands"))
+    widgets.hands_behind(widgets.picked(point, row, frame, "top_class"), "fl_top_hands",
+                         "normal hands with a {} top", fantasyland.top_hands, current,
+                         hint="Select a row or click a bar to list those hands.")
 
 
 def by_cards(current: Filters) -> None:
-    frame = w.fetch(fantasyland.by_cards, current, empty="No Fantasyland hands in these hands.")
+    frame = widgets.fetch(fantasyland.by_cards, current,
+                          empty="No Fantasyland hands in these hands.")
     if frame is None:
         return
-    row = w.table(frame, "fl_cards_table", CARDS_COLUMNS, rates=("stay_rate", "foul_rate"))
-    w.hands_behind(w.picked(None, row, frame, "fl_cards"), "fl_cards_hands",
-                   "Fantasyland hands with {} cards", fantasyland.cards_hands, current,
-                   hint="Select a row to list those Fantasyland hands.")
+    row = widgets.table(frame, "fl_cards_table", CARDS_COLUMNS, rates=("stay_rate", "foul_rate"))
+    widgets.hands_behind(widgets.picked(None, row, frame, "fl_cards"), "fl_cards_hands",
+                         "Fantasyland hands with {} cards", fantasyland.cards_hands, current,
+                         hint="Select a row to list those Fantasyland hands.")
 
 
 def without_race(frame: pd.DataFrame) -> pd.DataFrame:
@@ -105,7 +108,7 @@ def without_race(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(points_per_hand=per_hand, trend_points_per_hand=trend)
 
 
-def chasing_chart(frame: pd.DataFrame, period: str) -> list | None:
+def chasing_chart(frame: pd.DataFrame, period: str) -> list[Any] | None:
     keys = frame[["period"]].to_numpy()
     fig = go.Figure()
     fig.add_trace(go.Bar(x=frame["period_no"], y=frame["points_per_hand"], name="points per hand",
@@ -114,20 +117,20 @@ def chasing_chart(frame: pd.DataFrame, period: str) -> list | None:
                              name=f"points per hand, trend ({sessions.TREND_PERIODS} {period}s)",
                              mode="lines", line={"color": "#8c6d31", "width": 3},
                              customdata=keys, yaxis="y2"))
-    for column, name, colour in (("foul_rate", "foul %", w.RED),
-                                 ("fl_entry_rate", "FL entry %", w.PURPLE)):
+    for column, name, colour in (("foul_rate", "foul %", widgets.RED),
+                                 ("fl_entry_rate", "FL entry %", widgets.PURPLE)):
         fig.add_trace(go.Scatter(x=frame["period_no"], y=frame[column] * 100, name=name,
                                  mode="lines+markers", line={"color": colour},
                                  customdata=keys))
     rates = [*(frame["foul_rate"] * 100), *(frame["fl_entry_rate"] * 100)]
-    left, right = w.zero_aligned(rates, [*frame["points_per_hand"],
-                                         *frame["trend_points_per_hand"]])
-    w.layout(fig, height=380, xaxis_title=f"{period} (in time order)", yaxis_title="%",
-             yaxis={"range": left, "zeroline": True},
-             yaxis2={"title": "points per hand", "overlaying": "y", "side": "right",
-                     "tickmode": "auto", "showgrid": False, "range": right,
-                     "zeroline": True})
-    return w.chart(fig, "fl_chasing")
+    left, right = widgets.zero_aligned(rates, [*frame["points_per_hand"],
+                                               *frame["trend_points_per_hand"]])
+    widgets.layout(fig, height=380, xaxis_title=f"{period} (in time order)", yaxis_title="%",
+                   yaxis={"range": left, "zeroline": True},
+                   yaxis2={"title": "points per hand", "overlaying": "y", "side": "right",
+                           "tickmode": "auto", "showgrid": False, "range": right,
+                           "zeroline": True})
+    return widgets.chart(fig, "fl_chasing")
 
 
 def chasing(current: Filters) -> None:
@@ -142,18 +145,18 @@ def chasing(current: Filters) -> None:
     st.caption("When foul % and FL % rise together and points per hand fall, the chase costs "
                "more than Fantasyland brings. Click a point to list that "
                f"{period}'s hands.{left_out}")
-    w.hands_behind(w.picked(point), "fl_chasing_hands", period + " {}", sessions.period_hands,
-                   current, period, gap_minutes=gap)
+    widgets.hands_behind(widgets.picked(point), "fl_chasing_hands", period + " {}",
+                         sessions.period_hands, current, period, gap_minutes=gap)
 
 
 def main() -> None:
-    current = w.start("Fantasyland")
+    current = widgets.start("Fantasyland")
     if current is None:
         return
     counts = db.query(fantasyland.cells, current)
     s = fantasyland.summary_of(counts)
     if not s["hands"]:
-        w.no_hands()
+        widgets.no_hands()
         return
     headline(s)
     if s["race_left_out"]:

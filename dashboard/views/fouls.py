@@ -3,12 +3,13 @@ when (rolling, per session), which relation broke with which hands, and every fo
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db
-from dashboard import widgets as w
+from dashboard import db, widgets
 from dashboard.queries import fouls, sessions
 from dashboard.queries.common import Filters
 
@@ -19,36 +20,36 @@ GAP = float(sessions.DEFAULT_GAP_MINUTES)
 NO_FOULS = "No fouls in these hands."
 
 RELATION_COLUMNS = {
-    "relation": w.text("Broken relation"),
-    "upper": w.text("Row too strong", help="top (or middle) hand name"),
-    "lower": w.text("Beat the row below", help="middle (or bottom) hand name"),
-    "fouls": w.count("Fouls"),
+    "relation": widgets.text("Broken relation"),
+    "upper": widgets.text("Row too strong", help="top (or middle) hand name"),
+    "lower": widgets.text("Beat the row below", help="middle (or bottom) hand name"),
+    "fouls": widgets.count("Fouls"),
 }
 FOULED_COLUMNS = {
-    **w.HAND_ID_COLUMNS,
-    "position": w.count("Position"),
-    "fantasyland": w.flag("FL"),
-    "relation": w.text("Broken relation"),
-    "top_cards": w.text("Top"), "top_hand": w.text("Top hand"),
-    "middle_cards": w.text("Middle"), "middle_hand": w.text("Middle hand"),
-    "bottom_cards": w.text("Bottom"), "bottom_hand": w.text("Bottom hand"),
-    "points": w.signed("Points", 1),
+    **widgets.HAND_ID_COLUMNS,
+    "position": widgets.count("Position"),
+    "fantasyland": widgets.flag("FL"),
+    "relation": widgets.text("Broken relation"),
+    "top_cards": widgets.text("Top"), "top_hand": widgets.text("Top hand"),
+    "middle_cards": widgets.text("Middle"), "middle_hand": widgets.text("Middle hand"),
+    "bottom_cards": widgets.text("Bottom"), "bottom_hand": widgets.text("Bottom hand"),
+    "points": widgets.signed("Points", 1),
 }
 
 
-def breakdown_chart(frame: pd.DataFrame, dimension: str) -> list | None:
+def breakdown_chart(frame: pd.DataFrame, dimension: str) -> list[Any] | None:
     part = frame[frame["dimension"] == dimension]
     fig = go.Figure(go.Bar(
-        x=w.plot_text(part["value"]), y=part["foul_rate"] * 100,
+        x=widgets.plot_text(part["value"]), y=part["foul_rate"] * 100,
         text=[f"{f} / {h}" for f, h in zip(part["fouls"], part["hands_set"], strict=True)],
         customdata=part[["dimension", "value"]].to_numpy(),
         hovertemplate="%{x}: %{y:.1f}% (%{text} hands fouled)<extra></extra>",
         textposition="outside", cliponaxis=False,  # a 0% bar still says "0 / 33"
-        marker_color=w.RED))
+        marker_color=widgets.RED))
     top = float((part["foul_rate"] * 100).max()) if len(part) else 0.0
-    w.layout(fig, height=280, title=TITLES[dimension], yaxis_title="foul %",
-             xaxis={"type": "category"}, yaxis={"range": [0, max(top * 1.25, 5.0)]})
-    return w.chart(fig, f"fouls_by_{dimension}")
+    widgets.layout(fig, height=280, title=TITLES[dimension], yaxis_title="foul %",
+                   xaxis={"type": "category"}, yaxis={"range": [0, max(top * 1.25, 5.0)]})
+    return widgets.chart(fig, f"fouls_by_{dimension}")
 
 
 def breakdowns(current: Filters, frame: pd.DataFrame) -> None:
@@ -62,7 +63,7 @@ def breakdowns(current: Filters, frame: pd.DataFrame) -> None:
     if picked:
         dimension, value = str(picked[0]), str(picked[1])
         hands = db.query(fouls.breakdown_hands, current, dimension, value, fouled_only=True)
-        w.show_hands(hands, "fouls_breakdown_hands", f"fouled, {dimension} {value}")
+        widgets.show_hands(hands, "fouls_breakdown_hands", f"fouled, {dimension} {value}")
 
 
 def rolling(current: Filters) -> None:
@@ -73,20 +74,20 @@ def rolling(current: Filters) -> None:
         x=frame["hand_no"], y=frame["rolling_foul_rate"] * 100, mode="lines+markers",
         marker={"size": 3}, customdata=frame[["hand_key"]].to_numpy(),
         hovertemplate="hand %{x}: %{y:.1f}%<extra></extra>", name="rolling foul %"))
-    w.layout(fig, height=300, title=f"Foul % over the last {window} hands",
-             xaxis_title="hands set", yaxis_title="foul %")
-    w.chart_opens_hand(fig, "fouls_rolling", "Click a point to open that hand.")
+    widgets.layout(fig, height=300, title=f"Foul % over the last {window} hands",
+                   xaxis_title="hands set", yaxis_title="foul %")
+    widgets.chart_opens_hand(fig, "fouls_rolling", "Click a point to open that hand.")
 
 
-def per_session(current: Filters) -> list | None:
+def per_session(current: Filters) -> list[Any] | None:
     per = db.query(sessions.period_table, current, "session", GAP)
     fig = go.Figure(go.Bar(
-        x=per["period_no"], y=per["foul_rate"] * 100, marker_color=w.RED,
-        customdata=per[["period"]].to_numpy(), hovertext=w.plot_text(per["period"]),
+        x=per["period_no"], y=per["foul_rate"] * 100, marker_color=widgets.RED,
+        customdata=per[["period"]].to_numpy(), hovertext=widgets.plot_text(per["period"]),
         hovertemplate="%{hovertext}: %{y:.1f}%<extra></extra>"))
-    w.layout(fig, height=300, title="Foul % per session", xaxis_title="session",
-             yaxis_title="foul %")
-    point = w.chart(fig, "fouls_per_session")
+    widgets.layout(fig, height=300, title="Foul % per session", xaxis_title="session",
+                   yaxis_title="foul %")
+    point = widgets.chart(fig, "fouls_per_session")
     st.caption("Sessions split by 30 minutes without a hand (see Sessions).")
     return point
 
@@ -97,48 +98,48 @@ def over_time(current: Filters) -> None:
         rolling(current)
     with right:
         point = per_session(current)
-    w.hands_behind(w.picked(point), "fouls_session_hands", "fouled in session {}",
-                   sessions.period_hands, current, "session", gap_minutes=GAP,
-                   extra="AND s.fouled")
+    widgets.hands_behind(widgets.picked(point), "fouls_session_hands", "fouled in session {}",
+                         sessions.period_hands, current, "session", gap_minutes=GAP,
+                         extra="AND s.fouled")
 
 
 def relations(current: Filters) -> None:
-    frame = w.fetch(fouls.relations, current, empty=NO_FOULS)
+    frame = widgets.fetch(fouls.relations, current, empty=NO_FOULS)
     if frame is None:
         return
-    row = w.table(frame, "fouls_relations", RELATION_COLUMNS)
+    row = widgets.table(frame, "fouls_relations", RELATION_COLUMNS)
     if row is None:
         st.caption("Select a row to list those fouled hands.")
         return
     g = frame.iloc[row]
     hands = db.query(fouls.fouled_hands, current, relation=g["relation"], upper=g["upper"],
                      lower=g["lower"])
-    w.hand_table(hands, "fouls_relation_hands", FOULED_COLUMNS)
+    widgets.hand_table(hands, "fouls_relation_hands", FOULED_COLUMNS)
 
 
 def fouled(current: Filters) -> None:
-    hands = w.fetch(fouls.fouled_hands, current, empty=NO_FOULS)
+    hands = widgets.fetch(fouls.fouled_hands, current, empty=NO_FOULS)
     if hands is None:
         return
     st.markdown(f"The {len(hands):,} most recent fouled hands.")
-    w.hand_table(hands, "fouls_hands", FOULED_COLUMNS)
+    widgets.hand_table(hands, "fouls_hands", FOULED_COLUMNS)
 
 
 def main() -> None:
-    current = w.start("Fouls")
+    current = widgets.start("Fouls")
     if current is None:
         return
     frame = db.query(fouls.breakdowns, current)
     overall = frame[frame["dimension"] == "all"]
     if overall.empty:
-        w.no_hands()
+        widgets.no_hands()
         return
     total = overall.iloc[0]
-    w.metric_row(("Foul %", w.pct(total["foul_rate"]),
-                  f"{int(total['fouls']):,} of {int(total['hands_set']):,} hands set"),
-                 ("Top beat middle", f"{int(total['top_beat_middle']):,}"),
-                 ("Middle beat bottom", f"{int(total['middle_beat_bottom']):,}"),
-                 ("Hands", f"{int(total['hands']):,}"))
+    widgets.metric_row(("Foul %", widgets.pct(total["foul_rate"]),
+                        f"{int(total['fouls']):,} of {int(total['hands_set']):,} hands set"),
+                       ("Top beat middle", f"{int(total['top_beat_middle']):,}"),
+                       ("Middle beat bottom", f"{int(total['middle_beat_bottom']):,}"),
+                       ("Hands", f"{int(total['hands']):,}"))
     breakdowns(current, frame)
     st.subheader("Over time")
     over_time(current)

@@ -7,6 +7,7 @@ list of hands and its pages are :mod:`dashboard.hand_list`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -17,7 +18,7 @@ from dashboard.cards import board_html, cards_html, md_text, placement_html, pre
 from dashboard.queries import hands as q
 from dashboard.queries import notes as notes_q
 from dashboard.queries import review as review_q
-from dashboard.replay import SeatView, step_count, step_label, view_at
+from dashboard.replay import SeatView, step_count, step_label, view_at, whole_number
 from ingest import api
 from ofc_core.rules import discards, resolve
 
@@ -34,19 +35,20 @@ def selected_hand() -> int | None:
             st.warning(f"No hand {md_text(raw)}: the hand parameter is a number.")
             return None
     if params.get("source") and params.get("id"):
-        return db.query(q.key_of, params["source"], params["id"])
+        key: int | None = db.query(q.key_of, params["source"], params["id"])
+        return key
     return None
 
 
-def discards_rule(hand: dict[str, Any], seats: pd.DataFrame):  # type: ignore[no-untyped-def]
+def discards_rule(hand: dict[str, Any], seats: pd.DataFrame) -> Callable[[int, int], int]:
     """How many cards each street discards, from the hand's ruleset (for hidden discards)."""
     try:
         settings = json.loads(hand.get("ruleset") or "{}")
         ruleset = resolve(hand["variant"], settings.get("overrides") or {})
     except (ValueError, TypeError, AttributeError):
         return lambda seat, street: 0
-    fl_cards = {int(s.seat): None if pd.isna(s.fl_cards) else int(s.fl_cards)
-                for s in seats.itertuples() if s.fantasyland}
+    fl_cards = {int(s["seat"]): None if pd.isna(s["fl_cards"]) else int(s["fl_cards"])
+                for s in seats.to_dict("records") if s["fantasyland"]}
 
     def thrown(seat: int, street: int) -> int:
         return discards(ruleset, street, seat in fl_cards, fl_cards.get(seat))
@@ -98,7 +100,7 @@ def step_controls(hand_key: int, steps: int) -> int:
     c[1].button("Next ▶", key="replay_next", on_click=move, args=(1,),
                 disabled=st.session_state[key] >= steps)
     c[2].button("Showdown", key="replay_end", on_click=move, args=(steps,))
-    step = st.session_state[key]
+    step: int = st.session_state[key]
     streets = f"{steps - 1} street{'s' * (steps != 2)}"
     c[3].markdown(f"**{step_label(step, steps)}** ({streets}, then the showdown; "
                   "cards placed this street are outlined)"
@@ -192,7 +194,8 @@ def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
             if step >= steps:
                 st.markdown(seat_final(seat, final, four), unsafe_allow_html=True)
             else:
-                st.markdown(seat_street(views[int(seat.seat)], four, bool(seat.surrendered)),
+                st.markdown(seat_street(views[whole_number(seat.seat)], four,
+                                        bool(seat.surrendered)),
                             unsafe_allow_html=True)
 
 
@@ -202,11 +205,12 @@ def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
     table = []
     for seat, mine in final.groupby("seat", sort=True):
         row: dict[str, Any] = {"player": names.get(seat, str(seat))}
-        for r in mine.itertuples(index=False):
-            row[r.row_name] = pretty(r.cards) if text_of(r.cards, "") else "–"
-            row[f"{r.row_name} hand"] = text_of(r.hand_name)
-            row[f"{r.row_name} royalty"] = text_of(None if pd.isna(r.royalty) else int(r.royalty))
-            for joker, card in stood_for(r.jokers).items():
+        for r in mine.to_dict("records"):
+            name = str(r["row_name"])
+            row[name] = pretty(r["cards"]) if text_of(r["cards"], "") else "–"
+            row[f"{name} hand"] = text_of(r["hand_name"])
+            row[f"{name} royalty"] = text_of(None if pd.isna(r["royalty"]) else int(r["royalty"]))
+            for joker, card in stood_for(r["jokers"]).items():
                 row["jokers"] = f"{row.get('jokers', '')} {joker} = {pretty(card)}".strip()
         table.append(row)
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="final_rows")

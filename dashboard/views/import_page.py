@@ -77,7 +77,7 @@ def show_outcome(outcome: UploadOutcome) -> None:
     if outcome.error is not None:
         st.error(f"The import stopped: {md_text(outcome.error)}")
     st.subheader("Ledger")
-    st.markdown(ledger_line(len(ledger), {k: int(v) for k, v in totals.items()},
+    st.markdown(ledger_line(len(ledger), {str(k): int(v) for k, v in totals.items()},
                             len(refused)))
     st.dataframe(timefmt.table_times(ledger.drop(columns=["import_id"])), hide_index=True,
                  width="stretch", key="import_ledger")

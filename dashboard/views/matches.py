@@ -3,70 +3,71 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db
-from dashboard import widgets as w
+from dashboard import db, widgets
 from dashboard.queries import matches
 from dashboard.queries.common import Filters
 
 COLUMNS = {
-    "match_id": w.text("Match"),
-    "started": w.when("Started"),
-    "opponent": w.text("Opponent"),
-    "hands": w.count("Hands"),
-    "points": w.count("Our points", help="race points banked"),
-    "opponent_points": w.count("Their points"),
-    "won": w.flag("Won", help="empty while unfinished"),
-    "reason": w.text("Ended by"),
-    "offers": w.count("Doubles offered"),
-    "taken": w.count("Taken"),
-    "declined": w.count("Declined"),
-    "cube": w.count("Cube", format="x%d"),
-    "stake": w.count("Stake"),
-    **w.MONEY_COLUMNS,
+    "match_id": widgets.text("Match"),
+    "started": widgets.when("Started"),
+    "opponent": widgets.text("Opponent"),
+    "hands": widgets.count("Hands"),
+    "points": widgets.count("Our points", help="race points banked"),
+    "opponent_points": widgets.count("Their points"),
+    "won": widgets.flag("Won", help="empty while unfinished"),
+    "reason": widgets.text("Ended by"),
+    "offers": widgets.count("Doubles offered"),
+    "taken": widgets.count("Taken"),
+    "declined": widgets.count("Declined"),
+    "cube": widgets.count("Cube", format="x%d"),
+    "stake": widgets.count("Stake"),
+    **widgets.MONEY_COLUMNS,
 }
 SUMMARY_COLUMNS = {
-    "decision": w.text("Choice"),
-    "decisions": w.count("Times"),
-    "matches_won": w.count("Matches won after"),
-    "matches_lost": w.count("Matches lost after"),
-    "money": w.money("Money of those matches"),
+    "decision": widgets.text("Choice"),
+    "decisions": widgets.count("Times"),
+    "matches_won": widgets.count("Matches won after"),
+    "matches_lost": widgets.count("Matches lost after"),
+    "money": widgets.money("Money of those matches"),
 }
 DECISION_COLUMNS = {
-    "match_id": w.text("Match"),
+    "match_id": widgets.text("Match"),
     "hand_key": None,
-    "played_at": w.when("After the hand of"),
-    "offered_by": w.text("Offered by"),
-    "accepted": w.flag("Taken"),
-    "decision": w.text("Choice"),
-    "cube_after": w.count("Cube after", format="x%d"),
-    "won": w.flag("Match won"),
-    "money": w.money("Money"),
+    "played_at": widgets.when("After the hand of"),
+    "offered_by": widgets.text("Offered by"),
+    "accepted": widgets.flag("Taken"),
+    "decision": widgets.text("Choice"),
+    "cube_after": widgets.count("Cube after", format="x%d"),
+    "won": widgets.flag("Match won"),
+    "money": widgets.money("Money"),
 }
 
 
-def headline(s: dict) -> None:
-    w.metric_row(("Matches", f"{s['matches']:,}", f"{s['finished']:,} finished"),
-                 ("Won", f"{s['won']:,}", w.pct(s["win_rate"])),
-                 ("Money", w.num(s["money"]), "stake x cube, matches with a stake"),
-                 ("Money per match", w.num(s["money_per_match"])))
+def headline(s: dict[str, Any]) -> None:
+    widgets.metric_row(("Matches", f"{s['matches']:,}", f"{s['finished']:,} finished"),
+                       ("Won", f"{s['won']:,}", widgets.pct(s["win_rate"])),
+                       ("Money", widgets.num(s["money"]), "stake x cube, matches with a stake"),
+                       ("Money per match", widgets.num(s["money_per_match"])))
 
 
-def money_chart(frame: pd.DataFrame) -> list | None:
+def money_chart(frame: pd.DataFrame) -> list[Any] | None:
     money = frame["money"].fillna(0)
     fig = go.Figure(go.Bar(
-        x=list(range(1, len(frame) + 1)), y=money, marker_color=w.sign_colours(money),
+        x=list(range(1, len(frame) + 1)), y=money, marker_color=widgets.sign_colours(money),
         customdata=frame[["match_id"]].to_numpy(),
-        hovertext=w.plot_text(f"{m} vs {o}, cube x{c}" for m, o, c in
-                              zip(frame["match_id"], frame["opponent"], frame["cube"],
-                                  strict=True)),
+        hovertext=widgets.plot_text(f"{m} vs {o}, cube x{c}" for m, o, c in
+                                    zip(frame["match_id"], frame["opponent"], frame["cube"],
+                                        strict=True)),
         hovertemplate="%{hovertext}: %{y:+,.2f}<extra></extra>"))
-    w.layout(fig, height=300, title="Money per match", xaxis_title="match (in time order)",
-             yaxis_title="money")
-    return w.chart(fig, "matches_money")
+    widgets.layout(fig, height=300, title="Money per match", xaxis_title="match (in time order)",
+                   yaxis_title="money")
+    return widgets.chart(fig, "matches_money")
 
 
 def cube(current: Filters, frame: pd.DataFrame) -> None:
@@ -75,28 +76,28 @@ def cube(current: Filters, frame: pd.DataFrame) -> None:
     if summary.empty:
         st.info("No doubling offers in these matches.")
         return
-    st.dataframe(w.shown_frame(summary), key="matches_cube_summary", hide_index=True,
-                 placeholder=w.MISSING,
+    st.dataframe(widgets.shown_frame(summary), key="matches_cube_summary", hide_index=True,
+                 placeholder=widgets.MISSING,
                  width="stretch", column_config=SUMMARY_COLUMNS)
-    row = w.table(decisions, "matches_decisions", DECISION_COLUMNS)
-    w.hands_behind(w.picked(None, row, decisions, "match_id"), "matches_decision_hands",
-                   "match {}", matches.match_hands, current,
-                   hint="Select an offer to list the hands of its match.")
+    row = widgets.table(decisions, "matches_decisions", DECISION_COLUMNS)
+    widgets.hands_behind(widgets.picked(None, row, decisions, "match_id"), "matches_decision_hands",
+                         "match {}", matches.match_hands, current,
+                         hint="Select an offer to list the hands of its match.")
 
 
 def main() -> None:
-    page = w.start_with("Matches", matches.table,
-                        empty="No OFC Double matches in these hands (hands that carry a "
+    page = widgets.start_with("Matches", matches.table,
+                              empty="No OFC Double matches in these hands (hands that carry a "
                               "match id).")
     if page is None:
         return
     current, frame = page
     headline(matches.summary_of(frame))
     point = money_chart(frame)
-    row = w.table(frame, "matches_table", COLUMNS, order=tuple(COLUMNS))
-    w.hands_behind(w.picked(point, row, frame, "match_id"), "matches_hands", "match {}",
-                   matches.match_hands, current,
-                   hint="Select a match or click a bar to list its hands.")
+    row = widgets.table(frame, "matches_table", COLUMNS, order=tuple(COLUMNS))
+    widgets.hands_behind(widgets.picked(point, row, frame, "match_id"), "matches_hands", "match {}",
+                         matches.match_hands, current,
+                         hint="Select a match or click a bar to list its hands.")
     st.subheader("The doubling cube")
     cube(current, frame)
 

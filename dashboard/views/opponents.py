@@ -9,43 +9,43 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, notes_editor
-from dashboard import widgets as w
+from dashboard import db, notes_editor, widgets
 from dashboard.cards import md_text
 from dashboard.queries import notes, opponents
 from dashboard.queries.common import Filters
 from ingest import api
 
 COLUMNS = {
-    "opponent": w.text("Opponent"),
-    "tags": w.text("Your tags", help="your tags on this opponent (Head to head: note and tags)"),
-    "scoring": w.text("Scoring", help="one row per scoring system: race points (OFC Double) "
-                      "are not added to other points"),
-    "hands": w.count("Hands together"),
-    "net_points": w.signed("Net points", 0),
-    **w.CI_COLUMNS,
-    "money": w.money("Money", help="points x stake, hands with a stake; OFC Double: stake x "
+    "opponent": widgets.text("Opponent"),
+    "tags": widgets.text("Your tags",
+                         help="your tags on this opponent (Head to head: note and tags)"),
+    "scoring": widgets.text("Scoring", help="one row per scoring system: race points (OFC Double) "
+                            "are not added to other points"),
+    "hands": widgets.count("Hands together"),
+    "net_points": widgets.signed("Net points", 0),
+    **widgets.CI_COLUMNS,
+    "money": widgets.money("Money", help="points x stake, hands with a stake; OFC Double: stake x "
                       "cube of each match won or lost"),
-    "currency": w.text("Currency"),
-    "rows_won_pct": w.percent("Rows won"),
-    "scoops_for": w.count("Scoops for"),
-    "scoops_against": w.count("Scoops against"),
-    "royalties_for": w.count("Royalties for"),
-    "royalties_against": w.count("Royalties against"),
-    "their_foul_rate": w.percent("Their foul %"),
-    "our_foul_rate": w.percent("Our foul %"),
+    "currency": widgets.text("Currency"),
+    "rows_won_pct": widgets.percent("Rows won"),
+    "scoops_for": widgets.count("Scoops for"),
+    "scoops_against": widgets.count("Scoops against"),
+    "royalties_for": widgets.count("Royalties for"),
+    "royalties_against": widgets.count("Royalties against"),
+    "their_foul_rate": widgets.percent("Their foul %"),
+    "our_foul_rate": widgets.percent("Our foul %"),
 }
 VERSUS_COLUMNS = {
-    **w.HAND_ID_COLUMNS,
-    "opponent": w.text("Opponent"),
-    "rows_won": w.count("Rows won"),
-    "rows_lost": w.count("Rows lost"),
-    "row_points": w.count("Row points"),
-    "bonus": w.count("Bonus"),
-    "royalties": w.count("Royalties (net)"),
-    "fouled": w.flag("We fouled"),
-    "opponent_fouled": w.flag("They fouled"),
-    "points": w.signed("Points", 1),
+    **widgets.HAND_ID_COLUMNS,
+    "opponent": widgets.text("Opponent"),
+    "rows_won": widgets.count("Rows won"),
+    "rows_lost": widgets.count("Rows lost"),
+    "row_points": widgets.count("Row points"),
+    "bonus": widgets.count("Bonus"),
+    "royalties": widgets.count("Royalties (net)"),
+    "fouled": widgets.flag("We fouled"),
+    "opponent_fouled": widgets.flag("They fouled"),
+    "points": widgets.signed("Points", 1),
 }
 
 
@@ -55,15 +55,15 @@ def versus(current: Filters, key: str, opponent: str, component: str | None = No
     ``scoring`` system when given)."""
     hands = db.query(opponents.versus_hands, current, opponent, component, scoring=scoring)
     what = f"against {opponent}" + (f" carrying {component}" if component else "")
-    w.show_hands(hands, key, what, columns=VERSUS_COLUMNS, sep=" ")
+    widgets.show_hands(hands, key, what, columns=VERSUS_COLUMNS, sep=" ")
 
 
 def table(current: Filters, frame: pd.DataFrame) -> None:
     tagged = db.query(notes.player_tag_lists)
     frame = frame.assign(tags=[tagged.get(str(o), "") for o in frame["opponent"]])
-    row = w.table(frame, "opponents_table", COLUMNS,
-                  rates=("rows_won_pct", "their_foul_rate", "our_foul_rate"))
-    opponent = w.picked(None, row, frame, "opponent")
+    row = widgets.table(frame, "opponents_table", COLUMNS,
+                        rates=("rows_won_pct", "their_foul_rate", "our_foul_rate"))
+    opponent = widgets.picked(None, row, frame, "opponent")
     if opponent is None:
         st.caption("Select an opponent to list the hands played together.")
     else:
@@ -77,16 +77,17 @@ def cumulative(current: Filters, names: list[str]) -> None:
     for (opponent, scoring), line in frame.groupby(["opponent", "scoring"], sort=False):
         name = f"{opponent} ({scoring})" if several else str(opponent)
         fig.add_trace(go.Scattergl(
-            x=line["hand_no"], y=line["cumulative_points"], name=w.plot_text([name])[0],
+            x=line["hand_no"], y=line["cumulative_points"], name=widgets.plot_text([name])[0],
             mode="lines+markers", marker={"size": 3},
             customdata=line[["hand_key"]].to_numpy(),
             hovertemplate="hand %{x}: %{y:+,.0f}<extra>%{fullData.name}</extra>"))
-    w.layout(fig, height=380, xaxis_title="hands together", yaxis_title="net points (running)")
-    w.chart_opens_hand(fig, "opponents_cumulative",
-                       "The most frequent opponents. Click a point to open that hand.")
+    widgets.layout(fig, height=380, xaxis_title="hands together",
+                   yaxis_title="net points (running)")
+    widgets.chart_opens_hand(fig, "opponents_cumulative",
+                             "The most frequent opponents. Click a point to open that hand.")
 
 
-def split_chart(split: pd.DataFrame) -> list | None:
+def split_chart(split: pd.DataFrame) -> list[Any] | None:
     fig = go.Figure(go.Waterfall(
         x=split["component"], y=split["points"], measure=["relative"] * len(split),
         customdata=split[["component"]].to_numpy(),
@@ -97,12 +98,12 @@ def split_chart(split: pd.DataFrame) -> list | None:
     net = float(split["points"].sum())
     fig.add_trace(go.Bar(x=["net"], y=[net], name="net", text=[f"net {net:+,.0f}"],
                          textposition="outside", cliponaxis=False,
-                         marker_color=w.BLUE, customdata=[[None]],
+                         marker_color=widgets.BLUE, customdata=[[None]],
                          hovertemplate="net %{y:+,.0f}<extra></extra>"))
-    w.layout(fig, height=380, showlegend=False, yaxis_title="points",
-             title="Net against this opponent, part by part",
-             xaxis={"tickangle": 0, "automargin": True})
-    return w.chart(fig, "opponents_split")
+    widgets.layout(fig, height=380, showlegend=False, yaxis_title="points",
+                   title="Net against this opponent, part by part",
+                   xaxis={"tickangle": 0, "automargin": True})
+    return widgets.chart(fig, "opponents_split")
 
 
 def opponent_notes(opponent: str) -> None:
@@ -137,7 +138,7 @@ def head_to_head(current: Filters, rows: list[tuple[str, str]]) -> None:
 
 
 def main() -> None:
-    page = w.start_with("Opponents", opponents.table)
+    page = widgets.start_with("Opponents", opponents.table)
     if page is None:
         return
     current, frame = page

@@ -6,20 +6,19 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters, timefmt
-from dashboard import widgets as w
+from dashboard import db, filters, timefmt, widgets
 from dashboard.queries import overview
 
 SESSION_COLUMNS = {
-    "session": w.text("Session"),
-    "started": w.when("Started"),
-    "hands": w.count("Hands"),
-    "points": w.signed("Points", 0),
-    "per_hand": w.signed("Per hand"),
-    "scoring": w.text("Scoring", help="race: OFC Double race points, not added to others"),
-    "foul_rate": w.percent("Foul %"),
-    "fl_hands": w.count("FL hands"),
-    "money": w.money("Money", help="points x stake; OFC Double: stake x cube of each match "
+    "session": widgets.text("Session"),
+    "started": widgets.when("Started"),
+    "hands": widgets.count("Hands"),
+    "points": widgets.signed("Points", 0),
+    "per_hand": widgets.signed("Per hand"),
+    "scoring": widgets.text("Scoring", help="race: OFC Double race points, not added to others"),
+    "foul_rate": widgets.percent("Foul %"),
+    "fl_hands": widgets.count("FL hands"),
+    "money": widgets.money("Money", help="points x stake; OFC Double: stake x cube of each match "
                       "won or lost"),
     "first_hand": None,
 }
@@ -54,12 +53,13 @@ def interval(s: overview.Summary) -> str:
 
 def metrics(s: overview.Summary) -> None:
     ci = interval(s)
-    w.metric_row(("Hands", f"{s.hands:,}"), ("Net points", w.num(s.net_points, 0)),
-                 ("Points per hand", w.num(s.per_hand), ci), money(s))
+    widgets.metric_row(("Hands", f"{s.hands:,}"), ("Net points", widgets.num(s.net_points, 0)),
+                       ("Points per hand", widgets.num(s.per_hand), ci), money(s))
     avg = "–" if s.avg_royalties is None else f"{s.avg_royalties:.2f}"
-    w.metric_row(("Foul %", w.pct(s.foul_rate)), ("Fantasyland entry %", w.pct(s.fl_entry)),
-                 ("Fantasyland stay %", w.pct(s.fl_stay), f"{s.fl_hands:,} FL hands"),
-                 ("Average royalties", avg))
+    widgets.metric_row(("Foul %", widgets.pct(s.foul_rate)),
+                       ("Fantasyland entry %", widgets.pct(s.fl_entry)),
+                       ("Fantasyland stay %", widgets.pct(s.fl_stay), f"{s.fl_hands:,} FL hands"),
+                       ("Average royalties", avg))
     points_note(s)
 
 
@@ -67,7 +67,7 @@ def points_note(s: overview.Summary) -> None:
     """Say which points the totals hold when the hands mix scoring systems."""
     if len(s.by_scoring) < 2:
         return
-    parts = " · ".join(f"{system}: {w.num(points, 0)} over {hands:,} hands"
+    parts = " · ".join(f"{system}: {widgets.num(points, 0)} over {hands:,} hands"
                        for system, hands, points in s.by_scoring)
     left_out = (f" The {s.race_left_out:,} OFC Double hands (race points) are left out of the "
                 "net points, points per hand and the graph; their money is counted from "
@@ -93,7 +93,7 @@ LUCK = (
 
 def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
-    played = timefmt.shown(frame["played_at"], frame["utc_offset"], timefmt.chosen()).replace(
+    played = timefmt.shown(frame["played_at"], frame["utc_offset"], timefmt.chosen_zone()).replace(
         timefmt.NO_TIME, "undated")
     hover = np.column_stack([frame["hand_key"].to_numpy(), played.to_numpy(),
                              frame["points"].to_numpy()])
@@ -111,29 +111,30 @@ def graph(current: filters.Filters) -> None:
             x=frame["n"], y=frame["expected"], name="Expected (luck line)", mode="lines",
             line={"color": "#7f7f7f", "width": 1.6, "dash": "dash"},
             hovertemplate="hand %{x}<br>%{y:+,.0f} expected<extra></extra>"))
-    w.layout(fig, height=420, top=30, xaxis_title="hands played",
-             yaxis_title="points (cumulative)", legend={"orientation": "h", "y": 1.08},
-             hovermode="closest")
+    widgets.layout(fig, height=420, top=30, xaxis_title="hands played",
+                   yaxis_title="points (cumulative)", legend={"orientation": "h", "y": 1.08},
+                   hovermode="closest")
     # hand numbers are whole: no 1.2, 1.4 ... ticks on a short history
     fig.update_xaxes(tickformat=",d", dtick=None if len(frame) > 10 else 1)
-    w.chart_opens_hand(fig, "overview_graph", "Click a point to open that hand in Hand review.")
+    widgets.chart_opens_hand(fig, "overview_graph",
+                             "Click a point to open that hand in Hand review.")
     if frame["expected"].notna().any():
         st.caption(LUCK)
 
 
 def sessions_table(current: filters.Filters) -> None:
-    w.hand_table(db.query(overview.sessions, current), "overview_sessions", SESSION_COLUMNS,
-                 column="first_hand", rates=("foul_rate",),
-                 note="Select a session to open its first hand in Hand review.")
+    widgets.hand_table(db.query(overview.sessions, current), "overview_sessions", SESSION_COLUMNS,
+                       column="first_hand", rates=("foul_rate",),
+                       note="Select a session to open its first hand in Hand review.")
 
 
 def main() -> None:
-    current = w.start("Overview")
+    current = widgets.start("Overview")
     if current is None:
         return
     s = db.query(overview.summary, current)
     if s.hands == 0:
-        w.no_hands()
+        widgets.no_hands()
         return
     metrics(s)
     st.subheader("Cumulative points")

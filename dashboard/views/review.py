@@ -14,8 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from dashboard import db, filters, timefmt
-from dashboard import widgets as w
+from dashboard import db, filters, timefmt, widgets
 from dashboard.cards import board_html, cards_html, placement_words, pretty
 from dashboard.queries import review as q
 from ofc_core.board import Board, parse_compact_row
@@ -25,21 +24,21 @@ DRAWN = 5  # costliest decisions drawn as cards (the table lists more); no docst
 
 COSTLY_COLUMNS = {
     "hand_key": None,
-    "played_at": w.when("When", help="when the hand was played, on the clock chosen in the "
-                        "sidebar (Times in)"),
-    "hand_id": w.text("Hand"),
-    "street": w.count("Street"),
-    "kind": w.text("Kind"),
-    "board": w.text("Board before", help="the cards already on the board, row by row"),
-    "dealt": w.text("Dealt"),
-    "chosen": w.text("Your placement", help="where the cards dealt went; discard: the card "
-                     "thrown away"),
-    "chosen_ev": w.signed("EV of yours", 1),
-    "best": w.text("Best placement", help="the best placement the rollouts found"),
-    "best_ev": w.signed("EV of the best", 1),
-    "ev_lost": w.count("EV lost", format="%.1f"),
-    "fl_chase": w.flag("FL chase"),
-    "variant": w.text("Variant"),
+    "played_at": widgets.when("When", help="when the hand was played, on the clock chosen in the "
+                              "sidebar (Times in)"),
+    "hand_id": widgets.text("Hand"),
+    "street": widgets.count("Street"),
+    "kind": widgets.text("Kind"),
+    "board": widgets.text("Board before", help="the cards already on the board, row by row"),
+    "dealt": widgets.text("Dealt"),
+    "chosen": widgets.text("Your placement", help="where the cards dealt went; discard: the card "
+                           "thrown away"),
+    "chosen_ev": widgets.signed("EV of yours", 1),
+    "best": widgets.text("Best placement", help="the best placement the rollouts found"),
+    "best_ev": widgets.signed("EV of the best", 1),
+    "ev_lost": widgets.count("EV lost", format="%.1f"),
+    "fl_chase": widgets.flag("FL chase"),
+    "variant": widgets.text("Variant"),
 }
 # The costliest decisions' table: one column per meaning, EV to a tenth of a point (what the
 # rollouts can tell apart), placements in words (dashboard.cards.placement_words). Comments,
@@ -119,7 +118,7 @@ def readable(frame: pd.DataFrame) -> pd.DataFrame:
     """The costliest decisions as the table shows them: times with their zone (the offset
     column dropped), boards and placements in words, dealt cards with suit symbols."""
     words = {c: [placement_words(v) for v in frame[c]] for c in ("board", "chosen", "best")}
-    return w.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
+    return widgets.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
 
 
 DAY_MS = 86_400_000
@@ -151,16 +150,16 @@ PANELS = ("By street", "By kind of decision", "By day", "By variant")
 
 
 def bars(frame: pd.DataFrame, x: str) -> go.Bar:
-    return go.Bar(x=w.plot_text(frame[x]), y=frame["per_hand"],
+    return go.Bar(x=widgets.plot_text(frame[x]), y=frame["per_hand"],
                   text=[tenth(v) for v in frame["per_hand"]], showlegend=False,
-                  marker_color=w.BLUE,
+                  marker_color=widgets.BLUE,
                   hovertemplate="%{x}<br>%{y:.1f} points per hand<extra></extra>")
 
 
 def by_day(frame: pd.DataFrame) -> go.Scatter:
     return go.Scatter(x=pd.to_datetime(frame["day"]), y=frame["per_hand"],
                       mode="lines+markers", customdata=frame["hands"], showlegend=False,
-                      marker_color=w.BLUE,
+                      marker_color=widgets.BLUE,
                       hovertemplate="%{x|%b %-d, %Y}<br>%{y:.1f} per hand "
                                     "(%{customdata} hands)<extra></extra>")
 
@@ -180,8 +179,8 @@ def breakdowns(street: pd.DataFrame, kind: pd.DataFrame, day: pd.DataFrame,
     fig.update_xaxes(**day_axis(pd.to_datetime(day["day"])), row=2, col=1)
     fig.update_yaxes(tickformat=".1f", rangemode="tozero")
     fig.update_yaxes(title_text="EV lost per hand", col=1)
-    w.layout(fig, height=620, top=40,
-             title={"text": "EV lost per hand", "font": {"size": 14}})
+    widgets.layout(fig, height=620, top=40,
+                   title={"text": "EV lost per hand", "font": {"size": 14}})
     return fig
 
 
@@ -193,15 +192,15 @@ def costliest(current: Any) -> None:
     drawn(costly, filters.four_colour())
     table = st.dataframe(readable(costly), key="review_costliest", on_select="rerun",
                          selection_mode="single-row", hide_index=True, width="stretch",
-                         column_config=COSTLY_COLUMNS, placeholder=w.MISSING)
-    row = w.selected_row(table)
+                         column_config=COSTLY_COLUMNS, placeholder=widgets.MISSING)
+    row = widgets.selected_row(table)
     if row is not None and row < len(costly):
         filters.open_hand(int(costly.iloc[row]["hand_key"]), int(costly.iloc[row]["street"]))
     st.caption(NOTATION)
 
 
 def main() -> None:
-    current = w.start("Decision review")
+    current = widgets.start("Decision review")
     if current is None:
         return
     s = db.query(q.summary, current)
@@ -210,12 +209,12 @@ def main() -> None:
                 "`ofc review --player NAME` (docs/review.md).")
         return
     per_hand = "–" if s.per_hand is None else tenth(s.per_hand)
-    w.metric_row(("Reviewed hands", f"{s.hands:,}"), ("Decisions", f"{s.decisions:,}"),
-                 ("EV lost", f"{s.ev_lost:,.1f}", f"{s.costly:,} decisions over 1 point"),
-                 ("EV lost per hand", per_hand))
+    widgets.metric_row(("Reviewed hands", f"{s.hands:,}"), ("Decisions", f"{s.decisions:,}"),
+                       ("EV lost", f"{s.ev_lost:,.1f}", f"{s.costly:,} decisions over 1 point"),
+                       ("EV lost per hand", per_hand))
     st.caption(DEFINITION)
     costliest(current)
-    zone = timefmt.chosen()
+    zone = timefmt.chosen_zone()
     day = db.query(q.over_time, current, None if zone == timefmt.LOG_ZONE else zone)
     st.plotly_chart(breakdowns(db.query(q.by_street, current), db.query(q.by_kind, current),
                                day, db.query(q.by_variant, current)), key="review_breakdowns")

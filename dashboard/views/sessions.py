@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, timefmt
-from dashboard import widgets as w
+from dashboard import db, timefmt, widgets
 from dashboard.queries import sessions
 
 PERIOD_LABELS = {"session": "Session", "week": "Week", "day": "Day"}
@@ -15,21 +16,21 @@ LABEL_HELP = ("a session: its span on the clock chosen in the sidebar (the log's
               "hands split by a break); a week: its Monday")
 
 COLUMNS = {
-    "period_no": w.count("#"),
-    "label": w.text("Period", help=LABEL_HELP),
+    "period_no": widgets.count("#"),
+    "label": widgets.text("Period", help=LABEL_HELP),
     "period": None,
-    "started": w.when("Started"),
-    "ended": w.when("Ended"),
-    "hands": w.count("Hands"),
-    "points": w.signed("Points", 1),
-    "points_per_hand": w.signed("Per hand"),
-    "scoring": w.text("Scoring", help="race: OFC Double race points (not money, and not "
-                      "added to other points)"),
-    "foul_rate": w.percent("Foul %"),
-    "fl_entry_rate": w.percent("FL entry %"),
-    "fl_hands": w.count("FL hands"),
-    **w.MONEY_COLUMNS,
-    "cumulative_points": w.signed("Running total", 1),
+    "started": widgets.when("Started"),
+    "ended": widgets.when("Ended"),
+    "hands": widgets.count("Hands"),
+    "points": widgets.signed("Points", 1),
+    "points_per_hand": widgets.signed("Per hand"),
+    "scoring": widgets.text("Scoring", help="race: OFC Double race points (not money, and not "
+                            "added to other points)"),
+    "foul_rate": widgets.percent("Foul %"),
+    "fl_entry_rate": widgets.percent("FL entry %"),
+    "fl_hands": widgets.count("FL hands"),
+    **widgets.MONEY_COLUMNS,
+    "cumulative_points": widgets.signed("Running total", 1),
     "race_hands": None,
 }
 
@@ -77,39 +78,40 @@ def labelled(frame: pd.DataFrame, period: str) -> pd.DataFrame:
     if period != "session":
         prefix = "week of " if period == "week" else ""
         return frame.assign(label=[k if k == "undated" else prefix + k for k in frame["period"]])
-    zone = timefmt.chosen()
+    zone = timefmt.chosen_zone()
     offsets = frame[timefmt.OFFSET] if timefmt.OFFSET in frame else None
     started = timefmt.shown(frame["started"], offsets, zone)
     ended = timefmt.shown(frame["ended"], offsets, zone)
     return frame.assign(label=[span_label(a, b) for a, b in zip(started, ended, strict=True)])
 
 
-def chart(frame: pd.DataFrame, period: str) -> list | None:
-    keys, names = frame[["period"]].to_numpy(), w.plot_text(frame["label"])
+def chart(frame: pd.DataFrame, period: str) -> list[Any] | None:
+    keys, names = frame[["period"]].to_numpy(), widgets.plot_text(frame["label"])
     fig = go.Figure()
     fig.add_trace(go.Bar(
         x=frame["period_no"], y=frame["points"], name="points",
-        marker_color=w.sign_colours(frame["points"]), customdata=keys, hovertext=names,
+        marker_color=widgets.sign_colours(frame["points"]), customdata=keys, hovertext=names,
         hovertemplate="%{hovertext}<br>%{y:+,.1f} points<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=frame["period_no"], y=frame["cumulative_points"], name="running total",
         mode="lines+markers", yaxis="y2", customdata=keys, hovertext=names,
         hovertemplate="%{hovertext}<br>total %{y:+,.1f}<extra></extra>"))
-    left, right = w.zero_aligned(frame["points"], frame["cumulative_points"])
-    w.layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
-             yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
-                                            "side": "right", "tickmode": "auto",
-                                            "showgrid": False, "range": right})
-    return w.chart(fig, f"sessions_chart_{period}")
+    left, right = widgets.zero_aligned(frame["points"], frame["cumulative_points"])
+    widgets.layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
+                   yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
+                                                  "side": "right", "tickmode": "auto",
+                                                  "showgrid": False, "range": right})
+    return widgets.chart(fig, f"sessions_chart_{period}")
 
 
 def main() -> None:
-    current = w.start("Sessions")
+    current = widgets.start("Sessions")
     if current is None:
         return
     left, right = st.columns([1, 2])
     period = left.segmented_control("Group by", list(PERIOD_LABELS), default="session",
-                                    format_func=PERIOD_LABELS.get, key="sessions_period")
+                                    format_func=PERIOD_LABELS.__getitem__,
+                                    key="sessions_period")
     period = period or "session"
     gap = right.number_input(
         "New session after a break of (minutes)", min_value=1, max_value=24 * 60,
@@ -118,26 +120,26 @@ def main() -> None:
         help="Used only for hands whose log gives no session id.")
     frame = db.query(sessions.period_table, current, period, float(gap))
     if frame.empty:
-        w.no_hands()
+        widgets.no_hands()
         return
     frame = labelled(frame, period)
-    w.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
-                 ("Winning", f"{winning(frame):,}"),
-                 ("Best", w.num(frame["points"].max(), 1)),
-                 ("Worst", w.num(frame["points"].min(), 1)))
+    widgets.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
+                       ("Winning", f"{winning(frame):,}"),
+                       ("Best", widgets.num(frame["points"].max(), 1)),
+                       ("Worst", widgets.num(frame["points"].min(), 1)))
     point = chart(frame, period)
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
-    columns = {**COLUMNS, "label": w.text(PERIOD_LABELS[period], help=LABEL_HELP)}
-    row = w.table(frame, "sessions_table", columns,
-                  order=tuple(k for k, v in columns.items() if v),
-                  rates=("foul_rate", "fl_entry_rate"))
-    key = w.picked(point, row, frame, "period")
+    columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP)}
+    row = widgets.table(frame, "sessions_table", columns,
+                        order=tuple(k for k, v in columns.items() if v),
+                        rates=("foul_rate", "fl_entry_rate"))
+    key = widgets.picked(point, row, frame, "period")
     names = dict(zip(frame["period"], frame["label"], strict=True))
     what = f"{PERIOD_LABELS[period].lower()} {names.get(key, key)}"  # the label, not the key
-    w.hands_behind(key, "sessions_hands", what.replace("{", "{{").replace("}", "}}"),
-                   sessions.period_hands, current, period,
-                   hint="Select a row to list its hands.", gap_minutes=float(gap))
+    widgets.hands_behind(key, "sessions_hands", what.replace("{", "{{").replace("}", "}}"),
+                         sessions.period_hands, current, period,
+                         hint="Select a row to list its hands.", gap_minutes=float(gap))
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

@@ -46,6 +46,7 @@ class ParseIssue:
     """A truncated last hand (a file still being written): reported, not an error."""
 
 
+@runtime_checkable
 class Format(Protocol):
     name: str
     version: str

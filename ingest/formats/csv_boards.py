@@ -36,7 +36,7 @@ from ofc_core.hand import HandRecord, PlayerRecord, board_from_streets
 from ofc_core.rules import OVERRIDE_FIELDS
 
 from . import ParsedHand, ParseIssue
-from .live import (
+from .notation import (
     SURRENDER_WORDS,
     hand_label,
     match_name,

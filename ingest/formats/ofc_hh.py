@@ -108,14 +108,22 @@ def _get(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: 
 
 
 def _text(obj: Mapping[str, Any], key: str, where: str = "", required: bool = False) -> str | None:
-    value = _get(obj, key, str, "a string", where, required)
+    value: str | None = _get(obj, key, str, "a string", where, required)
     if value is not None and not value.strip():
         raise _Invalid(f"{where}{key}: must not be empty")
     return value
 
 
+def _required_text(obj: Mapping[str, Any], key: str, where: str = "") -> str:
+    """:func:`_text` of a field that must be given (``_Invalid`` names it otherwise)."""
+    value = _text(obj, key, where, required=True)
+    assert value is not None  # required: _get raised when it is missing
+    return value
+
+
 def _number(obj: Mapping[str, Any], key: str, where: str = "") -> float | None:
-    return _get(obj, key, (int, float), "a number", where)
+    value: float | None = _get(obj, key, (int, float), "a number", where)
+    return value
 
 
 def _flag(obj: Mapping[str, Any], key: str, where: str = "") -> bool:
@@ -194,7 +202,7 @@ def _player(value: Any, index: int) -> PlayerRecord:
     where = f"players[{index}]"
     if not isinstance(value, dict):
         raise _Invalid(f"{where}: expected an object, got {_json_type(value)}")
-    name = _text(value, "name", f"{where}: ", required=True)
+    name = _required_text(value, "name", f"{where}: ")
     where = f"{where} {name!r}"
     _check_keys(value, PLAYER_KEYS, f"{where}: ")
     seat = _get(value, "seat", int, "a whole number", f"{where}: ", required=True)
@@ -224,7 +232,7 @@ def _event(value: Any, index: int, players: set[str]) -> Event:
     where = f"events[{index}]"
     if not isinstance(value, dict):
         raise _Invalid(f"{where}: expected an object, got {_json_type(value)}")
-    kind = _text(value, "type", f"{where}: ", required=True)
+    kind = _required_text(value, "type", f"{where}: ")
     by = _get(value, "by", str, "a player name", f"{where}: ")
     accepted = _get(value, "accepted", bool, "true or false", f"{where}: ")
     if kind == "double" and by not in players:
@@ -239,8 +247,8 @@ def _record(obj: Mapping[str, Any], hand_id: str) -> HandRecord:
     fmt = _get(obj, "format", str, "a string")
     if fmt is not None and fmt != FORMAT_NAME:
         raise _Invalid(f"format {fmt!r} is not supported (this reader knows {FORMAT_NAME})")
-    source = _text(obj, "source", required=True)
-    variant = _text(obj, "variant", required=True)
+    source = _required_text(obj, "source")
+    variant = _required_text(obj, "variant")
     rules = _get(obj, "rules", dict, "an object of rule overrides") or {}
     raw_players = _get(obj, "players", list, "a list of players", required=True)
     players = tuple(_player(p, n) for n, p in enumerate(raw_players))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
+from ofc_core.board import is_foul
 from ofc_core.play.cube import accepts_by_score, offers_by_score
 from ofc_core.play.engine import CubeView, Placement, View, row_strength
 from ofc_core.play.fl_solver import set_fantasyland
@@ -165,56 +166,61 @@ def _best_row(rows: RowCounts, card: int, style: Style, need: int | None = None,
     the bottom is surely above it), else a small penalty that keeps the rows open for pairs to
     come. A middle that must beat a top pair is scored by :func:`_middle_under_pressure`.
     """
-    free, counts, pairs = rows.free, rows.counts, rows.pairs
+    free = rows.free
     if need is None:
-        need = _uncovered_top_pair(rows) if pairs[0] else -1
+        need = _uncovered_top_pair(rows) if rows.pairs[0] else -1
     rank = card >> 2
     best, best_row = -1e9, -1
     # The two five-card rows, bottom first (ties keep the bottom), then the top.
     if free[2]:
-        have = counts[2][rank]
-        if have:
-            best = 3 + 2.5 * have + 0.15 * rank + 1
-            if pairs[2] <= pairs[1] and (need >= 0 or pairs[0]):
-                best += 4
-        else:
-            size = rows.size[2]
-            if size == 0:
-                best = 1.0 + 0.05 * rank + 0.5
-            elif rows.suits[2][card & 3] == size and pairs[2] == 0:
-                best = 1.0 + 0.9 * size + (3 if size == 4 else 0)
-            else:
-                best = -0.5 + 0.03 * rank - (1.5 if free[2] <= 2 else 0) - 0.6
-        best_row = 2
+        best, best_row = _bottom_value(rows, card, need), 2
     if free[1]:
-        have = counts[1][rank]
-        if need >= 0:
-            value = _middle_under_pressure(rows, rank, have, need)
-        elif have:
-            level = pairs[1] + have
-            if level > pairs[2] or (level == pairs[2] and rank > rows.high_pair[2]):
-                value = -2.5 if free[2] >= 4 else -5.0
-            else:
-                value = 3 + 2.5 * have + 0.15 * rank
-        else:
-            size = rows.size[1]
-            if size == 0:
-                value = 1.0 + 0.05 * rank
-            elif rows.suits[1][card & 3] == size and pairs[1] == 0 and (
-                    pairs[2] >= 3 or max(rows.suits[2]) > size):
-                value = 1.0 + 0.7 * size + (3 if size == 4 else 0)
-            else:
-                value = -0.5 + 0.03 * rank - (1.5 if free[1] <= 2 else 0)
+        value = _middle_value(rows, card, need)
         if value > best:
             best, best_row = value, 1
     if free[0]:
-        if rank < QUEEN and not counts[0][rank]:
+        if rank < QUEEN and not rows.counts[0][rank]:
             value = 1.0 - 0.3 * rank  # a low card for the top (:func:`_top_score`)
         else:
             value = _top_score(rows, rank, style)
         if value > best:
             best, best_row = value, 0
     return best, best_row, card
+
+
+def _bottom_value(rows: RowCounts, card: int, need: int) -> float:
+    """``card``'s worth in the bottom (see :func:`_best_row`)."""
+    rank, pairs = card >> 2, rows.pairs
+    have = rows.counts[2][rank]
+    if have:
+        value = 3 + 2.5 * have + 0.15 * rank + 1
+        return value + 4 if pairs[2] <= pairs[1] and (need >= 0 or pairs[0]) else value
+    size = rows.size[2]
+    if size == 0:
+        return 1.0 + 0.05 * rank + 0.5
+    if rows.suits[2][card & 3] == size and pairs[2] == 0:
+        return 1.0 + 0.9 * size + (3 if size == 4 else 0)
+    return -0.5 + 0.03 * rank - (1.5 if rows.free[2] <= 2 else 0) - 0.6
+
+
+def _middle_value(rows: RowCounts, card: int, need: int) -> float:
+    """``card``'s worth in the middle (see :func:`_best_row`)."""
+    rank, pairs = card >> 2, rows.pairs
+    have = rows.counts[1][rank]
+    if need >= 0:
+        return _middle_under_pressure(rows, rank, have, need)
+    if have:
+        level = pairs[1] + have
+        if level > pairs[2] or (level == pairs[2] and rank > rows.high_pair[2]):
+            return -2.5 if rows.free[2] >= 4 else -5.0
+        return 3 + 2.5 * have + 0.15 * rank
+    size = rows.size[1]
+    if size == 0:
+        return 1.0 + 0.05 * rank
+    if rows.suits[1][card & 3] == size and pairs[1] == 0 and (
+            pairs[2] >= 3 or max(rows.suits[2]) > size):
+        return 1.0 + 0.7 * size + (3 if size == 4 else 0)
+    return -0.5 + 0.03 * rank - (1.5 if rows.free[1] <= 2 else 0)
 
 
 def _ranked(rows: RowCounts, cards: Iterable[int], style: Style) -> list[tuple[float, int, int]]:
@@ -370,7 +376,7 @@ def _finish(view: View, style: Style, greedy: Placement, rows: RowCounts) -> Pla
     for placement in _finishes(view):
         top, middle, bottom = (row_strength(t + placement[0]), row_strength(m + placement[1]),
                                row_strength(b + placement[2]))
-        if middle < top or bottom < middle:
+        if is_foul(top, middle, bottom):
             continue
         value = board_value(view.ruleset, (top, middle, bottom), style.fl_bonus, False)
         if value > best_value:

@@ -11,17 +11,17 @@ the ruleset's royalty table. Among sets of equal value the one with the stronges
 the strongest middle, then the strongest top is returned (it wins the most rows).
 
 How it is exact and fast: every 5-card and 3-card subset of the hand is evaluated at once with
-the batch scorer's lookup tables (:func:`ofc_core.batch.row_tables`,
-:func:`ofc_core.batch.royalty_array`). A row's royalty and its part of the stay rule depend only
-on its strength class (``strength >> 16``: category and lead rank), so each subset's royalty
-and stay flag are read from per-class arrays. Bottoms are searched strongest bound first: a
-bottom's bound is its royalty plus the most any middle and any top at most as strong could
-earn, plus the stay value if any of them could stay. Once the best set found is worth more
-than a bottom's bound, that bottom and every later one are skipped; within a bottom, each
-middle gets the same kind of bound, and only the middles that can still win are completed
-with their best top (every top of the cards left, at most as strong as the middle). Nothing
-that could be best is skipped, so the result is the optimum (``tests/test_fl_solver.py``
-checks it against a brute force over every arrangement).
+the batch scorer's lookup tables (:func:`ofc_core.row_tables.row_tables`,
+:func:`ofc_core.batch_boards.royalty_array`). A row's royalty and its part of the stay rule
+depend only on its strength class (``strength >> 16``: category and lead rank), so each subset's
+royalty and stay flag are read from per-class arrays. Bottoms are searched strongest bound
+first: a bottom's bound is its royalty plus the most any middle and any top at most as strong
+could earn, plus the stay value if any of them could stay. Once the best set found is worth more
+than a bottom's bound, that bottom and every later one are skipped; within a bottom, each middle
+gets the same kind of bound, and only the middles that can still win are completed with their
+best top (every top of the cards left, at most as strong as the middle). Nothing that could be
+best is skipped, so the result is the optimum (``tests/test_fl_solver.py`` checks it against a
+brute force over every arrangement).
 
 >>> from ofc_core.cards import parse_cards
 >>> from ofc_core.rules import PRESETS
@@ -42,11 +42,13 @@ from itertools import combinations
 
 import numpy as np
 
-from ofc_core.batch import RANK_KEYS, ROYALTY_INDEX_SHIFT, row_tables, royalty_array
+from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, royalty_array
 from ofc_core.board import Board
 from ofc_core.cards import DECK, Card
+from ofc_core.evaluate import Strength
 from ofc_core.play import fl_value
 from ofc_core.play.engine import Placement
+from ofc_core.row_tables import RANK_KEYS, row_tables
 from ofc_core.rules import MiddleKind, Ruleset
 
 MIN_CARDS, MAX_CARDS = 13, 17
@@ -64,7 +66,7 @@ class FantasylandSet:
     middle: tuple[int, ...]
     bottom: tuple[int, ...]
     discard: tuple[int, ...]
-    strengths: tuple[int, int, int]
+    strengths: tuple[Strength, Strength, Strength]
     royalties: tuple[int, int, int]
     """Each row's royalty (all 0 when the set fouls)."""
     stays: bool
@@ -363,7 +365,8 @@ def _result(hand: np.ndarray, layout: _Layout, rows: _Rows, best: _Best, ruleset
     top = tuple(int(c) for c in hand[layout.threes[t]])
     used = set(top + middle + bottom)
     discard = tuple(int(c) for c in hand if c not in used)
-    strengths = (int(rows.s3[t]), int(rows.s5[m]), int(rows.s5[b]))
+    strengths = (Strength(int(rows.s3[t])), Strength(int(rows.s5[m])),
+                 Strength(int(rows.s5[b])))
     royalties = (int(rows.top_royalty[t]), int(rows.middle_royalty[m]),
                  int(rows.bottom_royalty[b]))
     stays = ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties) > 0

@@ -16,7 +16,8 @@ decide the Double cube by the score (:mod:`ofc_core.play.cube`); shared row help
 :mod:`ofc_core.play.rows`. Randomness comes only from the ``rng`` the engine passes in.
 
 >>> import random
->>> from ofc_core.play.engine import Table, SessionSpec, play_session
+>>> from ofc_core.play.engine import Table
+>>> from ofc_core.play.sessions import SessionSpec, play_session
 >>> from ofc_core.rules import PRESETS
 >>> table = Table(PRESETS["pineapple"], ("ann", "bob", "cy"),
 ...               tuple(POLICIES[n]() for n in ("careful", "chaser", "random")))

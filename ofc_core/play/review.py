@@ -32,9 +32,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ofc_core.batch import score_boards
+from ofc_core.batch_boards import score_boards
 from ofc_core.board import Board
 from ofc_core.cards import DECK, BoardCard
+from ofc_core.evaluate import Strength
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
@@ -279,9 +280,10 @@ def fantasyland_set_value(rows: Rows, ruleset: Ruleset, fl_values: np.ndarray,
     scores = score_boards(cards, ruleset.royalties)
     if bool(scores.fouled[0]):
         return -foul_cost
-    strengths = tuple(int(s) for s in scores.strengths[0])
+    top, middle, bottom = (Strength(int(s)) for s in scores.strengths[0])
     royalties = tuple(int(r) for r in scores.royalties[0])
-    stay = ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties)  # type: ignore[arg-type]
+    stay = ruleset.fantasyland_cards(False, True, top, (top, middle, bottom),
+                                     (royalties[0], royalties[1], royalties[2]))
     return float(sum(royalties) + fl_values[stay])
 
 

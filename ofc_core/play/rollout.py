@@ -35,7 +35,8 @@ from typing import Protocol
 
 import numpy as np
 
-from ofc_core.batch import ROYALTY_INDEX_SHIFT, score_batch, score_boards
+from ofc_core.batch import score_batch
+from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, score_boards
 from ofc_core.board import BOARD_SIZE
 from ofc_core.play.engine import Cards, Placement, Policy, Rows, View
 from ofc_core.play.fl_value import fantasyland_value
@@ -319,9 +320,9 @@ def _shape(board: np.ndarray) -> tuple[int, int, int]:
 
 
 def _rows_of(board: np.ndarray) -> Rows:
-    rows = tuple(tuple(int(c) for c in board[s:s + n] if c >= 0)
-                 for s, n in zip(ROW_START, ROW_SIZE, strict=True))
-    return rows  # type: ignore[return-value]
+    top, middle, bottom = (tuple(int(c) for c in board[s:s + n] if c >= 0)
+                           for s, n in zip(ROW_START, ROW_SIZE, strict=True))
+    return top, middle, bottom
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ofc_core.batch import ROYALTY_INDEX_SHIFT, royalty_array
+from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, royalty_array
 from ofc_core.evaluate import Strength
 from ofc_core.play.engine import Placement, View
 from ofc_core.rules import RoyaltyTable, Ruleset
@@ -134,7 +134,7 @@ _ROW_ROYALTIES: dict[int, tuple[RoyaltyTable, tuple[list[int], ...]]] = {}
 def row_royalties(table: RoyaltyTable) -> tuple[list[int], ...]:
     """``table.points`` of the top, the middle and the bottom, each by ``strength >>
     ROYALTY_INDEX_SHIFT`` (a royalty depends only on that index:
-    :func:`ofc_core.batch.royalty_array`), remembered per table (a royalty table is an
+    :func:`ofc_core.batch_boards.royalty_array`), remembered per table (a royalty table is an
     immutable value)."""
     known = _ROW_ROYALTIES.get(id(table))
     if known is None or known[0] is not table:

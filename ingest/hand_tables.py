@@ -28,6 +28,7 @@ from ofc_core.hand import HandRecord
 from ofc_core.rules import resolve
 
 from .money import RACE
+from .settled import fact_columns, fact_lists, settle_stakes
 
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
 """Every table keyed by ``hand_key``, ``hands`` first."""
@@ -126,6 +127,9 @@ class HandColumns:
     """Per hand the log's UTC offset in minutes; ``None``: read from ``played_at``
     (:func:`utc_offsets`). Rescoring gives the stored column, so it keeps what it cannot
     read again (NULL for hands stored before schema 6)."""
+    facts: dict[str, list[Any]] | None = None
+    """Stacks, the room's result beyond its points, assumed variants
+    (:func:`ingest.settled.fact_lists`); ``None``: the log gives none."""
 
     def __len__(self) -> int:
         return len(self.variant)
@@ -184,6 +188,7 @@ def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | No
             cols.event_accepted.append(e.accepted)
             cols.event_data.append(json.dumps(dict(e.data), sort_keys=True, ensure_ascii=False)
                                    if e.data else None)
+    cols.facts = fact_lists(records)
     cols.fantasyland = np.array(fantasyland, bool)
     cols.surrendered = np.array(surrendered, bool)
     cols.street_player = np.array(street_player, np.int64)
@@ -248,7 +253,8 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     first = np.asarray(cols.first_to_act, np.int64)
     player_key = keys[hand_index]
     names = _text_array(cols.name)
-
+    settle_stakes(scores, cols.facts, count, first, list(zip(cols.variant, cols.rules,
+                                                             strict=True)))
     points = scores.points[seat_mask].astype(np.float64)
     reported = np.array([np.nan if v is None else v for v in cols.reported_points], np.float64) \
         if not isinstance(cols.reported_points, np.ndarray) else cols.reported_points
@@ -280,6 +286,7 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
         "points": points,
         "reported_points": pa.array(reported, pa.float64(), mask=~known),
         "points_differ": differ,
+        **fact_columns(cols.facts, len(player_key)),
     })
 
     m = len(player_key)
@@ -404,6 +411,8 @@ def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, co
         "import_id": np.asarray(import_ids, np.int32),
         "raw": _text_array(cols.raw),
         "line": pa.array(cols.line, pa.int32()),
+        "variant_assumed": pa.array([False] * len(cols) if cols.facts is None
+                                    else cols.facts["variant_assumed"], pa.bool_()),
     })
 
 

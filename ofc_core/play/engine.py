@@ -61,7 +61,7 @@ import numpy as np
 from ofc_core.batch import RANK_KEYS, row_tables, score_batch
 from ofc_core.board import ROWS, Board, is_foul
 from ofc_core.cards import DECK, JOKERS, BoardCard
-from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
+from ofc_core.hand import NOTHING_REPORTED, Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.records import gc_paused, positional
 from ofc_core.rules import ButtonInFl, MiddleKind, Ruleset
 from ofc_core.scoring import HandResult, Seat, score_hand
@@ -554,7 +554,7 @@ def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
     rows = _ROW_CARDS
     players = tuple([
         _PLAYER(name, i, _BOARD(rows[top], _cards(middle), _cards(bottom)), streets,
-                bool(fl), False, points)
+                bool(fl), False, points, None, NOTHING_REPORTED)
         for i, (name, (top, middle, bottom), streets, fl, points) in enumerate(zip(
             table.names, played.rows, played.streets, played.fantasyland, reported,
             strict=True))
@@ -562,7 +562,7 @@ def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
     ruleset = table.ruleset
     return _HAND(spec.source, f"{spec.session_id}-{number:04d}", ruleset.variant.value, players,
                  dict(ruleset.overrides), table.names[played.button], spec.session_id,
-                 match_id, played_at, spec.stake, spec.currency, None, events)
+                 match_id, played_at, spec.stake, spec.currency, None, events, False)
 
 
 def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]:

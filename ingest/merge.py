@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 import duckdb
 
@@ -33,7 +33,12 @@ from .hand_tables import HAND_TABLES, HandRow, delete_hands, hand_tables, insert
 from .reports import Counts
 from .stored_hands import load_records, stored_time
 
-T = TypeVar("T")
+
+class _Ordered(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+T = TypeVar("T", bound=_Ordered)
 
 
 class MergeConflict(ValueError):
@@ -61,7 +66,7 @@ def _pick(first: T | None, second: T | None, tie: bool) -> T | None:
         return second
     if second is None or not tie:
         return first
-    return min(first, second)  # type: ignore[type-var]
+    return min(first, second)
 
 
 def merge_records(stored: HandRecord, other: HandRecord) -> HandRecord:

@@ -58,7 +58,7 @@ class FileReport:
                               + self.rejected)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"path": self.path, "format": self.format, "hands": self.hands,
+        out: dict[str, Any] = {"path": self.path, "format": self.format, "hands": self.hands,
                "stored": self.stored, "duplicate": self.duplicate, "merged": self.merged,
                "partial": self.partial, "rejected": self.rejected,
                "errors": [e.to_dict() for e in self.errors]}

@@ -29,6 +29,20 @@ from collections.abc import Sequence
 
 from ofc_core.scoring import settlement_order, tidy_points
 
+RULE_TEXT = (
+    "Where a log gives the players' stacks (`PlayerRecord.stack`, in points: chips / stake), "
+    "the stored points are what changed hands under table stakes (`ofc_core/settlement.py`): "
+    "pairs settle in order from the left of the button; in each, the winner takes the pair's "
+    "result but never more than the loser still has at the table (stack, plus won, less lost "
+    "earlier in the hand), and no player wins more in the hand than the stack he brought. "
+    "Heads-up: neither player wins or loses more than the smaller stack; a loser with 57 chips "
+    "left and a raw result of 63 settles -57 / +57. A ruleset `cap` applies too (the smaller "
+    "limit counts); race scoring is never limited. The uncapped points stay beside them "
+    "(`hand_players.raw_points`, `pairs.total`) and the audit compares both with the room's "
+    "(`reported_points`, `reported_raw_points`). Where each format gives stacks: "
+    "docs/formats.md (the pineapple app: `hands.chips_before`).")
+"""The rule as docs/rules.md states it (``ofc_core.describe`` writes that file)."""
+
 
 def limits(stacks: Sequence[float | None], cap: float | None) -> list[float | None]:
     """Each player's limit: the smaller of their stack and the ruleset's ``cap``
@@ -60,8 +74,9 @@ def table_stakes(raw: Sequence[Sequence[float]], stacks: Sequence[float | None],
         t = float(raw[i][j])
         if t < 0:  # settle from the winner's side
             i, j, t = j, i, -t
-        room_win = None if stacks[i] is None else max(0.0, float(stacks[i]) - net[i])
-        room_pay = None if stacks[j] is None else max(0.0, float(stacks[j]) + net[j])
+        win_stack, pay_stack = stacks[i], stacks[j]
+        room_win = None if win_stack is None else max(0.0, float(win_stack) - net[i])
+        room_pay = None if pay_stack is None else max(0.0, float(pay_stack) + net[j])
         t = _bounded(_bounded(t, room_win), room_pay)
         net[i] += t
         net[j] -= t

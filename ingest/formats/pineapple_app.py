@@ -44,7 +44,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ofc_core.board import Board
-from ofc_core.cards import Card, parse_cards
+from ofc_core.cards import BoardCard, parse_cards
 from ofc_core.hand import HandRecord, PlayerRecord, Reported, StreetPlay, validate
 
 from . import LogFile, ParsedHand, ParseIssue, sqlite_db
@@ -109,7 +109,7 @@ def _json(value: Any, what: str) -> Any:
         raise _Bad(f"{what} is not JSON: {value!r}") from None
 
 
-def _card(token: Any) -> Card:
+def _card(token: Any) -> BoardCard:
     if not isinstance(token, str):
         raise _Bad(f"a card is {token!r}, not a string")
     try:
@@ -136,7 +136,7 @@ def _street(turn: Mapping[str, Any], final: Board | None, jokers: Sequence[str])
         shown = _json(turn["board_self"], "board_self")
         final = _board({"boards": [shown]}, 0, jokers) if isinstance(shown, dict) else None
     dealt = tuple(_card(c) for c in spell_jokers(dealt_tokens, pool))
-    rows: dict[str, list[Card]] = {r: [] for r in ROWS}
+    rows: dict[str, list[BoardCard]] = {r: [] for r in ROWS}
     for pair in placements:
         if not isinstance(pair, list) or len(pair) != 2:
             raise _Bad(f"a placement is {pair!r}, not [card, row]")
@@ -150,7 +150,7 @@ def _street(turn: Mapping[str, Any], final: Board | None, jokers: Sequence[str])
         rows[row].append(card)
     placed = {c for cards in rows.values() for c in cards}
     if turn["action_discard"]:
-        discard: tuple[Card, ...] | None = (_card(turn["action_discard"]),)
+        discard: tuple[BoardCard, ...] | None = (_card(turn["action_discard"]),)
     else:
         discard = tuple(c for c in dealt if c not in placed) or None
     return StreetPlay(tuple(rows["top"]), tuple(rows["middle"]), tuple(rows["bottom"]),
@@ -198,7 +198,7 @@ def _reported(detail: Mapping[str, Any], raw_scores: Any, seat: int) -> Reported
     fl_next = None if not isinstance(entry, bool) else int(count or 0) if entry else 0
     return Reported(raw_points=_number(_seat_value(raw_scores, seat)),
                     fouled=busted if isinstance(busted, bool) else None,
-                    royalties=None if _number(total) is None else int(total),
+                    royalties=None if (number := _number(total)) is None else int(number),
                     fantasyland_next=fl_next)
 
 

@@ -115,9 +115,8 @@ def store_parsed(con: duckdb.DuckDBPyConnection,
             counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
                           item.abandoned)
             continue
-        if item.note:  # what the reader assumed: the hand's preset (ParsedHand.note)
+        if item.note:
             counts.notes.append(HandIssue(item.line, item.record.hand_id, item.note))
-            item = replace(item, record=replace(item.record, variant_assumed=True))
         chunk.append(item)
         if len(chunk) >= CHUNK_HANDS:
             store_chunk(con, chunk, import_id, counts, name)

@@ -204,3 +204,37 @@ def test_merging_is_the_same_whichever_copy_is_stored(seed: int) -> None:
     assert copy_rank(record) > copy_rank(assumed)
     assert merge_records(assumed, record) == merge_records(record, assumed)
     assert merge_records(assumed, record).variant == "progressive-pineapple"
+
+
+def _with_chips(line: str, seat: int, chips: int) -> str:
+    """A ``raw_messages.jsonl`` line whose GameState gives seat ``seat`` ``chips`` (``c``)."""
+    obj = json.loads(line)
+    prefix, rest = obj["payload"].split(",", 1)
+    kind, inner = json.loads(rest)
+    state = json.loads(inner)
+    state["gameState"]["s"][seat]["c"] = chips
+    obj["payload"] = f"{prefix}," + json.dumps([kind, json.dumps(state)])
+    return json.dumps(obj)
+
+
+def test_swc_stacks_settle_a_hand_under_table_stakes(tmp_path: Path) -> None:
+    hands = simulated("pineapple", 2, 12, seed=45, session="stk")
+    record = next(r for r in hands if min(p.reported_points for p in r.players) <= -5)
+    loser = min(range(2), key=lambda i: record.players[i].reported_points)
+    lines = raw_lines([record])
+    first = next(n for n, line in enumerate(lines) if '"GameState"' in line)
+    lines[first] = _with_chips(lines[first], loser, 200)  # 2.00 at 0.50 a point: 4 points
+    (tmp_path / "raw_messages.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "ofc.duckdb"
+    (f,) = import_paths([tmp_path / "raw_messages.jsonl"], db).files
+    assert f.stored == 1
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = con.execute("SELECT seat, stack, points, raw_points FROM hand_players "
+                             "ORDER BY seat").fetchall()
+    finally:
+        con.close()
+    assert [s[1] for s in stored] == [4.0 if s == loser else 200.0 for s in range(2)]
+    assert stored[loser][2] == -4 and stored[1 - loser][2] == 4
+    assert stored[loser][3] == record.players[loser].reported_points
+    assert any(d.what == "points" for d in f.audit.differ)  # the room's figure is uncapped

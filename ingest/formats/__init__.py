@@ -32,9 +32,8 @@ class ParsedHand:
     raw: str
     """The hand's own text, kept verbatim in the store."""
     note: str | None = None
-    """What the reader assumed about this hand: the preset, which the log does not name
-    (reported with the file; the stored hand is marked ``variant_assumed``, so a log that
-    names the variant upgrades it: :mod:`ingest.merge`)."""
+    """Something the reader assumed about this hand (e.g. a preset the log does not name, then
+    the record says ``variant_assumed``), reported with the file."""
 
 
 @dataclass(frozen=True, slots=True)

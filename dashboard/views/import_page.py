@@ -109,13 +109,14 @@ def show_audit(outcome: UploadOutcome) -> None:
         st.dataframe(notes, hide_index=True, width="stretch", key="import_notes")
 
 
-def audit_tables(audits: list[tuple[str, Audit]], key: str) -> None:
+def audit_tables(audits: list[tuple[str, Audit]], key: str,
+                 title: str = "Audit against the room") -> None:
     """Per file: how many stored hands' reported results (points, uncapped points, fouls,
     royalties, Fantasyland) all equal ours, and every player and item that differs."""
     audited = [(path, a) for path, a in audits if a.audited]
     if not audited:
         return
-    st.subheader("Audit against the room")
+    st.subheader(title)
     st.dataframe(pd.DataFrame([{"file": path, "hands audited": a.audited,
                                 "equal to ours": a.equal, "differ": a.audited - a.equal,
                                 **a.by_what()} for path, a in audited]).fillna(0),
@@ -155,7 +156,8 @@ def import_history() -> None:
                      column_config={"line": st.column_config.NumberColumn("line", format="%d")})
     else:
         st.markdown(f"Import #{chosen}: every hand read was stored or was already there.")
-    audit_tables([(labels[chosen], imports.audit(con, chosen))], "history")
+    audit_tables([(labels[chosen], imports.audit(con, chosen))], "history",
+                 f"Import #{chosen} against the room")
 
 
 def clock(seconds: float) -> str:

@@ -174,6 +174,7 @@ def test_the_ledger_adds_up_on_every_file_everywhere(tmp_path: Path) -> None:
     text = io.StringIO()
     print_report(report, text)
     printed = _text_counts(text.getvalue())
+    assert sum(line.startswith("audit:") for line in text.getvalue().splitlines()) == 1
     as_json = {f["path"]: f for f in json.loads(json.dumps(report.to_dict()))["files"]}
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -238,3 +239,25 @@ def test_swc_stacks_settle_a_hand_under_table_stakes(tmp_path: Path) -> None:
     assert stored[loser][2] == -4 and stored[1 - loser][2] == 4
     assert stored[loser][3] == record.players[loser].reported_points
     assert any(d.what == "points" for d in f.audit.differ)  # the room's figure is uncapped
+
+
+def test_an_older_ledger_gets_its_merged_count_on_upgrade(tmp_path: Path) -> None:
+    """Schema 7 keeps ``imports.merged``; a store of version 6 gets it from its other counts."""
+    from ingest.api import connect, upgrade
+
+    db = tmp_path / "ofc.duckdb"
+    capture(tmp_path / "cap")
+    import_paths([tmp_path / "cap" / "db"], db)
+    import_paths([tmp_path / "cap" / "hands"], db)
+    con = duckdb.connect(str(db))
+    con.execute("ALTER TABLE imports DROP COLUMN merged")
+    con.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+    con.close()
+    con = connect(db)
+    try:
+        upgrade(con, db, notify=lambda _: None)
+        merged = [m for (m,) in con.execute("SELECT merged FROM imports ORDER BY import_id")
+                  .fetchall()]
+        assert merged == [0] + [1] * 6  # the database, then each hand file upgrading its hand
+    finally:
+        con.close()

@@ -18,7 +18,7 @@ import duckdb
 import pytest
 
 from dashboard.queries import imports as import_queries
-from ingest.api import import_paths
+from ingest.api import connect, import_files, import_paths
 from ingest.hand_tables import HAND_TABLES
 from ofc_cli.cmd_import import print_report
 from tests.reallogs_fixtures import (
@@ -74,16 +74,24 @@ def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
         con.close()
 
 
+def _files(folder: Path) -> list[tuple[str, bytes]]:
+    return [(str(p), p.read_bytes()) for p in sorted(folder.iterdir())]
+
+
 def test_every_order_and_a_zip_store_the_same_hands(tmp_path: Path) -> None:
     truth = capture(tmp_path / "cap")
     groups = [tmp_path / "cap" / g for g in ("db", "hands", "frames")]
     stores = {}
     for n, order in enumerate(itertools.permutations(groups)):
         db = tmp_path / f"order{n}.duckdb"
-        for group in order:
-            report = import_paths([group], db)
-            assert all(f.adds_up() for f in report.files)
-            assert report.rejected == 0, [e.message for f in report.files for e in f.errors]
+        con = connect(db)
+        try:
+            for group in order:
+                report = import_files(_files(group), con)
+                assert all(f.adds_up() for f in report.files)
+                assert report.rejected == 0, [e.message for f in report.files for e in f.errors]
+        finally:
+            con.close()
         stores[" then ".join(g.name for g in order)] = dump(db)
     packed = tmp_path / "cap.zip"
     with zipfile.ZipFile(packed, "w") as z:

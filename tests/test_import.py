@@ -532,7 +532,7 @@ def test_import_report_json_shape(con) -> None:
         reported = [(p.name, p.reported_points) for p in record.players
                     if p.reported_points is not None]
         audited += bool(reported)
-        differ += [{"hand_id": record.hand_id, "player": name, "theirs": theirs,
+        differ += [{"hand_id": record.hand_id, "player": name, "what": "points", "theirs": theirs,
                     "ours": result.player(name).points} for name, theirs in reported
                    if theirs != result.player(name).points]
     assert differ, "the golden session has a hand the room scored differently"

@@ -20,8 +20,9 @@ from dashboard import cards, db, filters, timefmt, watching  # noqa: E402
 from ingest.api import StoreError, watched_folders  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
-    # (source relative to this file, title, icon, url path); the first is the default page
-    ("views/overview.py", "Overview", ":material/monitoring:", "overview"),
+    # (source relative to this file, title, icon, url path); the first is the default page,
+    # served at the root ("/"), whatever its url path
+    ("views/overview.py", "Overview", ":material/monitoring:", ""),
     ("views/hand_review.py", "Hand review", ":material/playing_cards:", "hands"),
     ("views/sessions.py", "Sessions", ":material/event_note:", "sessions"),
     ("views/matches.py", "Matches", ":material/emoji_events:", "matches"),
@@ -34,9 +35,25 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+ALIASES: dict[str, str] = {"overview": "views/overview.py"}
+"""URL paths that open a page of :data:`PAGES` besides its own (``/overview``: the default
+page, which Streamlit serves at ``/`` only)."""
+
+
 def pages() -> list[st.Page]:
-    return [st.Page(source, title=title, icon=icon, url_path=url, default=(n == 0))
-            for n, (source, title, icon, url) in enumerate(PAGES)]
+    """The menu's pages, then a hidden page per alias that switches to its page, the query
+    string (the filters) kept."""
+    shown = [st.Page(source, title=title, icon=icon, url_path=url, default=(n == 0))
+             for n, (source, title, icon, url) in enumerate(PAGES)]
+    by_source = {source: page for (source, *_), page in zip(PAGES, shown, strict=True)}
+    return shown + [_alias(url, by_source[source]) for url, source in ALIASES.items()]
+
+
+def _alias(url: str, target: st.Page) -> st.Page:
+    def go() -> None:
+        st.switch_page(target, query_params=st.query_params.to_dict())
+
+    return st.Page(go, title=target.title, url_path=url, visibility="hidden")
 
 
 def demo_banner() -> None:

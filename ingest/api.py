@@ -16,6 +16,7 @@ Opening a store never upgrades it: an entry point calls :func:`connect`, then :f
 from __future__ import annotations
 
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
+from .audit import Audit, Difference, audit_import, combined
 from .decisions import (
     DecisionRow,
     player_hands,
@@ -79,7 +80,7 @@ __all__ = [
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
-    "writer_waiting",
+    "writer_waiting", "Audit", "Difference", "audit_import", "combined",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",

@@ -1,17 +1,45 @@
 """The audit of an import: the room's own results against ours.
 
-A log that records the room's result of a hand (``reported_points``) is checked hand by hand
-when it is stored (``hand_players.points_differ``). :func:`audit_import` reads that back for
-the hands one import stored: how many hands' reported points all equal ours, and every player
-whose do not (hand id, player, theirs, ours). Hands without a reported result are not counted.
+A log that records the room's result of a hand is checked, for the hands one import stored,
+on everything it reports (stored beside ours in ``hand_players``):
+
+- ``points``: what changed hands (``reported_points`` against ``points``, both after table
+  stakes: :mod:`ofc_core.settlement`);
+- ``uncapped points``: the result before table stakes (``reported_raw_points``, ``raw_points``);
+- ``foul`` (``reported_fouled``, ``fouled``), ``royalties`` (their total over the rows);
+- ``Fantasyland``: the cards earned for the next hand, entry or stay (``reported_fl_next``
+  against ``fantasyland_next``; 0: none).
+
+:func:`audit_import` reads it back: how many hands' reported results all equal ours, and every
+player and item where they do not (hand id, player, what, theirs, ours). Hands without any
+reported result are not counted. For example the pineapple app's bust-out hand where the
+loser's 57 chips are all that changed hands, while the app credits the winner 63:
+``Difference('17bc8daf', 'p1', 'points', 63, 57)``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import duckdb
+
+CHECKS = (("points", "reported_points", "points"),
+          ("uncapped points", "reported_raw_points", "raw_points"),
+          ("foul", "CAST(reported_fouled AS DOUBLE)", "CAST(fouled AS DOUBLE)"),
+          ("royalties", "reported_royalties", "royalties"),
+          ("Fantasyland", "reported_fl_next", "fantasyland_next"))
+"""What the audit compares: (name, the room's column, ours), in the order differences are
+listed."""
+
+_REPORTED_ANY = " OR ".join(f"{theirs} IS NOT NULL" for _, theirs, _ in CHECKS)
+
+_DIFFERENCES = " UNION ALL ".join(
+    f"SELECT hand_key, seat, {k} AS k, '{what}' AS what, CAST({theirs} AS DOUBLE) AS theirs, "
+    f"CAST({ours} AS DOUBLE) AS ours FROM mine WHERE {theirs} IS NOT NULL "
+    f"AND abs(CAST({theirs} AS DOUBLE) - CAST({ours} AS DOUBLE)) > 1e-9"
+    for k, (what, theirs, ours) in enumerate(CHECKS))
 
 
 @dataclass(frozen=True)
@@ -20,16 +48,26 @@ class Difference:
     player: str
     reported: float
     ours: float
+    what: str = "points"
+    """Which item differs: one of the names in :data:`CHECKS`."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"hand_id": self.hand_id, "player": self.player, "theirs": self.reported,
-                "ours": self.ours}
+        return {"hand_id": self.hand_id, "player": self.player, "what": self.what,
+                "theirs": self.reported, "ours": self.ours}
+
+    def describe(self) -> str:
+        """``'foul: theirs yes, ours no'``, ``'points: theirs 63, ours 57'``."""
+        if self.what == "foul":
+            def word(v: float) -> str:
+                return "yes" if v else "no"
+            return f"foul: theirs {word(self.reported)}, ours {word(self.ours)}"
+        return f"{self.what}: theirs {self.reported:g}, ours {self.ours:g}"
 
 
 @dataclass(frozen=True)
 class Audit:
-    """Hands with a reported result: ``equal`` of them match ours for every player; the
-    players of the others are in ``differ``."""
+    """Hands with a reported result: ``equal`` of them match ours on everything reported; the
+    players and items of the others are in ``differ``."""
 
     audited: int = 0
     equal: int = 0
@@ -39,25 +77,42 @@ class Audit:
         return {"audited": self.audited, "equal": self.equal,
                 "differ": [d.to_dict() for d in self.differ]}
 
+    def by_what(self) -> dict[str, int]:
+        """Player-hands that differ, per item, in :data:`CHECKS` order."""
+        counted = Counter(d.what for d in self.differ)
+        return {what: counted[what] for what, _, _ in CHECKS if counted[what]}
+
     def summary(self) -> str:
-        """One line, e.g. ``audit: 38 of 40 hands' reported points equal ours``."""
+        """One line, e.g. ``audit: 38 of 40 hands' reported results equal ours (differ:
+        points 1, Fantasyland 2)``."""
         if not self.audited:
-            return "audit: no reported points in the stored hands"
-        return f"audit: {self.equal} of {self.audited} hands' reported points equal ours"
+            return "audit: no reported results in the stored hands"
+        line = f"audit: {self.equal} of {self.audited} hands' reported results equal ours"
+        parts = ", ".join(f"{what} {n}" for what, n in self.by_what().items())
+        return line + (f" (player-hands that differ: {parts})" if parts else "")
+
+
+def combined(audits: list[Audit]) -> Audit:
+    """Several imports' audits as one (a folder's)."""
+    return Audit(sum(a.audited for a in audits), sum(a.equal for a in audits),
+                 tuple(d for a in audits for d in a.differ))
 
 
 def audit_import(con: duckdb.DuckDBPyConnection, import_id: int) -> Audit:
-    """The audit of the hands stored by import ``import_id``."""
-    row = con.execute("""
-        SELECT count(DISTINCT hp.hand_key), count(DISTINCT hp.hand_key) FILTER (
-                   WHERE NOT h.points_differ)
-        FROM hand_players hp JOIN hands h USING (hand_key)
-        WHERE h.import_id = ? AND hp.reported_points IS NOT NULL""", [import_id]).fetchone()
+    """The audit of the hands whose stored copy came from import ``import_id``."""
+    mine = """mine AS (SELECT hp.*, h.hand_id, h.line FROM hand_players hp
+                        JOIN hands h USING (hand_key) WHERE h.import_id = ?)"""
+    row = con.execute(f"""
+        WITH {mine}, diff AS ({_DIFFERENCES})
+        SELECT count(DISTINCT hand_key) FILTER (WHERE {_REPORTED_ANY}),
+               count(DISTINCT hand_key) FILTER (WHERE ({_REPORTED_ANY})
+                   AND hand_key NOT IN (SELECT hand_key FROM diff))
+        FROM mine""", [import_id]).fetchone()
     audited, equal = (int(row[0]), int(row[1])) if row else (0, 0)
-    differ = con.execute("""
-        SELECT h.hand_id, hp.player, hp.reported_points, hp.points
-        FROM hand_players hp JOIN hands h USING (hand_key)
-        WHERE h.import_id = ? AND hp.points_differ
-        ORDER BY h.line, h.hand_key, hp.seat""", [import_id]).fetchall()
-    return Audit(audited, equal, tuple(Difference(str(a), str(b), float(c), float(d))
-                                      for a, b, c, d in differ))
+    differ = con.execute(f"""
+        WITH {mine}, diff AS ({_DIFFERENCES})
+        SELECT m.hand_id, m.player, d.theirs, d.ours, d.what
+        FROM diff d JOIN mine m USING (hand_key, seat)
+        ORDER BY m.line, m.hand_key, m.seat, d.k""", [import_id]).fetchall()
+    return Audit(audited, equal, tuple(Difference(str(a), str(b), float(c), float(d), str(e))
+                                       for a, b, c, d, e in differ))

@@ -25,6 +25,8 @@ import pyarrow as pa
 from ofc_core.cards import BoardCard, format_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord
 
+from .settled import fact_lists
+
 FIELD_NAMES = ("dealt", "top", "middle", "bottom", "discard")
 """The card fields of a street (``StreetPlay``), as the ``placements`` table stores them."""
 
@@ -109,6 +111,9 @@ class HandColumns:
     """Per hand the log's UTC offset in minutes; ``None``: read from ``played_at``
     (:func:`utc_offsets`). Rescoring gives the stored column, so it keeps what it cannot
     read again (NULL for hands stored before schema 6)."""
+    facts: dict[str, list[Any]] | None = None
+    """Stacks, the room's result beyond its points, assumed variants
+    (:func:`ingest.settled.fact_lists`); ``None``: the log gives none."""
 
     def __len__(self) -> int:
         return len(self.variant)
@@ -144,7 +149,8 @@ def columns_from_records(records: Sequence[HandRecord], lines: Sequence[int | No
         dealt=players.plays["dealt"], top=players.plays["top"], middle=players.plays["middle"],
         bottom=players.plays["bottom"], discard=players.plays["discard"],
         event_hand=events.hand, event_idx=events.idx, event_type=events.type,
-        event_by=events.by, event_accepted=events.accepted, event_data=events.data)
+        event_by=events.by, event_accepted=events.accepted, event_data=events.data,
+        facts=fact_lists(records))
 
 
 @dataclass

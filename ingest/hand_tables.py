@@ -35,6 +35,7 @@ from .hand_columns import (
     columns_from_records,
 )
 from .money import RACE
+from .settled import fact_columns, settle_stakes
 
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
 """Every table keyed by ``hand_key``, ``hands`` first."""
@@ -149,6 +150,8 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     """The rows of every hand table: ``cols`` with their hand keys, imports and scores
     (``RecordScores`` of ``ofc_core.batch``, aligned with the hands)."""
     seats = _Seats.of(cols, keys)
+    settle_stakes(scores, cols.facts, seats.count, seats.first,
+                  list(zip(cols.variant, cols.rules, strict=True)))
     hand_players, differ = _hand_players_table(cols, seats, scores)
     hand_rows = _hand_rows_table(cols, seats, scores)
     for k, name in enumerate(ROW_NAMES_ON_PLAYERS):  # top_hand, middle_hand, bottom_hand
@@ -198,6 +201,7 @@ def _hand_players_table(cols: HandColumns, seats: _Seats,
         "points": points,
         "reported_points": pa.array(reported, pa.float64(), mask=~known),
         "points_differ": differ,
+        **fact_columns(cols.facts, len(seats.player_key)),
     }), differ
 
 
@@ -325,6 +329,8 @@ def _hands_table(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray, co
         "import_id": np.asarray(import_ids, np.int32),
         "raw": _text_array(cols.raw),
         "line": pa.array(cols.line, pa.int32()),
+        "variant_assumed": pa.array([False] * len(cols) if cols.facts is None
+                                    else cols.facts["variant_assumed"], pa.bool_()),
     })
 
 

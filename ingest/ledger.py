@@ -79,11 +79,13 @@ def insert_import(con: duckdb.DuckDBPyConnection, import_id: int, name: str, dig
                   size: int, fmt: Format | FileFormat | None, counts: Counts) -> None:
     """The file's ledger row (inside the file's transaction)."""
     con.execute(
-        "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?)",
+        "INSERT INTO imports (import_id, path, sha256, size_bytes, format, parser_version, "
+        "imported_at, hands, stored, duplicate, partial, rejected, merged) "
+        "VALUES (?, ?, ?, ?, ?, ?, now(), ?, ?, ?, ?, ?, ?)",
         [import_id, name, digest, size,
          None if fmt is None else fmt.name, None if fmt is None else fmt.version,
          counts.hands, counts.stored, counts.duplicate, counts.partial,
-         len(counts.errors)])
+         len(counts.errors), counts.merged])
 
 
 def already_stored(con: duckdb.DuckDBPyConnection, digest: str,
@@ -105,8 +107,9 @@ def already_stored(con: duckdb.DuckDBPyConnection, digest: str,
 def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) -> int:
     """Delete the hands these imports stored (from every hand table, and their reviewed
     decisions), their rejected rows and their ledger rows, inside the caller's transaction;
-    returns the number of hands deleted. A hand another import completed (merged) stays with
-    the import that stored it."""
+    returns the number of hands deleted. A hand belongs to the import whose copy is stored
+    (``hands.import_id``): one another import only completed stays with the import that stored
+    it; one a better copy upgraded goes with the upgrading import (:mod:`ingest.merge`)."""
     ids = [int(i) for i in import_ids]
     keys = [int(k) for (k,) in con.execute(
         "SELECT hand_key FROM hands WHERE list_contains(?, import_id)", [ids]).fetchall()]

@@ -12,10 +12,13 @@ transactions in :mod:`ingest.ledger`, the reports in :mod:`ingest.reports`.
 
 A hand is identified by ``(source, hand_id)`` and stored once. Seeing it again adds nothing
 (a *duplicate*), unless the new log shows cards the stored one hid (another player's view of
-the same hand: their own dealt cards and discards): then the stored hand is completed
-(*merged*). A bad hand never stops a file: it is kept in ``rejected`` with its line and reason.
-A truncated last hand (a file still being written) is *partial*: reported, not stored, and
-imported when the grown file is imported again.
+the same hand: their own dealt cards and discards) or is a more informative copy (it names
+the variant, has streets, a stake): then the stored hand is completed or upgraded and scored
+again (*merged*; the rule is :mod:`ingest.merge`'s). A bad hand never stops a file: it is kept
+in ``rejected`` with its line and reason. A hand without its result is *partial*: a truncated
+last hand (a file still being written: imported when the grown file is imported again) or one
+the log abandoned. Every hand read is counted once: hands = stored + duplicate + merged +
+partial + rejected.
 """
 
 from __future__ import annotations
@@ -408,7 +411,7 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
                 settle_matches(con)
         insert_rejected(con, import_id, name, counts.rejected_rows)
         insert_import(con, import_id, name, prepared.digest, len(prepared.data), fmt, counts)
-        audit = audit_import(con, import_id) if counts.stored else None
+        audit = audit_import(con, import_id) if counts.stored or counts.merged else None
     if unreadable is not None:
         report = FileReport(name, None, unreadable=unreadable.message, errors=(unreadable,),
                             import_id=import_id)
@@ -416,7 +419,7 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
         report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
                             counts.stored, counts.duplicate, counts.merged, counts.partial,
                             tuple(counts.errors), import_id=import_id,
-                            notes=tuple(counts.notes), audit=audit)
+                            notes=tuple(counts.notes), audit=audit, abandoned=counts.abandoned)
     return committer.submit(_commit, con, name, report)
 
 

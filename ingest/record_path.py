@@ -112,18 +112,19 @@ def store_parsed(con: duckdb.DuckDBPyConnection,
     chunk: list[ParsedHand] = []
     for item in guarded(items, reader, name):
         if isinstance(item, ParseIssue):
-            counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
+            counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
+                          item.abandoned)
             continue
         if item.note:
             counts.notes.append(HandIssue(item.line, item.record.hand_id, item.note))
         chunk.append(item)
         if len(chunk) >= CHUNK_HANDS:
-            store_chunk(con, chunk, import_id, counts)
+            store_chunk(con, chunk, import_id, counts, name)
             if lines:
                 tick(item.line / lines)
             chunk = []
     if chunk:
-        store_chunk(con, chunk, import_id, counts)
+        store_chunk(con, chunk, import_id, counts, name)
     tick(1.0)
 
 
@@ -140,11 +141,12 @@ def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
         for item in parse(fmt, alone, name, number):
             item = replace(item, line=number)
             if isinstance(item, ParseIssue):
-                counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial)
+                counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
+                          item.abandoned)
             else:
                 slow.append(item)
     if slow:
-        store_chunk(con, slow, import_id, counts)
+        store_chunk(con, slow, import_id, counts, name)
 
 
 def _existing_keys(con: duckdb.DuckDBPyConnection,
@@ -161,7 +163,9 @@ def _existing_keys(con: duckdb.DuckDBPyConnection,
 
 
 def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], import_id: int,
-                counts: Counts) -> None:
+                counts: Counts, name: str) -> None:
+    """New hands of file ``name`` stored (scored in bulk), hands stored before merged
+    (:func:`ingest.merge.merge`)."""
     existing = _existing_keys(con, chunk)
     fresh: list[ParsedHand] = []
     again: list[ParsedHand] = []
@@ -187,5 +191,5 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
             key = (item.record.source, item.record.hand_id)
             (later if key in seen else now).append(item)
             seen.add(key)
-        merge(con, now, existing, counts)
+        merge(con, now, existing, counts, import_id, name)
         again = later

@@ -25,7 +25,9 @@ class HandIssue:
 
 @dataclass(frozen=True)
 class FileReport:
-    """What importing one file did. ``hands`` counts the hands read (partial ones excluded)."""
+    """What importing one file did. ``hands`` counts every hand read:
+    ``hands == stored + duplicate + merged + partial + rejected`` (:meth:`adds_up`), the same
+    figures the ledger row (``imports``), ``ofc import`` and its ``--json`` give."""
 
     path: str
     format: str | None
@@ -41,16 +43,27 @@ class FileReport:
     notes: tuple[HandIssue, ...] = ()
     """What the reader assumed about some hands (a preset the log does not name)."""
     audit: Audit | None = None
-    """The room's reported points against ours, for the hands this file stored."""
+    """The room's own results against ours, for the hands this file stored or upgraded."""
+    abandoned: int = 0
+    """Of ``partial``, the hands the log left without a result for good (a closed session
+    moved on): never stored, nothing to wait for."""
 
     @property
     def rejected(self) -> int:
         return len(self.errors) if self.unreadable is None else 0
 
+    def adds_up(self) -> bool:
+        """The ledger's arithmetic: every hand read is in exactly one outcome."""
+        return self.hands == (self.stored + self.duplicate + self.merged + self.partial
+                              + self.rejected)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"path": self.path, "format": self.format, "hands": self.hands,
                "stored": self.stored, "duplicate": self.duplicate, "merged": self.merged,
-               "partial": self.partial, "errors": [e.to_dict() for e in self.errors]}
+               "partial": self.partial, "rejected": self.rejected,
+               "errors": [e.to_dict() for e in self.errors]}
+        if self.abandoned:
+            out["abandoned"] = self.abandoned
         if self.notes:
             out["notes"] = [n.to_dict() for n in self.notes]
         if self.audit is not None:
@@ -119,16 +132,20 @@ class Counts:
     duplicate: int = 0
     merged: int = 0
     partial: int = 0
+    abandoned: int = 0
     errors: list[HandIssue] = field(default_factory=list)
     rejected_rows: list[dict[str, Any]] = field(default_factory=list)
     notes: list[HandIssue] = field(default_factory=list)
 
-    def reject(self, line: int, hand_id: str | None, message: str, raw: str,
-               partial: bool = False) -> None:
+    def reject(self, line: int, hand_id: str | None, message: str, raw: str | None,
+               partial: bool = False, abandoned: bool = False) -> None:
+        """One hand read and not stored: partial (no result: still being written, or
+        ``abandoned``) or rejected (``message`` says why). Counted once in ``hands``."""
+        self.hands += 1
         if partial:
             self.partial += 1
+            self.abandoned += abandoned
         else:
-            self.hands += 1
             self.errors.append(HandIssue(line, hand_id, message))
         self.rejected_rows.append({"line": line, "hand_id": hand_id, "message": message,
                                    "partial": partial, "raw": raw})

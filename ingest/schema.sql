@@ -1,4 +1,4 @@
--- OFC Analytics DuckDB schema, version 6. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 7. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order
 -- (the log's own seat number is hand_players.log_seat).
@@ -19,11 +19,15 @@ CREATE TABLE IF NOT EXISTS imports (
     format         VARCHAR,            -- NULL when no format recognised the file
     parser_version VARCHAR,
     imported_at    TIMESTAMPTZ NOT NULL,
-    hands          INTEGER NOT NULL,   -- hands read: stored + duplicate + merged + rejected
+    hands          INTEGER NOT NULL,   -- hands read: stored + duplicate + merged + partial
+                                       -- + rejected
     stored         INTEGER NOT NULL,   -- new hands stored
-    duplicate      INTEGER NOT NULL,   -- already stored, nothing new (merged = the rest)
-    partial        INTEGER NOT NULL,   -- truncated last hand (file still being written)
-    rejected       INTEGER NOT NULL    -- bad hands (details in `rejected`)
+    duplicate      INTEGER NOT NULL,   -- already stored, nothing new
+    partial        INTEGER NOT NULL,   -- not stored, no result: a hand still being written or
+                                       -- abandoned (details in `rejected`, partial = true)
+    rejected       INTEGER NOT NULL,   -- bad hands (details in `rejected`)
+    merged         INTEGER             -- already stored, completed or upgraded by this log
+                                       -- (stored before 7: derived by the upgrade)
 );
 
 CREATE TABLE IF NOT EXISTS hands (
@@ -47,9 +51,12 @@ CREATE TABLE IF NOT EXISTS hands (
     player_count  TINYINT NOT NULL,
     first_to_act  TINYINT NOT NULL,    -- seat left of the button
     points_differ BOOLEAN NOT NULL,    -- the room's reported points differ from ours
-    import_id     INTEGER NOT NULL,    -- the import that first stored the hand
+    import_id     INTEGER NOT NULL,    -- the import whose copy of the hand is stored (the
+                                       -- first, or a later more informative one)
     raw           VARCHAR,             -- the hand's text as read
-    line          INTEGER              -- 1-based line of the hand in that import's file
+    line          INTEGER,             -- 1-based line of the hand in that import's file
+    variant_assumed BOOLEAN            -- the log did not name the variant, its reader assumed
+                                       -- it (NULL: stored before 7)
 );
 
 -- Per player per hand: flags, the recomputed outcome, the room's reported result.
@@ -68,10 +75,17 @@ CREATE TABLE IF NOT EXISTS hand_players (
     foul_middle_bottom BOOLEAN NOT NULL, -- the middle beat the bottom
     royalties        INTEGER NOT NULL, -- total over rows (0 if fouled)
     fantasyland_next TINYINT NOT NULL, -- FL cards earned for the next hand, 0 if none
-    raw_points       DOUBLE NOT NULL,  -- before caps
-    points           DOUBLE NOT NULL,  -- the player's net for the hand (race: banked)
-    reported_points  DOUBLE,
+    raw_points       DOUBLE NOT NULL,  -- before caps and table stakes (uncapped)
+    points           DOUBLE NOT NULL,  -- the player's net for the hand: what changed hands
+                                       -- (race: banked)
+    reported_points  DOUBLE,           -- the room's settled result
     points_differ    BOOLEAN NOT NULL,
+    stack            DOUBLE,           -- points brought to the hand (table stakes), NULL if
+                                       -- the log does not say
+    reported_raw_points DOUBLE,        -- the room's result before table stakes
+    reported_fouled  BOOLEAN,          -- the room's foul
+    reported_royalties INTEGER,        -- the room's royalty total
+    reported_fl_next TINYINT,          -- the room's Fantasyland cards for the next hand (0: none)
     -- Copies of the hand's own columns (hands.*), so that the dashboard filters and groups one
     -- player's hands from this table alone; written together with the hand, never apart.
     played_at        TIMESTAMPTZ,

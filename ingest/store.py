@@ -35,7 +35,7 @@ import duckdb
 TELL_AFTER_SECONDS = 1.0
 """A wait for another process shorter than this is not worth a message."""
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 DB_ENV = "OFC_DB"
 WAIT_ENV = "OFC_WAIT"
 DEFAULT_WAIT_SECONDS = 30.0

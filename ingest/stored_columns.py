@@ -21,8 +21,14 @@ from .formats.ofc_hh_arrays import ColumnLists, ParsedLines
 from .hand_columns import FIELD_NAMES
 
 _STORED = ("hand_key IN (SELECT hand_key FROM _ofc_store_keys) "
-           "AND hand_key NOT IN (SELECT hand_key FROM events)")
-"""The hands :func:`read_store` reads: those asked for, but those with match events."""
+           "AND hand_key NOT IN (SELECT hand_key FROM events) "
+           "AND hand_key NOT IN (SELECT hand_key FROM hands WHERE variant_assumed) "
+           "AND hand_key NOT IN (SELECT hand_key FROM hand_players WHERE stack IS NOT NULL "
+           "OR reported_raw_points IS NOT NULL OR reported_fouled IS NOT NULL "
+           "OR reported_royalties IS NOT NULL OR reported_fl_next IS NOT NULL)")
+"""The hands :func:`read_store` reads: those asked for, but those with match events, an
+assumed variant, stacks or more of the room's result than its points (ofc-hh/1 lines carry
+none of those: the record path keeps them)."""
 _STORED_HANDS = f"""
 SELECT hand_key, import_id, source, hand_id, session_id, match_id,
        strftime(timezone('UTC', played_at), '%Y-%m-%dT%H:%M:%S+00:00') AS played_at, utc_offset,

@@ -19,7 +19,14 @@ import pyarrow as pa
 from ofc_core.board import ROW_NAMES, Board
 from ofc_core.cards import JOKER_SPELLINGS, BoardCard, Card, parse_cards
 from ofc_core.evaluate import Strength
-from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
+from ofc_core.hand import (
+    NOTHING_REPORTED,
+    Event,
+    HandRecord,
+    PlayerRecord,
+    Reported,
+    StreetPlay,
+)
 from ofc_core.scoring import HandResult, PairResult, PlayerResult, tidy_points
 
 from .hand_tables import HAND_COLUMNS_ON_PLAYERS, ROW_NAMES_ON_PLAYERS, HandRow, utc_offsets
@@ -71,10 +78,13 @@ def load_records(con: duckdb.DuckDBPyConnection,
         hands = _fetch(con, f"""
             SELECT hand_key, source, hand_id, session_id, match_id,
                    {LOG_TIME} AS played_at,
-                   variant, ruleset, button, hero, stake, currency, import_id, raw, line
+                   variant, ruleset, button, hero, stake, currency, import_id, raw, line,
+                   variant_assumed
             FROM hands {where}""")
         players = _fetch(con, f"""
-            SELECT hand_key, seat, log_seat, player, fantasyland, surrendered, reported_points
+            SELECT hand_key, seat, log_seat, player, fantasyland, surrendered, reported_points,
+                   stack, reported_raw_points, reported_fouled, reported_royalties,
+                   reported_fl_next
             FROM hand_players {where} ORDER BY hand_key, seat""")
         rows = _fetch(con, f"SELECT hand_key, seat, row_name, cards FROM hand_rows {where}")
         streets = _fetch(con, f"""
@@ -90,6 +100,15 @@ def load_records(con: duckdb.DuckDBPyConnection,
 
 def _optional_cards(text: str | None) -> tuple[BoardCard, ...] | None:
     return None if text is None else _cards_from_text(text)
+
+
+def _reported(p: dict[str, Any]) -> Reported:
+    """A stored player's :class:`~ofc_core.hand.Reported` (the room's result beyond points)."""
+    values = (p.get("reported_raw_points"), p.get("reported_fouled"),
+              p.get("reported_royalties"), p.get("reported_fl_next"))
+    if all(v is None for v in values):
+        return NOTHING_REPORTED
+    return Reported(*values)
 
 
 def assemble_records(hands: list[dict[str, Any]], players: list[dict[str, Any]],
@@ -116,7 +135,8 @@ def assemble_records(hands: list[dict[str, Any]], players: list[dict[str, Any]],
         seated.setdefault(p["hand_key"], []).append(PlayerRecord(
             p["player"], p["seat"] if log_seat is None else log_seat, board,
             None if st is None else tuple(st),
-            p["fantasyland"], p["surrendered"], p["reported_points"]))
+            p["fantasyland"], p["surrendered"], p["reported_points"], p.get("stack"),
+            _reported(p)))
     happened: dict[int, list[Event]] = {}
     for e in events:
         data = MappingProxyType(json.loads(e["data"])) if e["data"] else MappingProxyType({})
@@ -132,7 +152,8 @@ def assemble_records(hands: list[dict[str, Any]], players: list[dict[str, Any]],
             rules=MappingProxyType(settings.get("overrides", {})), button=h["button"],
             session_id=h["session_id"], match_id=h["match_id"], played_at=h["played_at"],
             stake=h["stake"], currency=h["currency"], hero=h["hero"],
-            events=tuple(happened.get(key, ())))
+            events=tuple(happened.get(key, ())),
+            variant_assumed=bool(h.get("variant_assumed")))
         out[key] = (record, HandRow(key, h["import_id"], h["line"], h["raw"]))
     return out
 

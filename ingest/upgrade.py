@@ -87,6 +87,8 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
             con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}')
         if version.isdigit() and int(version) < 6:
             fill_log_facts(con)
+        if version.isdigit() and int(version) < 7:
+            fill_merged(con)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -125,3 +127,11 @@ def fill_log_facts(con: duckdb.DuckDBPyConnection) -> None:
             '$.players[' || hand_players.seat || '].seat') AS SMALLINT)
         FROM hands WHERE hands.hand_key = hand_players.hand_key
           AND EXISTS (SELECT 1 {ofc_hh})""")
+
+
+def fill_merged(con: duckdb.DuckDBPyConnection) -> None:
+    """Schema 7 keeps each import's merged hands (``imports.merged``); before, the ledger held
+    the other counts and merged was the rest of ``hands``, which is what older rows get (never
+    below 0: a refused hand used to be counted twice)."""
+    con.execute("UPDATE imports SET merged = greatest(hands - stored - duplicate - rejected, 0) "
+                "WHERE merged IS NULL")

@@ -4,8 +4,9 @@ checking them (``--interval``) and import new and grown files, one line per file
 or SIGTERM (exit status 0); the folders join the watched folders the dashboard shows.
 
 Folders are searched recursively (hidden files and folders skipped), zips unpacked (with the
-upload page's limits). Under each file come its errors, what its reader assumed, and the audit
-of the room's reported points against ours (every player whose differ). Importing is idempotent:
+upload page's limits). Under each file come its errors and what its reader assumed; then one
+audit of the stored hands against the room's own results (points, uncapped points, fouls,
+royalties, Fantasyland), every hand that differs listed with what differs. Importing is idempotent:
 hands already stored are reported as duplicates (or *merged* when this log shows cards the
 stored one hid). Exit status: 0, or 1 if any hand was rejected or a file could not be read, or
 2 if the database could not be used (e.g. the dashboard holds it).
@@ -25,6 +26,8 @@ from typing import TextIO
 
 from ingest import store
 from ingest.api import (
+    Audit,
+    Difference,
     FileReport,
     FolderError,
     ImportReport,
@@ -32,6 +35,7 @@ from ingest.api import (
     WatchPass,
     add_folder,
     check_folder,
+    combined,
     import_paths,
     upgrade,
 )
@@ -67,9 +71,18 @@ def _summary(f: FileReport) -> str:
     if f.rejected:
         parts.append(f"{f.rejected} rejected")
     if f.partial:
-        parts.append(f"{f.partial} partial (last hand still being written; import the file "
-                     "again when it is complete)")
+        parts.append(f"{f.partial} partial ({_partial_reason(f)})")
     return f"{clean_text(f.path)} [{f.format or 'empty'}]: " + ", ".join(parts)
+
+
+def _partial_reason(f: FileReport) -> str:
+    """Why a file's partial hands were not stored: abandoned by the log, or still being
+    written (then importing the file again later stores it)."""
+    waiting = f.partial - f.abandoned
+    if not waiting:
+        return "abandoned: the log left them without a result"
+    still = "last hand still being written; import the file again when it is complete"
+    return f"{f.abandoned} abandoned, {still}" if f.abandoned else still
 
 
 def _grouped_notes(f: FileReport) -> dict[str, list[str]]:
@@ -80,8 +93,8 @@ def _grouped_notes(f: FileReport) -> dict[str, list[str]]:
     return grouped
 
 
-def print_file(f: FileReport, out: TextIO, prefix: str = "") -> None:
-    """One file's line, then its errors, notes and audit, indented."""
+def print_file(f: FileReport, out: TextIO, prefix: str = "", audit: bool = True) -> None:
+    """One file's line, then its errors, notes and (with ``audit``) audit, indented."""
     out.write(prefix + _summary(f) + "\n")
     if f.unreadable is None:
         for e in f.errors:
@@ -90,17 +103,29 @@ def print_file(f: FileReport, out: TextIO, prefix: str = "") -> None:
             shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
             out.write(f"  note: {clean_text(message)} ({len(ids)} "
                       f"hand{'s' * (len(ids) != 1)}: {clean_text(shown)})\n")
-        if f.audit is not None and f.audit.audited:
-            out.write(f"  {f.audit.summary()}\n")
-            for d in f.audit.differ:
-                out.write(f"    differs: hand {clean_text(repr(d.hand_id))}, "
-                          f"{clean_text(d.player)}: theirs {d.reported:g}, "
-                          f"ours {d.ours:g}\n")
+        if audit and f.audit is not None and f.audit.audited:
+            print_audit(f.audit, out, "  ")
+
+
+def print_audit(audit: Audit, out: TextIO, indent: str = "") -> None:
+    """The audit's line, then one line per hand that differs (each player and item)."""
+    out.write(f"{indent}{audit.summary()}\n")
+    hands: dict[str, list[Difference]] = {}
+    for d in audit.differ:
+        hands.setdefault(d.hand_id, []).append(d)
+    for hand_id, found in hands.items():
+        items = "; ".join(f"{clean_text(d.player)} {d.describe()}" for d in found)
+        out.write(f"{indent}  differs: hand {clean_text(repr(hand_id))}: {items}\n")
 
 
 def print_report(report: ImportReport, out: TextIO) -> None:
+    """A line per file (with its errors and notes), then one audit of every file's stored
+    hands against the room's own results, the hands that differ listed."""
     for f in report.files:
-        print_file(f, out)
+        print_file(f, out, audit=False)
+    audits = [f.audit for f in report.files if f.audit is not None and f.audit.audited]
+    if audits:
+        print_audit(combined(audits), out)
     rate = report.hands / report.seconds if report.seconds > 0 else 0.0
     out.write(f"total: {report.stored} stored, {report.duplicate} duplicate, "
               f"{report.merged} merged, {report.partial} partial, {report.rejected} rejected"

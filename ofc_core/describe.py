@@ -29,6 +29,7 @@ from ofc_core.rules import (
     Street,
     resolve,
 )
+from ofc_core.settlement import RULE_TEXT as SETTLEMENT_RULE
 
 
 def describe_royalty_class(name: str) -> str:
@@ -121,7 +122,8 @@ def rules_markdown() -> str:
               "opponent's royalties, `scoop` pays the scoop value alone. A surrendering player "
               "pays `surrender_cost` (default 2) to each rival and nothing else. With `cap`, no "
               "player wins or loses more than the cap in a hand; pairs settle in order from the "
-              "left of the button.", "", "## Fantasyland stay rules", ""]
+              "left of the button.", "", "### Settlement under table stakes", "",
+              SETTLEMENT_RULE, "", "## Fantasyland stay rules", ""]
     lines += [f"- `{s.value}`: {describe_stay_rule(s.rule)}." for s in FlStay]
     lines += ["", "## Royalty tables", ""]
     for table in ROYALTY_TABLES.values():

@@ -57,6 +57,28 @@ def board_from_streets(streets: tuple[StreetPlay, ...]) -> Board:
 
 
 @dataclass(frozen=True, slots=True)
+class Reported:
+    """What a log says of a player's result beyond the settled points (``reported_points``),
+    for the audit against ours; ``None`` where the log is silent.
+
+    The pineapple app, for instance, writes the uncapped score, the foul ("busted"), the
+    royalties and the Fantasyland entry or stay with its card count:
+    ``Reported(raw_points=63, fouled=False, royalties=57, fantasyland_next=17)``.
+    """
+
+    raw_points: float | None = None
+    """The result before table stakes limited it."""
+    fouled: bool | None = None
+    royalties: int | None = None
+    """The player's royalties over the three rows."""
+    fantasyland_next: int | None = None
+    """Fantasyland cards earned for the next hand (entry or stay); 0: none."""
+
+
+NOTHING_REPORTED = Reported()
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRecord:
     name: str
     seat: int
@@ -66,7 +88,12 @@ class PlayerRecord:
     fantasyland: bool = False
     surrendered: bool = False
     reported_points: float | None = None
-    """The result the room itself recorded, for the audit against ours."""
+    """The result the room itself recorded (what changed hands), for the audit against ours."""
+    stack: float | None = None
+    """Points the player brought to the hand (chips / stake), when the log gives them: under
+    table stakes no player loses more, nor wins more (:mod:`ofc_core.settlement`)."""
+    reported: Reported = NOTHING_REPORTED
+    """The rest of the room's own result, for the audit."""
 
     @property
     def fl_dealt(self) -> int:
@@ -103,6 +130,9 @@ class HandRecord:
     currency: str | None = None
     hero: str | None = None
     events: tuple[Event, ...] = ()
+    variant_assumed: bool = False
+    """The log does not name the variant and its reader assumed it (FPDB's database keeps
+    only 'ofcp'): another log of the same hand that names it is the better copy."""
 
     @property
     def ruleset(self) -> Ruleset:

@@ -186,12 +186,13 @@ def imports_frame(union: DataFrame) -> DataFrame:
     return files.select(
         "import_id", "path", "sha256", "size_bytes", "format", "parser_version",
         F.current_timestamp().alias("imported_at"),
-        (F.col("stored") + F.col("duplicate") + F.col("merged") + F.col("rejected"))
-        .cast("int").alias("hands"),
+        (F.col("stored") + F.col("duplicate") + F.col("merged") + F.col("partial")
+         + F.col("rejected")).cast("int").alias("hands"),
         F.col("stored").cast("int").alias("stored"),
         F.col("duplicate").cast("int").alias("duplicate"),
         F.col("partial").cast("int").alias("partial"),
-        F.col("rejected").cast("int").alias("rejected"))
+        F.col("rejected").cast("int").alias("rejected"),
+        F.col("merged").cast("int").alias("merged"))
 
 
 def write_tables(spark: SparkSession, union: DataFrame, output: str) -> dict[str, int]:

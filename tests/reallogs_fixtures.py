@@ -31,6 +31,8 @@ from ofc_core.play.engine import Table
 from ofc_core.play.policies import policy
 from ofc_core.play.sessions import SessionSpec, play_session
 from ofc_core.rules import resolve
+from ofc_core.scoring import score_hand
+from ofc_core.settlement import table_stakes
 
 CODES = {"regular": 70, "turbo": 73, "pineapple": 74, "progressive-pineapple": 75,
          "2-7-pineapple": 76}
@@ -415,12 +417,22 @@ def write_app_sqlite(path: Path, records: Sequence[HandRecord], *,
         if n > len(records) - unfinished:
             continue
         scores = [int(p.reported_points or 0) for p in record.players]
-        chips = [c + s for c, s in zip(chips, scores, strict=True)]
-        detail = {"boards": [_board_dict(b) for b in boards], "busted": [False, False],
-                  "raw_score": scores, "actual_score": scores, "chips": chips}
+        # The app settles under table stakes: no one loses or wins more than the smaller stack.
+        actual = [sum(row) for row in table_stakes(
+            [[0, scores[0]], [scores[1], 0]], chips, record.first_to_act)]
+        chips = [c + s for c, s in zip(chips, actual, strict=True)]
+        result = score_hand(record.seats(), record.ruleset, record.first_to_act)
+        detail = {"boards": [_board_dict(b) for b in boards],
+                  "busted": [r.fouled for r in result.players],
+                  "royalties": [{"top": r.royalties[0], "middle": r.royalties[1],
+                                 "bottom": r.royalties[2], "total": sum(r.royalties)}
+                                for r in result.players],
+                  "raw_score": scores, "actual_score": actual, "chips": chips,
+                  "fl_entry": [r.fantasyland_next > 0 for r in result.players],
+                  "fl_card_count": [r.fantasyland_next for r in result.players]}
         con.execute("UPDATE hands SET finished_at = ?, chips_after = ?, raw_score = ?, "
                     "actual_score = ?, result_detail = ? WHERE hand_id = ?",
-                    (started, json.dumps(chips), json.dumps(scores), json.dumps(scores),
+                    (started, json.dumps(chips), json.dumps(scores), json.dumps(actual),
                      json.dumps(detail), hand_id))
     con.commit()
     con.close()

@@ -68,7 +68,7 @@ def test_import_page_shows_the_audit_of_real_logs(chromium_path: str, dashboard:
         expect(page.get_by_text("Ledger", exact=True)).to_be_visible(timeout=60_000)
         settle(page)
         expect(page.get_by_text("Audit against the room", exact=True)).to_be_visible()
-        expect(page.get_by_text(f"{len(expected)} hands scored differently by the room")
+        expect(page.get_by_text(f"{len(expected)} hands where the room's result differs from ours")
                ).to_be_visible()
         expect(page.get_by_text("Assumed by the readers", exact=True)).to_be_visible()
         page.screenshot(path=tmp_path / "import-audit.png", full_page=True)

@@ -249,7 +249,8 @@ def test_overview_and_hand_review_on_the_demo_data(demo_db_path: Path, tmp_path:
     assert not at.exception
     at.switch_page("views/import_page.py").run()
     assert not at.exception
-    history = at.dataframe[-1].value  # "Every import so far"
+    history = next(d.value for d in reversed(at.dataframe)  # "Every import so far"
+                   if "imported_at" in d.value.columns)
     assert len(history) == len(list((ROOT / "data" / "demo").glob("*.jsonl")))
 
 
@@ -323,3 +324,26 @@ def test_hand_review_draws_a_joker_and_what_it_stood_for(tmp_path: Path,
     assert "Pair of Twos (joker)" in boards
     final = next(d.value for d in at.dataframe if "jokers" in d.value.columns)
     assert "X1 = 2♦" in final["jokers"].tolist()
+
+
+def test_the_import_history_opens_an_earlier_imports_refusals_and_audit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: the refusals and audit of any earlier import, from "Every import so far"."""
+    from ingest.api import import_paths
+
+    db = tmp_path / "ofc.duckdb"
+    samples = ROOT / "data" / "samples"
+    import_paths([samples / "pineapple-app" / "ofc_logs.db"], db)  # import 1: audited
+    import_paths([samples / "bad-hands.jsonl"], db)  # import 2: bad hands
+    at = open_page(app(db, monkeypatch), "views/import_page.py")
+    assert not at.exception
+    history = at.selectbox(key="import_history_open")
+    assert history.value == 2  # the newest first
+    assert any("Not stored from import #2" in m.value for m in at.markdown)
+    reasons = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    assert len(reasons) >= 11
+    history.select(1).run()
+    assert not at.exception
+    assert any(s.value == "Import #1 against the room" for s in at.subheader)
+    differ = next(d.value for d in at.dataframe if "what" in d.value.columns)
+    assert set(differ["what"]) >= {"points"} and differ["hand_id"].nunique() >= 1

@@ -256,7 +256,7 @@ def test_zip_caps_on_members_size_and_nesting(zip_of) -> None:
 def test_remove_demo_deletes_exactly_the_demo_imports(fixture_db: Path) -> None:
     c = duckdb.connect(str(fixture_db))
     c.execute("INSERT INTO imports SELECT 2, 'mine.jsonl', sha256, size_bytes, format, "
-              "parser_version, imported_at, 10, 10, 0, 0, 0 FROM imports WHERE import_id = 1")
+              "parser_version, imported_at, 10, 10, 0, 0, 0, 0 FROM imports WHERE import_id = 1")
     c.execute("UPDATE hands SET import_id = 2 WHERE hand_key > 30")
     c.execute("INSERT INTO rejected VALUES (1, 'fixture.jsonl', 3, 'x', 'bad', FALSE, '')")
     c.execute("INSERT INTO meta VALUES (?, ?)", [DEMO_KEY, json.dumps([1])])

@@ -523,7 +523,7 @@ def test_import_report_json_shape(con) -> None:
     audit = obj["files"][0].pop("audit")
     assert obj["files"][0] | {"errors": []} == {
         "path": "session.jsonl", "format": "ofc-hh/1", "hands": 3, "stored": 3,
-        "duplicate": 0, "merged": 0, "partial": 0, "errors": []}
+        "duplicate": 0, "merged": 0, "partial": 0, "rejected": 0, "errors": []}
     assert isinstance(report, ImportReport) and report.exit_code == 0
     # the audit: the log's reported points against the scalar scorer's, hand by hand
     differ, audited = [], 0
@@ -532,7 +532,7 @@ def test_import_report_json_shape(con) -> None:
         reported = [(p.name, p.reported_points) for p in record.players
                     if p.reported_points is not None]
         audited += bool(reported)
-        differ += [{"hand_id": record.hand_id, "player": name, "theirs": theirs,
+        differ += [{"hand_id": record.hand_id, "player": name, "what": "points", "theirs": theirs,
                     "ours": result.player(name).points} for name, theirs in reported
                    if theirs != result.player(name).points]
     assert differ, "the golden session has a hand the room scored differently"

@@ -79,7 +79,7 @@ def test_watch_imports_dropped_files_and_stops_cleanly(
     lines = hand_lines("dropped", 3)
     (folder / "dropped.jsonl").write_text(lines[0] + "\n" + lines[1][:40])  # being written
     wait_for("the complete hand imported, the partial one reported",
-             lambda: "dropped.jsonl [ofc-hh/1]: 1 hands, 1 stored" in out.read_text(), proc, err)
+             lambda: "dropped.jsonl [ofc-hh/1]: 2 hands, 1 stored" in out.read_text(), proc, err)
     with (folder / "dropped.jsonl").open("a") as f:
         f.write(lines[1][40:] + "\n" + lines[2] + "\n")
     wait_for("the grown file imported",

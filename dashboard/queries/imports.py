@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from dashboard.queries.common import fetch_df
+from ingest.api import Audit, audit_import
 
 
 def _chosen(import_ids: Sequence[int] | None) -> tuple[str, list[Any]]:
@@ -20,14 +21,24 @@ def _chosen(import_ids: Sequence[int] | None) -> tuple[str, list[Any]]:
 def ledger(con: Any, import_ids: Sequence[int] | None = None, limit: int = 1000,
            ) -> pd.DataFrame:
     """One row per file import (those of ``import_ids``, from the importer's reports; every
-    import for ``None``), newest last. ``merged`` (hands already stored that this log
-    completed with its hidden cards) is derived as documented in docs/schema.md."""
+    import for ``None``), newest last: the ledger's own counts (``imports``), where
+    hands = stored + duplicate + merged + partial + rejected."""
     where, params = _chosen(import_ids)
     return fetch_df(con, f"""
         SELECT import_id, path AS file, coalesce(format, 'not recognised') AS format,
-               imported_at, hands, stored, duplicate,
-               hands - stored - duplicate - rejected AS merged, partial, rejected
+               imported_at, hands, stored, duplicate, coalesce(merged, 0) AS merged, partial,
+               rejected
         FROM imports WHERE {where} ORDER BY import_id LIMIT ?""", [*params, limit])
+
+
+def audit(con: Any, import_id: int) -> Audit:
+    """The audit of one import's stored hands against the room's own results (the one the
+    importer reports: :func:`ingest.api.audit_import`)."""
+    cur = con.cursor()
+    try:
+        return audit_import(cur, int(import_id))
+    finally:
+        cur.close()
 
 
 def problems(con: Any, import_ids: Sequence[int] | None = None, limit: int = 10000,

@@ -14,6 +14,7 @@ from dashboard.cards import md_text
 from dashboard.queries import imports
 from dashboard.uploads import MAX_UPLOAD_MB, Limits, UploadOutcome, import_uploads
 from ingest.api import (
+    Audit,
     FolderError,
     WatchedFolder,
     add_folder,
@@ -96,32 +97,67 @@ def show_outcome(outcome: UploadOutcome) -> None:
 
 
 def show_audit(outcome: UploadOutcome) -> None:
-    """Per file: how many stored hands' reported points (the room's own result) equal ours,
-    every player whose differ, and what a reader had to assume."""
-    audited = [f for f in outcome.reports if f.audit is not None and f.audit.audited]
+    """The audit of the files' stored hands against the room's own results, and what the
+    readers had to assume."""
+    audits = [(f.path, f.audit) for f in outcome.reports if f.audit is not None]
+    audit_tables(audits, "import")
     notes = pd.DataFrame([{"file": f.path, "hand_id": n.hand_id, "note": n.message}
                           for f in outcome.reports for n in f.notes],
                          columns=["file", "hand_id", "note"])
-    if audited:
-        st.subheader("Audit against the room")
-        st.dataframe(pd.DataFrame([{"file": f.path, "hands audited": f.audit.audited,
-                                    "equal to ours": f.audit.equal,
-                                    "differ": f.audit.audited - f.audit.equal}
-                                   for f in audited if f.audit is not None]),
-                     hide_index=True, width="stretch", key="import_audit")
-        differ = pd.DataFrame([{"file": f.path, "hand_id": d.hand_id, "player": d.player,
-                                "theirs": d.reported, "ours": d.ours}
-                               for f in audited if f.audit is not None for d in f.audit.differ],
-                              columns=["file", "hand_id", "player", "theirs", "ours"])
-        if len(differ):
-            st.markdown(f"**{differ.hand_id.nunique()}** hands scored differently by the room "
-                        "(a rule we lack, or a bug on one side): open them in Hand review.")
-            st.dataframe(differ, hide_index=True, width="stretch", key="import_audit_differ")
-        else:
-            st.success("The room's reported points equal ours in every audited hand.")
     if len(notes):
         st.subheader("Assumed by the readers")
         st.dataframe(notes, hide_index=True, width="stretch", key="import_notes")
+
+
+def audit_tables(audits: list[tuple[str, Audit]], key: str,
+                 title: str = "Audit against the room") -> None:
+    """Per file: how many stored hands' reported results (points, uncapped points, fouls,
+    royalties, Fantasyland) all equal ours, and every player and item that differs."""
+    audited = [(path, a) for path, a in audits if a.audited]
+    if not audited:
+        return
+    st.subheader(title)
+    st.dataframe(pd.DataFrame([{"file": path, "hands audited": a.audited,
+                                "equal to ours": a.equal, "differ": a.audited - a.equal,
+                                **a.by_what()} for path, a in audited]).fillna(0),
+                 hide_index=True, width="stretch", key=f"{key}_audit")
+    differ = pd.DataFrame([{"file": path, "hand_id": d.hand_id, "player": d.player,
+                            "what": d.what, "theirs": d.reported, "ours": d.ours}
+                           for path, a in audited for d in a.differ],
+                          columns=["file", "hand_id", "player", "what", "theirs", "ours"])
+    if len(differ):
+        st.markdown(f"**{differ.hand_id.nunique()}** hands where the room's result differs "
+                    "from ours (a rule we lack, a settlement that does not add up, or a bug on "
+                    "one side): open them in Hand review.")
+        st.dataframe(differ, hide_index=True, width="stretch", key=f"{key}_audit_differ")
+    else:
+        st.success("The room's reported results equal ours in every audited hand.")
+
+
+def import_history() -> None:
+    """Every import so far; any one of them opened: its ledger row, the hands it could not
+    store (with why) and its audit."""
+    con = db.connection()
+    history = imports.ledger(con)
+    st.dataframe(timefmt.table_times(history), hide_index=True, width="stretch",
+                 key="import_history")
+    if not len(history):
+        return
+    labels = {int(r.import_id): f"#{int(r.import_id)} {r.file} ({int(r.hands):,} hands)"
+              for r in history.itertuples()}
+    chosen = st.selectbox("Open an import", list(reversed(labels)), format_func=labels.get,
+                          key="import_history_open")
+    if chosen is None:
+        return
+    problems = imports.problems(con, [chosen])
+    if len(problems):
+        st.markdown(f"**Not stored from import #{chosen}**")
+        st.dataframe(problems, hide_index=True, width="stretch", key="history_problems",
+                     column_config={"line": st.column_config.NumberColumn("line", format="%d")})
+    else:
+        st.markdown(f"Import #{chosen}: every hand read was stored or was already there.")
+    audit_tables([(labels[chosen], imports.audit(con, chosen))], "history",
+                 f"Import #{chosen} against the room")
 
 
 def clock(seconds: float) -> str:
@@ -244,8 +280,7 @@ def main() -> None:
         show_outcome(outcome)
     watched_folders_section()
     with st.expander("Every import so far"):
-        st.dataframe(timefmt.table_times(imports.ledger(db.connection())), hide_index=True,
-                     width="stretch", key="import_history")
+        import_history()
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

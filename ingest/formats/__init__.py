@@ -32,8 +32,8 @@ class ParsedHand:
     raw: str
     """The hand's own text, kept verbatim in the store."""
     note: str | None = None
-    """Something the reader assumed about this hand (e.g. a preset the log does not name),
-    reported with the file."""
+    """Something the reader assumed about this hand (e.g. a preset the log does not name, then
+    the record says ``variant_assumed``), reported with the file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,10 @@ class ParseIssue:
     message: str
     raw: str = ""
     partial: bool = False
-    """A truncated last hand (a file still being written): reported, not an error."""
+    """A hand without its result: a truncated last hand (a file still being written), or one
+    the log left unfinished (``abandoned``); reported, not an error."""
+    abandoned: bool = False
+    """A partial hand that will never be finished (its session moved on, or long ago)."""
 
 
 @runtime_checkable

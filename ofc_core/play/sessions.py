@@ -33,7 +33,7 @@ import numpy as np
 
 from ofc_core.batch import score_batch
 from ofc_core.board import Board
-from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
+from ofc_core.hand import NOTHING_REPORTED, Event, HandRecord, PlayerRecord, StreetPlay
 from ofc_core.play.engine import (
     ROW_CARDS,
     CubeView,
@@ -122,7 +122,7 @@ def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
     rows = ROW_CARDS
     players = tuple([
         _PLAYER(name, i, _BOARD(rows[top], card_values(middle), card_values(bottom)), streets,
-                bool(fl), False, points)
+                bool(fl), False, points, None, NOTHING_REPORTED)
         for i, (name, (top, middle, bottom), streets, fl, points) in enumerate(zip(
             table.names, played.rows, played.streets, played.fantasyland, reported,
             strict=True))
@@ -130,7 +130,7 @@ def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
     ruleset = table.ruleset
     return _HAND(spec.source, f"{spec.session_id}-{number:04d}", ruleset.variant.value, players,
                  dict(ruleset.overrides), table.names[played.button], spec.session_id,
-                 match_id, played_at, spec.stake, spec.currency, None, events)
+                 match_id, played_at, spec.stake, spec.currency, None, events, False)
 
 
 def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]:

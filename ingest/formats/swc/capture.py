@@ -178,3 +178,13 @@ class Capture:
     followed_by: str | None = None
     """Where its table went on to another hand before this one's showdown (``hand G at line
     N``): the capture lost its end, it is not still being written."""
+    stacks: dict[str, float] = field(default_factory=dict)
+    """Each player's chips at the table when the hand began, in the money unit (the seats'
+    ``c`` / 100 of the hand's first frame; FPDB's ``starting_stack``, ``startStack``)."""
+
+
+def stack_of(value: Any) -> float | None:
+    """A stack in the money unit, ``None`` when it is not a positive number."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        return None
+    return float(value)

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import LogFile, ParsedHand, ParseIssue, sqlite_db
-from .capture import ROW_KEYS, Capture, Refused, Seen, known
+from .capture import ROW_KEYS, Capture, Refused, Seen, known, stack_of
 from .record import items
 
 HAND_TABLES = frozenset({"HttpOFCHands", "HttpOFCPlayers", "HttpOFCRounds"})
@@ -44,6 +44,8 @@ def capture_of_row(row: Mapping[str, Any], players: list[Mapping[str, Any]],
              if isinstance(p, dict) and p.get("seat_idx") is not None]
     capture = Capture(hand_id, int(row["id"]), raw, game, seats, data.get("dealer_idx"),
                       row["tableName"] or None, row["startTime"] or data.get("timestamp"))
+    capture.stacks = {str(dict(p).get("playerName")): chips for p in players
+                      if (chips := stack_of(dict(p).get("startStack"))) is not None}
     capture.snapshots = [_round_snapshot(r) for r in data.get("rounds") or []
                          if isinstance(r, dict)]
     final = {}

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import ParsedHand, ParseIssue
-from .capture import Capture, Refused, money_won, seat_cards
+from .capture import Capture, Refused, money_won, seat_cards, stack_of
 from .record import BUG, items
 
 PREFIX = "42/poker/,"
@@ -147,6 +147,10 @@ class FrameHands:
         if snapshot:
             capture.snapshots.append(snapshot)
         names = {i: str(s.get("n")) for i, s in seats}
+        for _, seat in seats:  # the chips each player brought: as the hand's first frame shows
+            chips = stack_of(seat.get("c"))
+            if chips is not None:
+                capture.stacks.setdefault(str(seat.get("n")), chips / 100)
         for won in money_won(events, names):  # a frame sent again pays once
             if repr(won) not in self.paid[capture.hand_id]:
                 self.paid[capture.hand_id].add(repr(won))

@@ -17,7 +17,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import ParsedHand, ParseIssue
-from .capture import CODE_OF_LABEL, ROW_KEYS, Capture, Refused, Seen, known, money_won
+from .capture import (
+    CODE_OF_LABEL,
+    ROW_KEYS,
+    Capture,
+    Refused,
+    Seen,
+    known,
+    money_won,
+    stack_of,
+)
 from .record import items
 
 
@@ -55,6 +64,9 @@ def capture_of_envelope(data: Mapping[str, Any], raw: str) -> Capture:
     capture = Capture(hand_id, 1, raw, _envelope_game(data), players, data.get("dealer_idx"),
                       None if data.get("table_id") is None else str(data.get("table_id")),
                       data.get("timestamp"))
+    capture.stacks = {str(p.get("name")): chips for p in data.get("players") or []
+                      if isinstance(p, dict)
+                      and (chips := stack_of(p.get("starting_stack"))) is not None}
     capture.snapshots = [s for s in map(_step_snapshot, data.get("steps") or []) if s]
     # a seat whose rows and hand stay empty (sitting out, or its cards all face down: "--")
     # is in the hand once its cards show

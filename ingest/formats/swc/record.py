@@ -184,6 +184,7 @@ def to_record(capture: Capture) -> tuple[HandRecord, str | None]:
     names = [n for n, _ in seated]
     per_player, finals, first = _finals(capture, names)
     variant, note = _variant(capture, per_player)
+    stake, currency = _stake(capture)  # a player's stack in points: chips / stake
     late = began_late(first, variant)
     players, cut, unknown_fl = [], [], []
     for name, seat in seated:
@@ -197,16 +198,17 @@ def to_record(capture: Capture) -> tuple[HandRecord, str | None]:
         players.append(PlayerRecord(
             name, seat, Board(*final.rows),
             tuple(_street_play(s, final) for s in streets) if fits else None,
-            whole and not late, False, None if reported is None else float(reported)))
+            whole and not late, False, None if reported is None else float(reported),
+            None if not stake or name not in capture.stacks else capture.stacks[name] / stake))
     seats = [s for _, s in seated]
     hero = [n for n in names if any(snap[n].active for snap in capture.snapshots if n in snap)]
-    stake, currency = _stake(capture)
     record = HandRecord(source=SOURCE, hand_id=capture.hand_id, variant=variant,
                         players=tuple(players),
                         button=names[seats.index(capture.dealer)]
                         if capture.dealer in seats else None,
                         session_id=capture.table, played_at=_played_at(capture.played_at),
-                        stake=stake, currency=currency, hero=hero[0] if len(hero) == 1 else None)
+                        stake=stake, currency=currency, hero=hero[0] if len(hero) == 1 else None,
+                        variant_assumed=note is not None)
     notes = [note] if note else []
     if unknown_fl:
         notes.append(f"the capture began after this hand did: {', '.join(unknown_fl)} first "

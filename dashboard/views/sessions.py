@@ -1,4 +1,5 @@
-"""Sessions: results session by session (or week, or day), and the hands of each."""
+"""Sessions: results session by session (or week, or day), and the hands of each; the chart
+in play order or by date, in points or in money (:mod:`dashboard.graph_choice`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db
+from dashboard import db, graph_choice
 from dashboard import widgets as w
 from dashboard.queries import sessions
 
@@ -47,19 +48,50 @@ def race_note(frame: pd.DataFrame) -> None:
                    "stake x cube of each match.")
 
 
-def chart(frame: pd.DataFrame, period: str) -> list | None:
-    keys, names = frame[["period"]].to_numpy(), w.plot_text(frame["period"])
+def money_totals(frame: pd.DataFrame) -> pd.DataFrame:
+    """The periods with money, with ``running`` money per currency (in time order).
+
+    >>> frame = pd.DataFrame({"money": [1.0, None, 2.0, -4.0],
+    ...                       "currency": ["EUR", None, "EUR", "USD"]})
+    >>> money_totals(frame)[["currency", "running"]].values.tolist()
+    [['EUR', 1.0], ['EUR', 3.0], ['USD', -4.0]]
+    """
+    staked = frame[frame["money"].notna()].copy()
+    staked["currency"] = staked["currency"].fillna("")
+    staked["running"] = staked.groupby("currency")["money"].cumsum()
+    return staked
+
+
+def chart(frame: pd.DataFrame, period: str, choice: graph_choice.GraphChoice) -> list | None:
+    """Each period's result as a bar and the running total as a line (one per currency in
+    money), over the period number (in time order) or the period's start."""
+    money = choice.unit == "money"
+    shown = money_totals(frame) if money else frame.assign(running=frame["cumulative_points"])
+    if shown.empty:
+        st.info("No period in these filters has a stake: the chart in money needs the logs' "
+                "stakes (money per point).")
+        return None
+    value = "money" if money else "points"
+    x = (graph_choice.local_times(shown["started"], shown["utc_offset"])
+         if choice.by == "date" else shown["period_no"])
+    keys, names = shown[["period"]].to_numpy(), w.plot_text(shown["period"])
+    digits = 2 if money else 1
     fig = go.Figure()
     fig.add_trace(go.Bar(
-        x=frame["period_no"], y=frame["points"], name="points",
-        marker_color=w.sign_colours(frame["points"]), customdata=keys, hovertext=names,
-        hovertemplate="%{hovertext}<br>%{y:+,.1f} points<extra></extra>"))
-    fig.add_trace(go.Scatter(
-        x=frame["period_no"], y=frame["cumulative_points"], name="running total",
-        mode="lines+markers", yaxis="y2", customdata=keys, hovertext=names,
-        hovertemplate="%{hovertext}<br>total %{y:+,.1f}<extra></extra>"))
-    left, right = w.zero_aligned(frame["points"], frame["cumulative_points"])
-    w.layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
+        x=x, y=shown[value], name=value, marker_color=w.sign_colours(shown[value]),
+        customdata=keys, hovertext=names,
+        hovertemplate=f"%{{hovertext}}<br>%{{y:+,.{digits}f}} {value}<extra></extra>"))
+    groups = shown.groupby("currency", sort=True) if money else [("", shown)]
+    for currency, rows in groups:
+        label = f"running total {currency}".strip() if money else "running total"
+        fig.add_trace(go.Scatter(
+            x=x.loc[rows.index], y=rows["running"], name=w.plot_text([label])[0],
+            mode="lines+markers", yaxis="y2", customdata=rows[["period"]].to_numpy(),
+            hovertext=w.plot_text(rows["period"]),
+            hovertemplate=f"%{{hovertext}}<br>total %{{y:+,.{digits}f}}<extra></extra>"))
+    left, right = w.zero_aligned(shown[value], shown["running"])
+    axis = "start (date)" if choice.by == "date" else f"{period} (in time order)"
+    w.layout(fig, xaxis_title=axis, yaxis_title=value,
              yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
                                             "side": "right", "tickmode": "auto",
                                             "showgrid": False, "range": right})
@@ -87,7 +119,7 @@ def main() -> None:
                  ("Winning", f"{winning(frame):,}"),
                  ("Best", w.num(frame["points"].max(), 1)),
                  ("Worst", w.num(frame["points"].min(), 1)))
-    point = chart(frame, period)
+    point = chart(frame, period, graph_choice.choose("sessions_graph_choice"))
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
     row = w.table(frame, "sessions_table", COLUMNS, order=tuple(k for k, v in COLUMNS.items() if v),

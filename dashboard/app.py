@@ -1,7 +1,8 @@
 """OFC Analytics dashboard: the entry point that ``ofc dashboard`` runs.
 
 It opens the database (creating it with the demo sample on a fresh machine), says so when demo
-data is shown, draws the shared sidebar filters and runs the chosen page. Pages live in
+data is shown, draws the shared sidebar filters and runs the chosen page; the page runs again
+by itself when an import lands (:mod:`dashboard.freshness`). Pages live in
 ``dashboard/views/`` and are listed in :data:`PAGES`.
 """
 
@@ -16,7 +17,7 @@ if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a 
 
 import streamlit as st  # noqa: E402
 
-from dashboard import cards, db, filters, timefmt, watching  # noqa: E402
+from dashboard import cards, db, filters, freshness, timefmt, watching  # noqa: E402
 from ingest.api import StoreError, watched_folders  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
@@ -56,6 +57,7 @@ def demo_banner() -> None:
 
 def main() -> None:
     st.set_page_config(page_title="OFC Analytics", page_icon=":material/style:", layout="wide")
+    freshness.note()  # before any query: a write during this run brings one more run
     with db.page_run():  # the store is open only while this run needs it
         try:
             db.connection()
@@ -69,6 +71,7 @@ def main() -> None:
         demo_banner()
         filters.render_sidebar()
         timefmt.render_choice()
+        freshness.follow()  # runs the page again when an import lands (a stat every 2 s)
         navigation.run()
 
 

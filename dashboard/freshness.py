@@ -8,23 +8,23 @@ queries (:func:`note`). A small fragment (:func:`follow`) reads the stamp again 
 page runs again (the whole app, so the sidebar's options too); the user's filters, graph
 choice and selections are widget state and stay as they were. When nothing changed, nothing
 else runs. The cached query results are keyed by the stamp (:func:`dashboard.db.query`), so
-the new run reads the new hands; the results of older stamps are dropped then
-(:func:`forget_older`), once per change for the whole server.
+the new run reads the new hands (the results of older stamps are never asked for again and age
+out of the cache). While writers wait in line for the store (an import in progress, more
+queued) the run is put off: it would only wait for them, and the stamp moves with every write
+(a run per change would add reader turns between the writers); it runs at the first poll after
+the line is empty.
 """
 
 from __future__ import annotations
 
-import threading
-
 import streamlit as st
 
 from dashboard import db
+from ingest.api import writer_waiting
 
 POLL_SECONDS = 2.0
 """How often an open page checks the store (a new import shows within about this)."""
 _SEEN = "_ofc_store_stamp"
-_forgotten: list[tuple[int, ...]] = []
-_lock = threading.Lock()
 
 
 def stamp() -> tuple[int, ...]:
@@ -44,19 +44,14 @@ def changed() -> bool:
     return bool(seen is not None and seen != stamp())
 
 
-def forget_older(now: tuple[int, ...]) -> None:
-    """Drop the cached results of older stamps, once per stamp for the whole server (several
-    open tabs see the same change)."""
-    with _lock:
-        if _forgotten and _forgotten[-1] == now:
-            return
-        _forgotten[:] = [now]
-    db.clear_cache()
+def due() -> bool:
+    """Whether the page should run again now: the store changed since its last run, and no
+    writer waits in line for it (:func:`ingest.api.writer_waiting`)."""
+    return changed() and not writer_waiting(db.db_path().resolve())
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def follow() -> None:
     """The poll: runs the app again when the store changed since this session's last run."""
-    if changed():
-        forget_older(stamp())
+    if due():
         st.rerun(scope="app")

@@ -4,6 +4,8 @@ for none (no rerun every few seconds)."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ import pytest
 
 from dashboard import db, freshness
 from ingest.api import import_paths
+from ingest.store import queue_path
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
 
@@ -51,10 +54,15 @@ def test_an_import_changes_the_stamp_and_asks_for_a_run(
     assert not freshness.changed()
 
 
-def test_older_results_are_dropped_once_per_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    cleared: list[int] = []
-    monkeypatch.setattr(db, "clear_cache", lambda: cleared.append(1))
-    freshness.forget_older((1, 2))
-    freshness.forget_older((1, 2))  # another tab saw the same change
-    freshness.forget_older((3, 4))
-    assert len(cleared) == 2
+def test_a_waiting_writer_puts_the_run_off(session: tuple[Path, dict[str, Any]]) -> None:
+    path, state = session
+    freshness.note()
+    state[next(iter(state))] = (0,)  # as if the store had changed since
+    assert freshness.changed() and freshness.due()
+    line = os.open(queue_path(path), os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(line, fcntl.LOCK_SH)  # a writer holds its place in line
+        assert freshness.changed() and not freshness.due()
+    finally:
+        os.close(line)
+    assert freshness.due()  # the line is empty: the page runs

@@ -15,14 +15,21 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a bare checkout
     sys.path.insert(0, str(HERE.parent))
 
+from dashboard import profiling, serve  # noqa: E402  (first: they time and warm what follows)
+
+if __name__ == "__main__":
+    profiling.begin()
+    serve.wait()  # for the server's warm-up of the imports below, when it runs one
+
 import streamlit as st  # noqa: E402
 
 from dashboard import cards, db, filters, freshness, timefmt, watching  # noqa: E402
 from ingest.api import StoreError, watched_folders  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
-    # (source relative to this file, title, icon, url path); the first is the default page
-    ("views/overview.py", "Overview", ":material/monitoring:", "overview"),
+    # (source relative to this file, title, icon, url path); the first is the default page,
+    # served at the root ("/"), whatever its url path
+    ("views/overview.py", "Overview", ":material/monitoring:", ""),
     ("views/hand_review.py", "Hand review", ":material/playing_cards:", "hands"),
     ("views/sessions.py", "Sessions", ":material/event_note:", "sessions"),
     ("views/matches.py", "Matches", ":material/emoji_events:", "matches"),
@@ -35,9 +42,25 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+ALIASES: dict[str, str] = {"overview": "views/overview.py"}
+"""URL paths that open a page of :data:`PAGES` besides its own (``/overview``: the default
+page, which Streamlit serves at ``/`` only)."""
+
+
 def pages() -> list[st.Page]:
-    return [st.Page(source, title=title, icon=icon, url_path=url, default=(n == 0))
-            for n, (source, title, icon, url) in enumerate(PAGES)]
+    """The menu's pages, then a hidden page per alias that switches to its page, the query
+    string (the filters) kept."""
+    shown = [st.Page(source, title=title, icon=icon, url_path=url, default=(n == 0))
+             for n, (source, title, icon, url) in enumerate(PAGES)]
+    by_source = {source: page for (source, *_), page in zip(PAGES, shown, strict=True)}
+    return shown + [_alias(url, by_source[source]) for url, source in ALIASES.items()]
+
+
+def _alias(url: str, target: st.Page) -> st.Page:
+    def go() -> None:
+        st.switch_page(target, query_params=st.query_params.to_dict())
+
+    return st.Page(go, title=target.title, url_path=url, visibility="hidden")
 
 
 def demo_banner() -> None:
@@ -58,7 +81,7 @@ def demo_banner() -> None:
 def main() -> None:
     st.set_page_config(page_title="OFC Analytics", page_icon=":material/style:", layout="wide")
     freshness.note()  # before any query: a write during this run brings one more run
-    with db.page_run():  # the store is open only while this run needs it
+    with profiling.page_run(), db.page_run():  # the store is open only while this run needs it
         try:
             db.connection()
             folders = db.query(watched_folders)
@@ -67,6 +90,7 @@ def main() -> None:
             st.stop()
         watching.keep_watching([f.path for f in folders])  # the server's watcher, started once
         navigation = st.navigation(pages())
+        profiling.name_page(navigation.url_path or PAGES[0][3])  # "" on the default page
         st.markdown(cards.CSS, unsafe_allow_html=True)
         demo_banner()
         filters.render_sidebar()

@@ -24,6 +24,7 @@ import html
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from ofc_core.board import Board, parse_compact_row
 from ofc_core.cards import Card, Joker, Suit, parse_card
 
 TWO_COLOURS = {Suit.CLUBS: "ofc-black", Suit.DIAMONDS: "ofc-red", Suit.HEARTS: "ofc-red",
@@ -50,6 +51,7 @@ CSS = """
   border-color: #6a1b9a; font-size: .95em; }
 .ofc-stood { font-size: .7em; font-weight: 400; color: #333; }
 .ofc-board { margin-bottom: 1.2em; }
+.ofc-pair { display: flex; flex-wrap: wrap; gap: .4em 2.5em; margin-top: .5em; }
 .ofc-row { display: flex; align-items: center; gap: .6em; margin: 2px 0; }
 .ofc-row-label { width: 4.2em; color: #666; font: .8em system-ui, sans-serif; }
 .ofc-row-note { color: #444; font: .85em system-ui, sans-serif; min-width: 5em; }
@@ -155,3 +157,56 @@ def stood_for(jokers: str | None) -> dict[str, str]:
     if not isinstance(jokers, str):
         return {}
     return dict(part.split("=", 1) for part in jokers.split() if "=" in part)
+
+
+ROW_NAMES = ("top", "middle", "bottom")
+
+
+def placement_parts(text: str) -> list[tuple[str, list[str]]]:
+    """A board or placement in the compact notation ``top-middle-bottom`` (cards written
+    without spaces, a row left empty between its dashes; after a slash, the discards) as
+    ``(part, cards)`` for each part that holds cards; the text itself as one part when it is
+    not that notation.
+
+    >>> placement_parts("-Td7s-/6s")
+    [('middle', ['Td', '7s']), ('discard', ['6s'])]
+    >>> placement_parts("--")
+    []
+    >>> placement_parts("not cards")
+    [('', ['not cards'])]
+    """
+    rows, _, thrown = text.partition("/")
+    try:
+        board = Board.parse_compact(rows)
+        discard = [str(c) for c in parse_compact_row(thrown)]
+    except ValueError:
+        return [("", [text])]
+    parts = [(name, [str(c) for c in getattr(board, name)]) for name in ROW_NAMES]
+    return [(name, cards) for name, cards in [*parts, ("discard", discard)] if cards]
+
+
+def placement_words(text: str | None) -> str:
+    """A compact board or placement in words for a table: each row that holds cards named,
+    the cards with suit symbols; ``empty`` for none.
+
+    >>> placement_words("Qh--Kd/2c")
+    'top Q♥ · bottom K♦ · discard 2♣'
+    >>> placement_words("--"), placement_words(None)
+    ('empty', '–')
+    """
+    if text is None:
+        return "–"
+    parts = placement_parts(text)
+    if not parts:
+        return "empty"
+    return " · ".join(f"{name} {pretty(' '.join(cards))}".strip() for name, cards in parts)
+
+
+def placement_html(text: str, four_colour: bool = False) -> str:
+    """A compact placement drawn as cards, each part named (``middle`` T♦ 7♠ ``discard`` 6♠);
+    ``nothing`` when it places no card. Built from parsed cards and escaped names only."""
+    parts = placement_parts(text)
+    if not parts:
+        return "nothing"
+    return " ".join(f'<span class="ofc-row-label">{html.escape(name)}</span>'
+                    f'{cards_html(cards, four_colour)}' for name, cards in parts)

@@ -31,10 +31,11 @@ from typing import Any
 import duckdb
 import streamlit as st
 
+from dashboard import profiling
 from dashboard.demo import demo_import_ids, load_demo, remove_demo
 from ingest import api
 
-__all__ = ["connection", "query", "clear_cache", "db_path", "open_database", "page_run",
+__all__ = ["connection", "query", "clear_cache", "db_path", "open_database", "page_run", "prepare",
            "writing", "data_version", "demo_import_ids", "load_demo", "remove_demo"]
 
 
@@ -156,6 +157,16 @@ _run = threading.local()
 """This thread's page run: whether it holds the shared reader (``holding``)."""
 
 
+def prepare() -> None:
+    """Get the app's store ready before a page needs it (the server's warm-up,
+    :mod:`dashboard.serve`): opened for writing once (created, upgraded), then the shared
+    read-only connection opened and let go, so that it is open, its catalog read, when the
+    first page runs (it stays open between runs, as after any run)."""
+    path = _path()
+    _reader.acquire(path)
+    _reader.release()
+
+
 @contextmanager
 def page_run() -> Iterator[None]:
     """One page run: its queries use the shared read-only connection, let go when the run
@@ -217,6 +228,7 @@ def data_version(path: Path) -> tuple[int, ...]:
 @st.cache_data(ttl=CACHE_TTL_SECONDS, max_entries=CACHE_MAX_ENTRIES, show_spinner=False)
 def _cached(db: str, version: tuple[int, ...], module: str, name: str, args: tuple,
             kwargs: tuple) -> Any:
+    profiling.computed()
     fn = getattr(importlib.import_module(module), name)
     return fn(connection(), *args, **dict(kwargs))
 
@@ -229,8 +241,9 @@ def query(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     be hashable values (a :class:`~dashboard.queries.common.Filters`, ints, strings).
     """
     path = _path()
-    return _cached(str(path), data_version(path), fn.__module__, fn.__qualname__,
-                   args, tuple(sorted(kwargs.items())))
+    with profiling.query_timer(f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__qualname__}"):
+        return _cached(str(path), data_version(path), fn.__module__, fn.__qualname__,
+                       args, tuple(sorted(kwargs.items())))
 
 
 def clear_cache() -> None:

@@ -24,7 +24,13 @@ from dashboard import db
 from dashboard.queries import notes
 from dashboard.queries.filter_set import URL_KEYS, Filters, Stake
 from dashboard.queries.me_sql import effective_names, shared_seats
-from dashboard.queries.options import FilterOptions, default_player, filter_options, my_names
+from dashboard.queries.options import (
+    FilterOptions,
+    default_player,
+    filter_options,
+    my_names,
+    players,
+)
 from ingest.api import MyName, tag_key
 
 __all__ = ["Filters", "current", "render_sidebar", "open_hand", "selection",
@@ -125,14 +131,15 @@ def me_label(names: tuple[MyName, ...], players: tuple[str, ...]) -> str:
     return label
 
 
-def _player(options: FilterOptions, url: Filters, names: tuple[MyName, ...],
+def _player(everyone: tuple[str, ...], url: Filters, names: tuple[MyName, ...],
             mine: tuple[MyName, ...], fallback: Callable[[], str | None]
             ) -> tuple[str | None, tuple[MyName, ...] | None]:
-    """The Player select box: ``(player, None)``, or ``(None, mine)`` for "Me" (``names`` as
-    the hands see them: :func:`~dashboard.queries.common.effective_names`). It opens on the
-    URL's choice, else on me (when my names are set), else on ``fallback()``."""
+    """The Player select box over ``everyone`` (the players): ``(player, None)``, or
+    ``(None, mine)`` for "Me" (``names`` as the hands see them:
+    :func:`~dashboard.queries.common.effective_names`). It opens on the URL's choice, else on
+    me (when my names are set), else on ``fallback()``."""
     key = _KEYS["player"]
-    choices: tuple[Any, ...] = ((ME,) if names else ()) + options.players
+    choices: tuple[Any, ...] = ((ME,) if names else ()) + everyone
     if not choices:
         return None, None
     had_names = st.session_state.get(_HAD_NAMES)
@@ -142,12 +149,12 @@ def _player(options: FilterOptions, url: Filters, names: tuple[MyName, ...],
     if key not in st.session_state or st.session_state[key] not in choices:
         if url.me and names:
             pick: Any = ME
-        elif url.player in options.players:
+        elif url.player in everyone:
             pick = url.player
         else:
             pick = ME if names else fallback()
         st.session_state[key] = pick if pick in choices else choices[0]
-    label = me_label(names, options.players)
+    label = me_label(names, everyone)
     value = st.sidebar.selectbox("Player", choices, key=key,
                                  format_func=lambda v: label if v == ME else str(v),
                                  help="Whose results every page shows: Me is all your names "
@@ -203,10 +210,9 @@ def render_sidebar() -> Filters:
     mine = db.query(effective_names, names) if names else names
     skip = db.query(shared_seats, mine)
     url = Filters.from_params(st.query_params.to_dict(), mine)
-    options = db.query(filter_options, url.player, None if url.player else url.me, skip)
-    player, me = _player(options, url, names, mine, lambda: db.query(default_player))
-    if (player, me) != (url.player, None if url.player else url.me):
-        options = db.query(filter_options, player, me, skip)
+    # the player first, so that the options are read once, for that player
+    player, me = _player(db.query(players), url, names, mine, lambda: db.query(default_player))
+    options = db.query(filter_options, player, me, skip)
     _hint(names, options)
     date_from, date_to = _dates(options, url)
     filters = Filters(

@@ -72,13 +72,15 @@ def ask(suggested: tuple[Suggestion, ...]) -> None:
     st.subheader("Who are you?")
     st.markdown("Tell OFC Analytics the names you play under (one per room, if they differ): "
                 "every page then opens on your hands, all your names together.")
-    if st.session_state.get(_SUGGESTED_FOR) != suggested:  # new logs: pick their hero afresh
-        st.session_state.pop(_SUGGESTED_KEY, None)
+    if st.session_state.get(_SUGGESTED_FOR) != suggested or _SUGGESTED_KEY not in st.session_state:
+        # new logs (an upload just now), or the box drawn afresh: the first hero comes picked.
+        # Set through the session state, which the browser is told of; a default would not
+        # reach a box it already shows (the box keeps its identity when its options change)
+        st.session_state[_SUGGESTED_KEY] = list(suggested[:1])
         st.session_state[_SUGGESTED_FOR] = suggested
     with st.form("me_form", border=True):
         picked = st.multiselect("Your names in the imported logs", suggested,
-                                default=list(suggested[:1]), format_func=suggestion_label,
-                                key=_SUGGESTED_KEY,
+                                format_func=suggestion_label, key=_SUGGESTED_KEY,
                                 placeholder="No hero named in the imported logs"
                                 if not suggested else "Choose your names")
         typed = _another_name("me_new")

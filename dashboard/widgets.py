@@ -60,13 +60,14 @@ def num(value: float | None, digits: int = 2) -> str:
 
 
 def plot_text(values: Iterable[Any]) -> list[str]:
-    """Strings from files made safe for plotly labels and hover text (plotly reads a few HTML
-    tags in them): entities, shown literally.
+    """Strings from files made safe for plotly labels, legends and hover text (plotly reads a
+    few HTML tags in them): ``&``, ``<`` and ``>`` as the entities plotly turns back into
+    those characters. Quotes stay as they are: plotly shows ``&quot;`` as it is written.
 
-    >>> plot_text(["<b>bob</b>", 7])
-    ['&lt;b&gt;bob&lt;/b&gt;', '7']
+    >>> plot_text(["<b>bob</b>", 'say "hi" & go', 7])
+    ['&lt;b&gt;bob&lt;/b&gt;', 'say "hi" &amp; go', '7']
     """
-    return [html.escape(str(v)) for v in values]
+    return [html.escape(str(v), quote=False) for v in values]
 
 
 # --------------------------------------------------------------------------------------------
@@ -186,31 +187,38 @@ CI_COLUMNS = {
 """Points per hand with its 95% interval."""
 
 def money(label: str, **kwargs: Any) -> Any:
-    """Money with its sign, or ``no stake`` (the frame's ``money`` column is turned into that
-    text by :func:`shown_frame`), right-aligned as numbers are."""
-    return st.column_config.TextColumn(label, alignment="right", **kwargs)
+    """Money with its sign and cents, a number (it sorts as one); hands without a stake
+    have none, shown as the tables' dash, their currency ``no stake`` (:func:`shown_frame`)."""
+    return st.column_config.NumberColumn(label, format="%+.2f", **kwargs)
 
 
 MONEY_COLUMNS = {"money": money("Money", help="stake x points (OFC Double: stake x cube of "
                                  "each match); no stake: the log gives none"),
                  "currency": text("Currency")}
 NO_STAKE = "no stake"
+MISSING = "–"
+"""What a table shows for a missing value (Streamlit's own is "None")."""
 
 
-def money_text(values: Iterable[float | None]) -> list[str]:
-    """Money with its sign, two decimals; ``no stake`` where the hands had none.
+def currency_text(currencies: Iterable[Any], money: Iterable[Any]) -> list[str]:
+    """A money row's currency: ``no stake`` where the row has no money (no hand had a
+    stake), a dash where the log named no currency; never None.
 
-    >>> money_text([12.5, None, float("nan"), -3])
-    ['+12.50', 'no stake', 'no stake', '-3.00']
+    >>> currency_text(["EUR", None, None, None], [1.5, None, float("nan"), 2.0])
+    ['EUR', 'no stake', 'no stake', '–']
     """
-    return [NO_STAKE if v is None or pd.isna(v) else f"{v:+,.2f}" for v in values]
+    return [NO_STAKE if m is None or pd.isna(m) else MISSING if c is None or pd.isna(c)
+            else str(c) for c, m in zip(currencies, money, strict=True)]
 
 
 def shown_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` as tables show it: times as text with their zone (:mod:`dashboard.timefmt`,
-    the ``utc_offset`` column dropped), money as text with ``no stake`` for none."""
+    the ``utc_offset`` column dropped); money stays a number (missing: the tables' dash),
+    its currency ``no stake`` where there is none."""
     out = timefmt.table_times(frame)
-    return out.assign(money=money_text(out["money"])) if "money" in out else out
+    if "currency" in out and "money" in out:
+        out = out.assign(currency=currency_text(out["currency"], out["money"]))
+    return out
 
 
 def percent_columns(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -271,7 +279,7 @@ def _dataframe(frame: pd.DataFrame, key: str, columns: dict[str, Any],
                order: tuple[str, ...] | None, rates: tuple[str, ...]) -> Any:
     return st.dataframe(percent_columns(shown_frame(frame), *rates), key=key, on_select="rerun",
                         selection_mode="single-row", hide_index=True, width="stretch",
-                        column_order=order, column_config=columns)
+                        column_order=order, column_config=columns, placeholder=MISSING)
 
 
 def table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,

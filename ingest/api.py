@@ -29,9 +29,11 @@ from .identity import (
     MyName,
     Suggestion,
     add_my_name,
+    hands_seating,
     my_names,
     remove_my_name,
     set_my_names,
+    similar_names,
     suggested_names,
 )
 from .ledger import remove_imports
@@ -81,7 +83,7 @@ __all__ = [
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
     "writer_waiting",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
-    "set_my_names", "suggested_names",
+    "set_my_names", "suggested_names", "hands_seating", "similar_names",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",
     "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_note",
     "set_hand_tags", "set_player_note", "set_player_tags", "tag_choices", "tag_key",

@@ -169,3 +169,48 @@ def suggested_names(con: duckdb.DuckDBPyConnection, limit: int = 20) -> tuple[Su
     finally:
         cur.close()
     return tuple(Suggestion(str(n), str(s), int(k)) for n, s, k in rows)
+
+
+def hands_seating(con: duckdb.DuckDBPyConnection, name: str, source: str | None = None) -> int:
+    """How many stored hands seat a player called exactly ``name`` (only ``source``'s hands
+    when given): 0 warns that a name the user adds is in no log (a typo, or logs not imported
+    yet)."""
+    cur = con.cursor()
+    try:
+        row = cur.execute("""
+            SELECT count(*) FROM hand_players hp
+            WHERE hp.player = ? AND (CAST(? AS VARCHAR) IS NULL OR hp.hand_key IN
+                  (SELECT h.hand_key FROM hands h WHERE h.source = ?))""",
+                          [name, source or None, source or None]).fetchone()
+    finally:
+        cur.close()
+    return int(row[0]) if row else 0
+
+
+SIMILAR = 0.85
+"""How alike (Jaro-Winkler, case aside) a stored name must be to be offered for a name that is
+in no hand."""
+
+
+def similar_names(con: duckdb.DuckDBPyConnection, name: str, limit: int = 3) -> tuple[str, ...]:
+    """Stored player names spelled like ``name`` (the same letters in another case, or a
+    letter or two apart), the closest and most seen first: what the user may have meant.
+
+    >>> from ingest.store import connect
+    >>> con = connect(":memory:")
+    >>> similar_names(con, "hero")
+    ()
+    """
+    cur = con.cursor()
+    try:
+        rows = cur.execute("""
+            SELECT player FROM (
+                SELECT player, count(*) AS n,
+                       jaro_winkler_similarity(lower(player), lower(?)) AS alike
+                FROM hand_players GROUP BY player)
+            WHERE alike >= ? AND player <> ?
+            ORDER BY alike DESC, n DESC, player LIMIT ?""",
+                           [name, SIMILAR, name, limit]).fetchall()
+    finally:
+        cur.close()
+    return tuple(str(r[0]) for r in rows)

@@ -31,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def streamlit_command(db: Path, port: int, address: str | None = None) -> list[str]:
-    """The ``streamlit run`` command line (headless, no usage statistics)."""
-    cmd = [sys.executable, "-m", "streamlit", "run", str(APP),
+    """The ``streamlit run`` command line (headless, no usage statistics), through
+    :mod:`dashboard.serve`, which warms the app up while the server starts."""
+    cmd = [sys.executable, "-m", "dashboard.serve", "run", str(APP),
            "--server.headless", "true", "--server.port", str(port),
            "--browser.gatherUsageStats", "false",
            "--server.maxUploadSize", str(MAX_UPLOAD_MB),  # the Import page's limit

@@ -36,6 +36,7 @@ from ingest.api import (
     upgrade,
 )
 from ingest.watch import INTERVAL_SECONDS
+from ofc_cli.terminal import Progress, clean_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,40 +55,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wait", metavar="SECONDS", type=float, default=None,
                         help="how long to wait for the database while another process holds "
                              "it (default $OFC_WAIT or 30)")
-
-
-class ProgressBar:
-    """A one-line ``\\r`` progress bar on a terminal; silent when the stream is not a tty."""
-
-    def __init__(self, stream: TextIO, width: int = 30, every: float = 0.2) -> None:
-        self.stream = stream
-        self.active = stream.isatty()
-        self.width = width
-        self.every = every
-        self.last = 0.0
-        self.shown = False
-
-    def __call__(self, done: int, total: int, label: str) -> None:
-        now = time.monotonic()
-        if not self.active or (now - self.last < self.every and done < total):
-            return
-        self.last = now
-        filled = int(self.width * done / max(total, 1))
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {100 * done / max(total, 1):3.0f}% {clean_text(label)[:70]}"
-                          "\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-
-
-def clean_text(text: str) -> str:
-    """Control characters escaped, so a file or player name cannot drive the terminal."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
 def _summary(f: FileReport) -> str:
@@ -153,14 +120,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def import_once(args: argparse.Namespace) -> int:
-    bar = ProgressBar(sys.stderr)
+    """Import the paths once, a progress bar on a terminal (bytes read of the total, the rate,
+    the time left; the file being read and the hands so far)."""
     try:
-        report = import_paths(args.paths, args.db, progress=bar, wait_seconds=args.wait)
+        with Progress("importing", "B") as bar:
+            report = import_paths(args.paths, args.db, progress=bar, wait_seconds=args.wait)
     except store.StoreError as exc:
-        bar.close()
         print(f"ofc import: {exc}", file=sys.stderr)
         return 2
-    bar.close()
     try:
         if args.json:
             sys.stdout.write(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")

@@ -3,9 +3,11 @@
 Every dashboard page opens on "me": these names together (aliases across rooms). A name with
 ``--source`` is yours only in that source's hands (``hands.source``: the room, app or home
 game); without, in every source. ``ofc me`` lists them, and the heroes of the imported logs
-that are not among them yet. Works while the dashboard is open: like ``ofc import``, it waits
-its turn for the database (``--wait``). Exit status: 0; 1 when a name to remove was not there
-(or a name is refused); 2 if the database could not be used.
+that are not among them yet. ``ofc me add`` warns (and still adds the name) when no stored
+hand seats that name, naming the stored names spelled like it. Works while the dashboard is
+open: like ``ofc import``, it waits its turn for the database (``--wait``). Exit status: 0;
+1 when a name to remove was not there (or a name is refused); 2 if the database could not be
+used.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from ingest.api import (
     BadName,
     MyName,
     add_my_name,
+    hands_seating,
     my_names,
     remove_my_name,
+    similar_names,
     suggested_names,
     upgrade,
 )
-from ofc_cli.cmd_import import clean_text
+from ofc_cli.terminal import clean_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +69,8 @@ def _change(args: argparse.Namespace, con: duckdb.DuckDBPyConnection) -> int:
     if args.action == "add":
         added = add_my_name(con, args.name, args.source)
         print(f"added {shown}" if added else f"{shown} was already one of your names")
+        if hands_seating(con, args.name, args.source) == 0:
+            _warn_unseen(con, args.name, args.source)
         return 0
     if remove_my_name(con, args.name, args.source):
         print(f"removed {shown}")
@@ -72,6 +78,19 @@ def _change(args: argparse.Namespace, con: duckdb.DuckDBPyConnection) -> int:
     names = ", ".join(clean_text(str(n)) for n in my_names(con)) or "none"
     print(f"ofc me: {shown} is not one of your names (they are: {names})", file=sys.stderr)
     return 1
+
+
+def _warn_unseen(con: duckdb.DuckDBPyConnection, name: str, source: str | None) -> None:
+    """Say that ``name`` sits in no stored hand (it was added all the same: its logs may come
+    later), with the stored names spelled like it."""
+    where = f" of {clean_text(source)}" if source else ""
+    print(f"ofc me: warning: no stored hand{where} seats {clean_text(name)!r}; it is one of "
+          "your names all the same, and counts once logs that name it are imported "
+          "(names are matched exactly, case included)", file=sys.stderr)
+    alike = similar_names(con, name)
+    if alike:
+        print("  names in the stored hands like it: "
+              + ", ".join(repr(clean_text(n)) for n in alike), file=sys.stderr)
 
 
 ACTIONS = ("add", "remove")

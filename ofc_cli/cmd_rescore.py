@@ -14,7 +14,7 @@ import time
 
 from ingest import store
 from ingest.api import rescore, upgrade
-from ofc_cli.cmd_import import ProgressBar, clean_text
+from ofc_cli.terminal import Progress, clean_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,20 +23,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    bar = ProgressBar(sys.stderr)
     started = time.monotonic()
     try:
         con = store.connect(args.db)
         try:  # an upgrade rescores every hand: once is enough
-            upgraded = upgrade(con, args.db, progress=bar)
-            result = upgraded if upgraded is not None else rescore(con, progress=bar)
+            with Progress("rescoring", notes=False) as bar:
+                upgraded = upgrade(con, args.db, progress=bar)
+                result = upgraded if upgraded is not None else rescore(con, progress=bar)
         finally:
             con.close()
     except store.StoreError as exc:
-        bar.close()
         print(f"ofc rescore: {exc}", file=sys.stderr)
         return 2
-    bar.close()
     for issue in result.failed:
         print(f"not rescored: {clean_text(issue.message)}")
     print(f"rescored {result.hands:,} hands in {time.monotonic() - started:.1f} s"

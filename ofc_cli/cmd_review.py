@@ -4,8 +4,9 @@ by rollouts (docs/review.md) and store them in the ``decisions`` table.
 
 Resumable: hands already reviewed by this version of the review are skipped (an interrupted
 review goes on where it stopped); ``--again`` reviews them again (after a code change, or at
-another precision). Exit status 0; 1 if the player has no stored hands; 2 if the database could
-not be used.
+another precision). On a terminal a progress bar counts the hands reviewed of the total, with
+the rate and the time left. Exit status 0; 1 if the player has no stored hands; 2 if the
+database could not be used.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, replace
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+
+import duckdb
 
 from ingest import store
 from ingest.api import (
@@ -26,7 +29,7 @@ from ingest.api import (
     write_decisions,
 )
 from ingest.stored_hands import load_records
-from ofc_cli.cmd_import import ProgressBar, clean_text
+from ofc_cli.terminal import Progress, clean_text
 from ofc_core.cards import DECK
 from ofc_core.hand import HandRecord
 from ofc_core.play.review import (
@@ -107,26 +110,64 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"ofc review: {problem}", file=sys.stderr)
         return 2
-    bar = ProgressBar(sys.stderr)
     try:
         con = store.connect(args.db)
-        upgrade(con, args.db, progress=bar)
+        with Progress("upgrading the store", notes=False) as bar:
+            upgrade(con, args.db, progress=bar)
     except store.StoreError as exc:
         print(f"ofc review: {exc}", file=sys.stderr)
         return 2
     try:
-        return _review(con, args, bar)
+        with Progress("reviewing") as bar:
+            return _review(con, args, bar)
     except BrokenPipeError:  # `ofc review --json | head`: the reader has had enough
         return 0
     except store.StoreError as exc:
-        bar.close()
         print(f"ofc review: {exc}", file=sys.stderr)
         return 2
     finally:
         con.close()
 
 
-def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ignore[no-untyped-def]
+@dataclass
+class _Tally:
+    """What a review did so far."""
+
+    decisions: int = 0
+    rollouts: int = 0
+    lost: float = 0.0
+    skipped: list[str] = field(default_factory=list)
+
+    def add(self, rows: Sequence[DecisionRow]) -> None:
+        self.decisions += len(rows)
+        self.rollouts += sum(r.rollouts for r in rows)
+        self.lost += sum(r.ev_lost for r in rows)
+
+
+def _review_chunk(con: duckdb.DuckDBPyConnection, args: argparse.Namespace,
+                  chunk: Sequence[int], precision: Precision,
+                  tally: _Tally, tick: Callable[[], None]) -> None:
+    """Review the hands ``chunk`` and store their decisions in one transaction; ``tick``
+    after each hand."""
+    rows: list[DecisionRow] = []
+    for key in chunk:
+        record = load_records(con, [key])[key][0]
+        try:
+            reviewed = review_hand(record, args.player, precision=precision)
+        except ValueError as exc:  # a position the review cannot rebuild: say so, go on
+            tally.skipped.append(f"{record.source}/{record.hand_id}: {exc}")
+            reviewed = []
+        for r in reviewed:
+            row = decision_row(record, r)
+            rows.append(row)
+            if args.json:
+                print(json.dumps(asdict(row)), flush=True)
+        tick()
+    write_decisions(con, rows)
+    tally.add(rows)
+
+
+def _review(con: duckdb.DuckDBPyConnection, args: argparse.Namespace, bar: Progress) -> int:
     started = time.monotonic()
     keys = player_hands(con, args.player, args.since, args.hands, args.variant)
     if not keys:
@@ -135,37 +176,25 @@ def _review(con, args: argparse.Namespace, bar: ProgressBar) -> int:  # type: ig
     done = set() if args.again else reviewed_hands(con, args.player, REVIEW_VERSION)
     todo = [k for k, s, h in keys if (s, h) not in done]
     precision = precision_of(args)
-    decisions = rollouts = 0
-    lost = 0.0
-    skipped: list[str] = []
+    tally = _Tally()
+    hands = 0
+    bar(0, len(todo))
+
+    def tick() -> None:
+        nonlocal hands
+        hands += 1
+        bar(hands, len(todo))
+
     for start in range(0, len(todo), CHUNK):
-        chunk = todo[start:start + CHUNK]
-        rows = []
-        for key in chunk:
-            record = load_records(con, [key])[key][0]
-            try:
-                reviewed = review_hand(record, args.player, precision=precision)
-            except ValueError as exc:  # a position the review cannot rebuild: say so, go on
-                skipped.append(f"{record.source}/{record.hand_id}: {exc}")
-                continue
-            for r in reviewed:
-                row = decision_row(record, r)
-                rows.append(row)
-                if args.json:
-                    print(json.dumps(asdict(row)), flush=True)
-        write_decisions(con, rows)
-        decisions += len(rows)
-        rollouts += sum(r.rollouts for r in rows)
-        lost += sum(r.ev_lost for r in rows)
-        bar(start + len(chunk), len(todo), f"{start + len(chunk)} of {len(todo)} hands")
+        _review_chunk(con, args, todo[start:start + CHUNK], precision, tally, tick)
     bar.close()
-    for problem in skipped:
+    for problem in tally.skipped:
         print(f"not reviewed: {clean_text(problem)}", file=sys.stderr)
     seconds = time.monotonic() - started
     done_before = len(keys) - len(todo)
-    print(f"reviewed {len(todo):,} hands ({decisions:,} decisions, {rollouts:,} rollouts) in "
-          f"{seconds:.1f} s; EV lost {lost:.1f} points"
+    print(f"reviewed {len(todo):,} hands ({tally.decisions:,} decisions, "
+          f"{tally.rollouts:,} rollouts) in {seconds:.1f} s; EV lost {tally.lost:.1f} points"
           + (f"; {done_before:,} already reviewed (--again to redo)" if done_before else "")
-          + (f"; {len(skipped):,} could not be reviewed" if skipped else ""),
+          + (f"; {len(tally.skipped):,} could not be reviewed" if tally.skipped else ""),
           file=sys.stderr if args.json else sys.stdout)
     return 0

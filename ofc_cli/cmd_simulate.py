@@ -5,9 +5,12 @@ The hands are played by :mod:`ofc_core.play.engine` with the policies of
 and written with :func:`ingest.formats.ofc_hh.write_records`. The same arguments and seed give
 the same file, byte for byte (the clock of the hands is simulated from ``--start``).
 
-``--perspective hero`` writes one file per player (``out.jsonl`` becomes ``out.Anna.jsonl``),
-as that player's room would log it: ``hero`` set, the hero's dealt cards and discards shown,
-opponents' hidden, an opponent's Fantasyland hand shown only as placed at showdown.
+``--out`` is the file written. ``--perspective hero --hero Anna`` writes Anna's log, as her
+room would log it: ``hero`` set, the hero's dealt cards and discards shown, opponents' hidden,
+an opponent's Fantasyland hand shown only as placed at showdown. ``--perspective hero``
+without ``--hero`` writes every player's log, one file each: ``{name}`` in ``--out`` is the
+player's name (``--out logs/{name}.jsonl``), else the name goes before the extension
+(``out.jsonl`` becomes ``out.Anna.jsonl``). A progress bar is drawn on a terminal.
 ``--variant double`` plays OFC Double matches (race to 31 with the doubling cube).
 See ``docs/simulator.md``.
 """
@@ -28,6 +31,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ingest.formats.ofc_hh import write_records
+from ofc_cli.terminal import Progress
 from ofc_core.hand import HandRecord
 from ofc_core.play.engine import DEFAULT_START, SessionSpec, Table, hero_view, play_session
 from ofc_core.play.policies import POLICIES, policy
@@ -60,10 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"comma-separated player names (default "
                              f"{','.join(DEFAULT_NAMES)}, as many as there are players)")
     parser.add_argument("--perspective", choices=("all", "hero"), default="all",
-                        help="all: one file seeing every card; hero: one file per player, as "
-                             "that player's room logs it")
+                        help="all: one file seeing every card; hero: as a player's room logs "
+                             "it (--hero's, or every player's)")
     parser.add_argument("--hero", default=None,
-                        help="with --perspective hero: write only this player's file")
+                        help="with --perspective hero: write this player's log, to --out "
+                             "(without: every player's, one file each)")
     parser.add_argument("--stake", type=float, default=1.0, help="stake per point (default 1)")
     parser.add_argument("--currency", default="EUR", help="currency of the stake (default EUR)")
     parser.add_argument("--room-error-rate", type=float, default=0.0,
@@ -76,7 +81,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="session ids are PREFIX-1, PREFIX-2, ... (default "
                              "sim-VARIANT-sSEED-XXXXXX, the X a fingerprint of the other "
                              "arguments that decide the hands)")
-    parser.add_argument("--out", required=True, help="output file (ofc-hh/1 JSON Lines)")
+    parser.add_argument("--out", required=True,
+                        help="the file written (ofc-hh/1 JSON Lines); every player's log "
+                             "(--perspective hero without --hero): {name} in it is the "
+                             "player's name, else the name goes before the extension")
     parser.add_argument("--force", action="store_true",
                         help="replace output files that already exist (refused otherwise)")
 
@@ -201,21 +209,34 @@ def _sessions(args: argparse.Namespace, table: Table, start: datetime,
         progress(total, total)
 
 
-def perspective_path(out: Path, name: str) -> Path:
-    """``hands.jsonl`` for player ``Anna`` is ``hands.Anna.jsonl`` (unsafe characters in the
-    name become ``_``)."""
+NAME_FIELD = "{name}"
+"""In ``--out``, where each player's name goes when every player's log is written."""
+
+
+def perspective_path(out: str, name: str) -> Path:
+    """Player ``name``'s file when every player's log is written: ``{name}`` in ``out``
+    replaced by the name, else the name inserted before the extension (unsafe characters in
+    the name become ``_``).
+
+    >>> str(perspective_path("logs/{name}.jsonl", "Anna")), str(perspective_path("h.jsonl", "Zoë"))
+    ('logs/Anna.jsonl', 'h.Zoë.jsonl')
+    """
     safe = re.sub(r"[^\w.-]", "_", name)
-    return out.with_name(f"{out.stem}.{safe}{out.suffix}")
+    if NAME_FIELD in out:
+        return Path(out.replace(NAME_FIELD, safe))
+    path = Path(out)
+    return path.with_name(f"{path.stem}.{safe}{path.suffix}")
 
 
 def _outputs(args: argparse.Namespace, table: Table) -> dict[str | None, Path]:
-    """The files to write: ``{None: out}`` for ``--perspective all``, else one per player
-    (or only ``--hero``'s), by name."""
-    out = Path(args.out)
+    """The files to write, by whose view they are: ``--out`` itself for one file (every card
+    seen, or ``--hero``'s view); with ``--perspective hero`` and no ``--hero``, one file per
+    player (:func:`perspective_path`)."""
     if args.perspective == "all":
-        return {None: out}
-    names = [args.hero] if args.hero else list(table.names)
-    return {name: perspective_path(out, name) for name in names}
+        return {None: Path(args.out)}
+    if args.hero:
+        return {args.hero: Path(args.out.replace(NAME_FIELD, args.hero))}
+    return {name: perspective_path(args.out, name) for name in table.names}
 
 
 def _write_sessions(sessions: Iterator[list[HandRecord]], outputs: dict[str | None, Path],
@@ -244,26 +265,6 @@ def _write_sessions(sessions: Iterator[list[HandRecord]], outputs: dict[str | No
         for part in parts.values():
             part.unlink(missing_ok=True)
     return counts
-
-
-def _progress_bar() -> Callable[[int, int], None] | None:
-    """A one-line bar on stderr, only when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return None
-    shown = [-1]
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        if filled == shown[0] or shown[0] > width:
-            return  # nothing new to show, or already finished
-        shown[0] = filled if done < total else width + 1
-        sys.stderr.write(f"\rsimulating [{'#' * filled}{'.' * (width - filled)}] "
-                         f"{done}/{total} hands")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-    return show
 
 
 @contextmanager
@@ -311,8 +312,8 @@ def run(args: argparse.Namespace) -> int:
               f"{'it' if len(there) == 1 else 'them'}", file=sys.stderr)
         return 2
     try:
-        with _stopped_by_sigterm():
-            written = _write_sessions(simulate(args, table, _progress_bar()), outputs)
+        with _stopped_by_sigterm(), Progress("simulating") as bar:
+            written = _write_sessions(simulate(args, table, bar), outputs)
     except OSError as exc:
         where = str(exc.filename or args.out).removesuffix(".part")  # the file being written
         print(f"ofc simulate: cannot write {where}: {exc.strerror}", file=sys.stderr)

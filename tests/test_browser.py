@@ -188,6 +188,10 @@ def test_upload_overview_and_replay_in_chromium(chromium_path: str, dashboard: s
         expect(page.get_by_text(f"{UPLOAD_HANDS} hands stored")).to_be_visible()
         page.screenshot(path=shots / "2-import-ledger.png", full_page=True)
         no_exception(page)
+        # the upload brought a hero in: "Who are you?" offers it, picked, at once
+        asked = page.locator("[data-testid=stMultiSelect]").first
+        expect(asked.get_by_text(f"Hero (hero of {UPLOAD_HANDS} hands", exact=False)
+               ).to_be_visible(timeout=10_000)
 
         # the new hands are on the overview
         page.get_by_role("link", name="Overview").click()

@@ -10,6 +10,7 @@ Skipped only when there is no Chromium (``/usr/bin/chromium``) or Playwright.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -118,6 +119,38 @@ def test_other_page_renders(app_url: str, browser, path: str) -> None:
     _saved(page, path)
     assert page.locator("[data-testid='stException']").count() == 0, path
     page.close()
+
+
+def documented_pages() -> dict[str, str]:
+    """URL path -> page title, from the Pages table of docs/dashboard.md (a row naming several
+    pages gives their paths in the same order)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "dashboard.md").read_text()
+    table = doc[doc.index("| page | URL path |"):]
+    table = table[:table.index("\n\n")]
+    pages: dict[str, str] = {}
+    for line in table.splitlines()[2:]:
+        cells = line.split("|")
+        titles = [t.strip() for t in cells[1].split(",")]
+        paths = re.findall(r"`(/[a-z_]*)`", cells[2])
+        for title, path in zip(titles * len(paths) if len(titles) == 1 else titles, paths,
+                               strict=False):
+            pages[path] = title
+    return pages
+
+
+def test_every_url_the_docs_give_opens_its_page(app_url: str, browser) -> None:
+    """``/overview`` too (issue 23): the default page is served at ``/``, and its own name
+    used to open "Page not found"."""
+    pages = documented_pages()
+    assert {"/", "/overview", "/hands", "/review", "/import", "/sessions"} <= set(pages), pages
+    for path, title in pages.items():
+        page = _open(browser, f"{app_url}{path}?player=Hero")
+        page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
+        _settle(page)
+        assert page.get_by_text("Page not found").count() == 0, path
+        assert page.locator("[data-testid='stException']").count() == 0, path
+        assert "player=Hero" in page.url, (path, page.url)  # the filters are kept
+        page.close()
 
 
 def test_a_bar_opens_its_hands_and_a_hand_opens_in_hand_review(app_url: str, browser,

@@ -282,7 +282,7 @@ def test_ofc_dashboard_creates_the_database_with_the_demo_once(tmp_path: Path) -
     assert con.execute("SELECT count(*) FROM hands").fetchone()[0] == hands
     con.close()
     cmd = streamlit_command(db, 8999)
-    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4].endswith("dashboard/app.py")
+    assert cmd[1:4] == ["-m", "dashboard.serve", "run"] and cmd[4].endswith("dashboard/app.py")
     for flag, value in (("--server.headless", "true"), ("--server.port", "8999"),
                         ("--browser.gatherUsageStats", "false")):
         assert cmd[cmd.index(flag) + 1] == value

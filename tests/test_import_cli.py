@@ -206,7 +206,7 @@ def test_two_processes_importing_at_once(tmp_path: Path) -> None:
 def test_progress_bar_draws_only_on_a_terminal() -> None:
     import io
 
-    from ofc_cli.cmd_import import ProgressBar
+    from ofc_cli.terminal import Progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -214,11 +214,11 @@ def test_progress_bar_draws_only_on_a_terminal() -> None:
 
     screen, pipe = Terminal(), io.StringIO()
     for stream in (screen, pipe):
-        bar = ProgressBar(stream, every=0)
-        bar(50, 100, "s1.jsonl: 5,000 hands, 9,000 hands/s")
-        bar(100, 100, "s1.jsonl: 10,000 hands, 9,500 hands/s")
-        bar.close()
+        with Progress("importing", "B", stream=stream) as bar:
+            bar(50, 100, "s1.jsonl: 5 hands")
+            bar(100, 100, "\x1b[2Js2.jsonl: 9 hands")
     assert pipe.getvalue() == ""
     drawn = screen.getvalue()
-    assert drawn.startswith("\r[") and " 50% " in drawn and "100%" in drawn
-    assert "9,500 hands/s" in drawn and drawn.endswith("\r\x1b[K")
+    assert drawn.startswith("\rimporting") and "100/100 [" in drawn
+    assert "s2.jsonl: 9 hands" in drawn and "\x1b[2J" not in drawn  # a file's name is data
+    assert "\\x1b[2J" in drawn

@@ -4,6 +4,7 @@ a store holding the planted hands of tests/test_review.py reviewed by ``ofc revi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import duckdb
@@ -26,7 +27,7 @@ def reviewed_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     log = folder / "planted.jsonl"
     log.write_text(json.dumps({
         "format": "ofc-hh/1", "source": "planted", "hand_id": "qq-top", "variant": "pineapple",
-        "button": "Villain", "played_at": "2026-02-01T20:00:00+00:00", "hero": "Hero",
+        "button": "Villain", "played_at": "2026-02-01T23:30:00-05:00", "hero": "Hero",
         "players": [{"name": "Hero", "seat": 0, "streets": HERO},
                     {"name": "Villain", "seat": 1, "streets": VILLAIN}]}) + "\n")
     db = folder / "r.duckdb"
@@ -62,11 +63,47 @@ def test_the_review_page_shows_the_costliest_decision_first(reviewed_db: Path,
     got = {m.label: m.value for m in at.metric}
     assert got["Reviewed hands"] == "1" and got["Decisions"] == "5"
     costly = at.dataframe[0].value
-    assert list(costly["street"])[0] == 2 and list(costly["chosen"])[0] == "QhQd--/3c"
+    assert list(costly["street"])[0] == 2
+    assert list(costly["chosen"])[0] == "top Q♥ Q♦ · discard 3♣"
     assert "points lost" in texts(at) and "EV lost" in texts(at)
     html = [m.value for m in at.markdown if m.proto.allow_html]
     assert any("ofc-card" in h and "Q" in h for h in html)  # the placements drawn as cards
-    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("plotly_chart")) == 1  # one figure, four panels
+
+
+def test_the_review_page_reads_well(reviewed_db: Path, monkeypatch: pytest.MonkeyPatch):
+    """Issue 23, point 4: dates as dates on the log's clock (no epoch, no raw offset), one
+    column per meaning, EV to a tenth, the day chart on a day axis."""
+    at = app(reviewed_db, monkeypatch)
+    at.run()
+    at.switch_page("views/review.py").run()
+    assert not at.exception
+    table = at.dataframe[0]
+    costly = table.value
+    assert "utc_offset" not in costly.columns
+    assert set(costly["played_at"]) == {"2026-02-01 23:30 -05:00"}  # the log's own clock
+    config = json.loads(table.proto.columns)
+    labels = [v["label"] for k, v in config.items() if not v.get("hidden") and "label" in v]
+    assert len(labels) == len(set(labels)), labels  # one "Played" no more
+    formats = {v["label"]: v.get("type_config", {}).get("format") for v in config.values()
+               if "label" in v}
+    assert formats["EV lost"] == "%.1f" and formats["EV of yours"] == "%+.1f"
+    assert formats["EV of the best"] == "%+.1f"
+    assert all(m.value.count(".") <= 1 and not re.search(r"\d\.\d\d", m.value)
+               for m in at.metric), [m.value for m in at.metric]
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    panels = [a["text"] for a in chart["layout"]["annotations"]]
+    assert panels == ["By street", "By kind of decision", "By day", "By variant"]
+    for trace in chart["data"]:
+        assert all(re.fullmatch(r"-?\d+\.\d", t) for t in trace.get("text", [])), trace
+        assert ":.1f}" in trace["hovertemplate"], trace
+    axis = next(v for k, v in chart["layout"].items()
+                if k.startswith("xaxis") and v.get("type") == "date")
+    assert axis["dtick"] % 86_400_000 == 0
+    assert "%H" not in axis["tickformat"] and "%M" not in axis["tickformat"]
+    assert axis["range"] == ["2026-01-31", "2026-02-02"]
+    day = next(t for t in chart["data"] if t["type"] == "scatter")
+    assert day["x"] == ["2026-02-01T00:00:00"], day["x"]  # its log's day, not UTC's
 
 
 def test_the_replayer_opens_at_the_street_with_its_review(reviewed_db: Path,
@@ -77,7 +114,11 @@ def test_the_replayer_opens_at_the_street_with_its_review(reviewed_db: Path,
     at.switch_page("views/hand_review.py").run()
     assert not at.exception
     line = next(m.value for m in at.markdown if "Review of" in m.value)
-    assert "`QhQd--/3c`" in line and f"{lost:.2f} points lost" in line
+    assert f"**{lost:.1f} points lost**" in line
+    drawn = next(m.value for m in at.markdown if m.proto.allow_html and "played" in m.value)
+    assert "QhQd" not in drawn and "/3c" not in drawn  # cards drawn as cards, not notation
+    assert 'title="Qh"' in drawn and 'title="3c"' in drawn and "discard" in drawn
+    assert re.search(r"EV [+-]\d+\.\d ± \d+\.\d", drawn), drawn
     assert "Street 2" in texts(at) or "street 2" in texts(at).lower()
 
 

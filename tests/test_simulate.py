@@ -111,10 +111,11 @@ def test_different_simulations_never_share_hand_ids(tmp_path):
     assert report.merged + report.duplicate == 90  # the three hero files: the careful run
 
 
-def test_hero_option_writes_only_that_players_file(tmp_path):
+def test_hero_option_writes_that_players_log_to_out(tmp_path):
     _simulate(tmp_path, "--variant", "double", "--hands", "10", "--names", "Hero,Anna",
               "--perspective", "hero", "--hero", "Hero")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.Hero.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.jsonl"]
+    assert {r.hero for r in _read(tmp_path / "hands.jsonl")} == {"Hero"}
 
 
 @pytest.mark.parametrize("args,message", [

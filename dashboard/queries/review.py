@@ -95,13 +95,30 @@ def by_variant(con: Any, filters: Filters) -> pd.DataFrame:
         {DECISIONS} WHERE {cond} GROUP BY 1 ORDER BY 1""", params)
 
 
-def over_time(con: Any, filters: Filters) -> pd.DataFrame:
-    """EV lost per reviewed hand by day played."""
+def local_day(zone: str | None = None) -> tuple[str, list[Any]]:
+    """The SQL day of ``h.played_at`` on the clock the user chose (``dashboard.timefmt``): the
+    log's own (``None``: by its ``utc_offset``, UTC where the log gave none), or the named
+    ``zone`` (``'UTC'`` included); the same whatever DuckDB's own time zone.
+
+    >>> local_day("Asia/Kolkata")
+    ('CAST(timezone(?, h.played_at) AS DATE)', ['Asia/Kolkata'])
+    """
+    if zone is None:
+        return ("CAST(timezone('UTC', h.played_at) + to_minutes(coalesce(h.utc_offset, 0)) "
+                "AS DATE)"), []
+    return "CAST(timezone(?, h.played_at) AS DATE)", [zone]
+
+
+def over_time(con: Any, filters: Filters, zone: str | None = None) -> pd.DataFrame:
+    """EV lost per reviewed hand by day played, days on the clock of ``zone``
+    (:func:`local_day`)."""
     cond, params = where(filters)
+    day, named = local_day(zone)
     return fetch_df(con, f"""
-        SELECT CAST(h.played_at AS DATE) AS day, count(DISTINCT h.hand_key) AS hands,
+        SELECT {day} AS day, count(DISTINCT h.hand_key) AS hands,
                sum(d.ev_lost) / count(DISTINCT h.hand_key) AS per_hand
-        {DECISIONS} WHERE {cond} AND h.played_at IS NOT NULL GROUP BY 1 ORDER BY 1""", params)
+        {DECISIONS} WHERE {cond} AND h.played_at IS NOT NULL GROUP BY 1 ORDER BY 1""",
+                    [*named, *params])
 
 
 def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:

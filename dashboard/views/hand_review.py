@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import db, filters, hand_list, notes_editor, timefmt
-from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
+from dashboard.cards import board_html, cards_html, md_text, placement_html, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import notes as notes_q
 from dashboard.queries import review as review_q
@@ -58,9 +58,10 @@ def hand_notes(hand: dict[str, Any]) -> None:
     """The hand's note and tags, kept by its (source, hand id)."""
     source, hand_id = str(hand["source"]), str(hand["hand_id"])
 
-    def write(con: Any, note: str, tags: Any) -> None:
+    def write(con: Any, note: str, tags: Any) -> api.Annotation:
         api.set_hand_note(con, source, hand_id, note)
         api.set_hand_tags(con, source, hand_id, tags)
+        return notes_q.of_hand(con, source, hand_id)
 
     notes_editor.editor(f"hand_{hand['hand_key']}", db.query(notes_q.of_hand, source, hand_id),
                         db.query(notes_q.hand_tags), write)
@@ -105,18 +106,20 @@ def step_controls(hand_key: int, steps: int) -> int:
     return step
 
 
-def reviewed_street(hand_key: int, street: int) -> None:
-    """What ``ofc review`` found for this street: the EV of what was played and of the best
-    placement (docs/review.md)."""
+def reviewed_street(hand_key: int, street: int, four: bool) -> None:
+    """What ``ofc review`` found for this street: what was played and the best placement
+    found, drawn as cards, each with its EV (docs/review.md)."""
     for d in db.query(review_q.at_street, hand_key, street).itertuples(index=False):
-        played = f"{d.chosen_ev:+.2f} ± {d.chosen_se:.2f}"
-        if d.ev_lost > 0:
-            best = (f"best `{d.best}` {d.best_ev:+.2f} ± {d.best_se:.2f}: "
-                    f"**{d.ev_lost:.2f} points lost**")
-        else:
-            best = "the best placement found"
+        verdict = (f"**{d.ev_lost:.1f} points lost**" if d.ev_lost > 0
+                   else "the best placement found")
         st.markdown(f":material/insights: Review of {md_text(d.player)}'s {md_text(d.kind)}: "
-                    f"played `{d.chosen}` EV {played}; {best}")
+                    f"{verdict}")
+        shown = [("played", d.chosen, d.chosen_ev, d.chosen_se)]
+        if d.ev_lost > 0:
+            shown.append(("best found", d.best, d.best_ev, d.best_se))
+        st.markdown(" · ".join(f'<span class="ofc-row-note">{label}</span> '
+                               f"{placement_html(placement, four)} EV {ev:+.1f} ± {se:.1f}"
+                               for label, placement, ev, se in shown), unsafe_allow_html=True)
 
 
 def seat_street(view: SeatView, four: bool, surrendered: bool = False) -> str:
@@ -177,9 +180,9 @@ def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
     st.markdown("#### Replayer")
     steps = step_count(streets)
     step = step_controls(int(hand["hand_key"]), steps)
-    if step < steps:
-        reviewed_street(int(hand["hand_key"]), step)
     four = filters.four_colour()
+    if step < steps:
+        reviewed_street(int(hand["hand_key"]), step, four)
     views = {v.seat: v for v in view_at(streets, seats, step, discards_rule(hand, seats))}
     per_row = 2 if len(seats) > 2 else len(seats)  # 3-4 players: two boards a row, readable
     cols = [c for _ in range(-(-len(seats) // per_row)) for c in st.columns(per_row)]

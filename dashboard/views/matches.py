@@ -76,6 +76,7 @@ def cube(current: Filters, frame: pd.DataFrame) -> None:
         st.info("No doubling offers in these matches.")
         return
     st.dataframe(w.shown_frame(summary), key="matches_cube_summary", hide_index=True,
+                 placeholder=w.MISSING,
                  width="stretch", column_config=SUMMARY_COLUMNS)
     row = w.table(decisions, "matches_decisions", DECISION_COLUMNS)
     w.hands_behind(w.picked(None, row, decisions, "match_id"), "matches_decision_hands",

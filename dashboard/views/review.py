@@ -6,14 +6,17 @@ found by rollouts; the difference is the EV lost (docs/review.md).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.subplots import make_subplots
 
-from dashboard import db, filters
+from dashboard import db, filters, timefmt
 from dashboard import widgets as w
-from dashboard.cards import board_html, md_text
+from dashboard.cards import board_html, cards_html, placement_words, pretty
 from dashboard.queries import review as q
 from ofc_core.board import Board, parse_compact_row
 
@@ -22,20 +25,29 @@ DRAWN = 5  # costliest decisions drawn as cards (the table lists more); no docst
 
 COSTLY_COLUMNS = {
     "hand_key": None,
-    "played_at": w.when("Played"),
+    "played_at": w.when("When", help="when the hand was played, on the clock chosen in the "
+                        "sidebar (Times in)"),
     "hand_id": w.text("Hand"),
     "street": w.count("Street"),
     "kind": w.text("Kind"),
-    "board": w.text("Board before"),
+    "board": w.text("Board before", help="the cards already on the board, row by row"),
     "dealt": w.text("Dealt"),
-    "chosen": w.text("Played"),
-    "chosen_ev": w.signed("EV played"),
-    "best": w.text("Best"),
-    "best_ev": w.signed("EV best"),
-    "ev_lost": w.signed("EV lost"),
+    "chosen": w.text("Your placement", help="where the cards dealt went; discard: the card "
+                     "thrown away"),
+    "chosen_ev": w.signed("EV of yours", 1),
+    "best": w.text("Best placement", help="the best placement the rollouts found"),
+    "best_ev": w.signed("EV of the best", 1),
+    "ev_lost": w.count("EV lost", format="%.1f"),
     "fl_chase": w.flag("FL chase"),
     "variant": w.text("Variant"),
 }
+# The costliest decisions' table: one column per meaning, EV to a tenth of a point (what the
+# rollouts can tell apart), placements in words (dashboard.cards.placement_words). Comments,
+# not docstrings: Streamlit draws a bare string at the top level of a page.
+
+NOTATION = ("Boards and placements read top · middle · bottom, naming the rows that hold "
+            "cards; *discard* is the card thrown away (pineapple). Select a decision to replay "
+            "its hand at that street.")
 
 DEFINITION = (
     "**EV** is the expected points of a placement against everyone at the table, Fantasyland "
@@ -67,39 +79,125 @@ def rows_after(board: str, placement: str) -> tuple[list[tuple[str, list[str], s
     return rows, {str(c) for c in placed.cards}
 
 
+def tenth(value: float) -> str:
+    """EV to a tenth of a point (no minus sign on a zero).
+
+    >>> tenth(6.325923333333334), tenth(-0.04), tenth(-1.26)
+    ('6.3', '0.0', '-1.3')
+    """
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def decision_html(d: Any, four: bool) -> str:
+    """One costly decision drawn: what it lost, its hand, street and dealt cards, then the
+    board after the played and after the best placement side by side (cards placed this
+    street outlined). One block of HTML (each Streamlit element costs the browser time),
+    built from parsed cards, numbers and escaped text only."""
+    head = (f"<b>{tenth(d.ev_lost)} points lost</b> · hand {html.escape(str(d.hand_id))} · "
+            f"street {int(d.street)} ({html.escape(str(d.kind))}) · dealt "
+            f"{cards_html(str(d.dealt).split(), four)}")
+    sides = []
+    for label, placement, ev in (("Played", d.chosen, d.chosen_ev), ("Best", d.best, d.best_ev)):
+        rows, new = rows_after(d.board, placement)
+        sides.append(f"<div>{label}: EV {ev:+.1f}<div class=\"ofc-board\">"
+                     f"{board_html(rows, four, new=new)}</div></div>")
+    return f'<div>{head}</div><div class="ofc-pair">{"".join(sides)}</div>'
+
+
 def drawn(frame: Any, four: bool) -> None:
     """The costliest decisions as cards: played and best side by side, a button to the
     replayer at that street."""
     for k, d in enumerate(frame.head(DRAWN).itertuples(index=False)):
         with st.container(border=True):
-            st.markdown(f"**{d.ev_lost:.2f} points lost** · hand {md_text(d.hand_id)} · street "
-                        f"{int(d.street)} ({md_text(d.kind)}) · dealt {md_text(d.dealt)}")
-            left, right, button = st.columns([3, 3, 1], vertical_alignment="center")
-            for col, label, placement, ev in ((left, "Played", d.chosen, d.chosen_ev),
-                                              (right, "Best", d.best, d.best_ev)):
-                rows, new = rows_after(d.board, placement)
-                col.markdown(f"{label}: EV {ev:+.2f}")
-                col.markdown(f'<div class="ofc-board">{board_html(rows, four, new=new)}</div>',
-                             unsafe_allow_html=True)
-            if button.button("Replay", key=f"review_open_{k}", icon=":material/play_arrow:"):
+            st.markdown(decision_html(d, four), unsafe_allow_html=True)
+            if st.button("Replay", key=f"review_open_{k}", icon=":material/play_arrow:"):
                 filters.open_hand(int(d.hand_key), int(d.street))
 
 
-def bars(frame: Any, x: str, title: str, key: str) -> None:
-    fig = go.Figure(go.Bar(x=frame[x].astype(str), y=frame["per_hand"],
-                           text=w.plot_text(frame["per_hand"]),
-                           hovertemplate="%{x}<br>%{y:.2f} points per hand<extra></extra>"))
-    w.layout(fig, height=300, title=title, yaxis_title="EV lost per hand")
-    st.plotly_chart(fig, key=key)
+def readable(frame: pd.DataFrame) -> pd.DataFrame:
+    """The costliest decisions as the table shows them: times with their zone (the offset
+    column dropped), boards and placements in words, dealt cards with suit symbols."""
+    words = {c: [placement_words(v) for v in frame[c]] for c in ("board", "chosen", "best")}
+    return w.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
 
 
-def over_time(frame: Any) -> None:
-    fig = go.Figure(go.Scatter(x=frame["day"], y=frame["per_hand"], mode="lines+markers",
-                               customdata=frame["hands"],
-                               hovertemplate="%{x}<br>%{y:.2f} per hand (%{customdata} hands)"
-                                             "<extra></extra>"))
-    w.layout(fig, height=300, title="EV lost per hand, by day", yaxis_title="points per hand")
-    st.plotly_chart(fig, key="review_time")
+DAY_MS = 86_400_000
+MAX_DAY_TICKS = 10
+
+
+def day_axis(days: pd.Series) -> dict[str, Any]:
+    """A date axis whose ticks fall on whole days (one tick every few days when there are
+    many), read as dates; a single day gets a day's room each side.
+
+    >>> day_axis(pd.Series(pd.to_datetime(["2026-03-14"])))["range"]
+    ['2026-03-13', '2026-03-15']
+    >>> day_axis(pd.Series(pd.to_datetime(["2026-03-01", "2026-03-31"])))["dtick"]
+    345600000
+    """
+    first, last = pd.Timestamp(days.min()), pd.Timestamp(days.max())
+    span = (last - first).days + 1
+    axis: dict[str, Any] = {"type": "date", "tickformat": "%b %-d, %Y",
+                            "dtick": DAY_MS * max(1, -(-span // MAX_DAY_TICKS))}
+    if span <= 2:
+        axis["range"] = [(first - pd.Timedelta(days=1)).strftime("%Y-%m-%d"),
+                         (last + pd.Timedelta(days=1)).strftime("%Y-%m-%d")]
+    return axis
+
+
+# The four breakdowns of EV lost per hand, drawn as the panels of one figure: one plotly chart
+# costs the browser about as much as four panels of one (docs/benchmarks.md).
+PANELS = ("By street", "By kind of decision", "By day", "By variant")
+
+
+def bars(frame: pd.DataFrame, x: str) -> go.Bar:
+    return go.Bar(x=w.plot_text(frame[x]), y=frame["per_hand"],
+                  text=[tenth(v) for v in frame["per_hand"]], showlegend=False,
+                  marker_color=w.BLUE,
+                  hovertemplate="%{x}<br>%{y:.1f} points per hand<extra></extra>")
+
+
+def by_day(frame: pd.DataFrame) -> go.Scatter:
+    return go.Scatter(x=pd.to_datetime(frame["day"]), y=frame["per_hand"],
+                      mode="lines+markers", customdata=frame["hands"], showlegend=False,
+                      marker_color=w.BLUE,
+                      hovertemplate="%{x|%b %-d, %Y}<br>%{y:.1f} per hand "
+                                    "(%{customdata} hands)<extra></extra>")
+
+
+def breakdowns(street: pd.DataFrame, kind: pd.DataFrame, day: pd.DataFrame,
+               variant: pd.DataFrame) -> go.Figure:
+    """EV lost per hand by street, by kind, by day (the log's day, a date axis) and by
+    variant, in one figure of four panels."""
+    fig = make_subplots(rows=2, cols=2, subplot_titles=PANELS, vertical_spacing=0.2,
+                        horizontal_spacing=0.08)
+    fig.add_trace(bars(street, "street"), row=1, col=1)
+    fig.add_trace(bars(kind, "kind"), row=1, col=2)
+    fig.add_trace(by_day(day), row=2, col=1)
+    fig.add_trace(bars(variant, "variant"), row=2, col=2)
+    for row, col in ((1, 1), (1, 2), (2, 2)):
+        fig.update_xaxes(type="category", row=row, col=col)
+    fig.update_xaxes(**day_axis(pd.to_datetime(day["day"])), row=2, col=1)
+    fig.update_yaxes(tickformat=".1f", rangemode="tozero")
+    fig.update_yaxes(title_text="EV lost per hand", col=1)
+    w.layout(fig, height=620, top=40,
+             title={"text": "EV lost per hand", "font": {"size": 14}})
+    return fig
+
+
+def costliest(current: Any) -> None:
+    """The costliest decisions: the first drawn as cards, then all in a table whose selected
+    row replays its hand at that street."""
+    st.subheader("Costliest decisions")
+    costly = db.query(q.costliest, current)
+    drawn(costly, filters.four_colour())
+    table = st.dataframe(readable(costly), key="review_costliest", on_select="rerun",
+                         selection_mode="single-row", hide_index=True, width="stretch",
+                         column_config=COSTLY_COLUMNS, placeholder=w.MISSING)
+    row = w.selected_row(table)
+    if row is not None and row < len(costly):
+        filters.open_hand(int(costly.iloc[row]["hand_key"]), int(costly.iloc[row]["street"]))
+    st.caption(NOTATION)
 
 
 def main() -> None:
@@ -111,30 +209,16 @@ def main() -> None:
         st.info("No reviewed decisions for these filters. Review a player's hands with "
                 "`ofc review --player NAME` (docs/review.md).")
         return
+    per_hand = "–" if s.per_hand is None else tenth(s.per_hand)
     w.metric_row(("Reviewed hands", f"{s.hands:,}"), ("Decisions", f"{s.decisions:,}"),
-                 ("EV lost", w.num(s.ev_lost, 1), f"{s.costly:,} decisions over 1 point"),
-                 ("EV lost per hand", w.num(s.per_hand)))
+                 ("EV lost", f"{s.ev_lost:,.1f}", f"{s.costly:,} decisions over 1 point"),
+                 ("EV lost per hand", per_hand))
     st.caption(DEFINITION)
-    st.subheader("Costliest decisions")
-    costly = db.query(q.costliest, current)
-    drawn(costly, filters.four_colour())
-    table = st.dataframe(costly, key="review_costliest", on_select="rerun",
-                         selection_mode="single-row", hide_index=True, width="stretch",
-                         column_config=COSTLY_COLUMNS)
-    row = w.selected_row(table)
-    if row is not None and row < len(costly):
-        filters.open_hand(int(costly.iloc[row]["hand_key"]), int(costly.iloc[row]["street"]))
-    st.caption("Select a decision to replay its hand at that street.")
-    left, right = st.columns(2)
-    with left:
-        bars(db.query(q.by_street, current), "street", "By street", "review_street")
-    with right:
-        bars(db.query(q.by_kind, current), "kind", "By kind of decision", "review_kind")
-    left, right = st.columns(2)
-    with left:
-        over_time(db.query(q.over_time, current))
-    with right:
-        bars(db.query(q.by_variant, current), "variant", "By variant", "review_variant")
+    costliest(current)
+    zone = timefmt.chosen()
+    day = db.query(q.over_time, current, None if zone == timefmt.LOG_ZONE else zone)
+    st.plotly_chart(breakdowns(db.query(q.by_street, current), db.query(q.by_kind, current),
+                               day, db.query(q.by_variant, current)), key="review_breakdowns")
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

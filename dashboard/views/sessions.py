@@ -7,15 +7,18 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, graph_choice
+from dashboard import db, graph_choice, timefmt
 from dashboard import widgets as w
 from dashboard.queries import sessions
 
 PERIOD_LABELS = {"session": "Session", "week": "Week", "day": "Day"}
+LABEL_HELP = ("a session: its span on the clock chosen in the sidebar (the log's session, or "
+              "hands split by a break); a week: its Monday")
 
 COLUMNS = {
     "period_no": w.count("#"),
-    "period": w.text("Key", help="id: the log's session id; gap: split by inactivity"),
+    "label": w.text("Period", help=LABEL_HELP),
+    "period": None,
     "started": w.when("Started"),
     "ended": w.when("Ended"),
     "hands": w.count("Hands"),
@@ -48,6 +51,40 @@ def race_note(frame: pd.DataFrame) -> None:
                    "stake x cube of each match.")
 
 
+def span_label(started: str, ended: str) -> str:
+    """A session named by its span, from its start and end as :func:`timefmt.shown` writes
+    them (the zone is in the Started column).
+
+    >>> span_label("2026-03-14 20:05 +01:00", "2026-03-14 22:31 +01:00")
+    '2026-03-14 20:05–22:31'
+    >>> span_label("2026-03-14 23:50 UTC", "2026-03-15 00:40 UTC")
+    '2026-03-14 23:50 – 2026-03-15 00:40'
+    >>> span_label("–", "–")
+    'undated'
+    """
+    if started == timefmt.NO_TIME:
+        return "undated"
+    first_day, first_time = started.split(" ")[:2]
+    last_day, last_time = ended.split(" ")[:2]
+    if first_day == last_day:
+        return f"{first_day} {first_time}–{last_time}"
+    return f"{first_day} {first_time} – {last_day} {last_time}"
+
+
+def labelled(frame: pd.DataFrame, period: str) -> pd.DataFrame:
+    """``frame`` with a ``label`` per period a reader recognises: a session's span on the
+    clock chosen in the sidebar (never its key, ``id:7cd32b01-...``), ``week of`` a date, a
+    day."""
+    if period != "session":
+        prefix = "week of " if period == "week" else ""
+        return frame.assign(label=[k if k == "undated" else prefix + k for k in frame["period"]])
+    zone = timefmt.chosen()
+    offsets = frame[timefmt.OFFSET] if timefmt.OFFSET in frame else None
+    started = timefmt.shown(frame["started"], offsets, zone)
+    ended = timefmt.shown(frame["ended"], offsets, zone)
+    return frame.assign(label=[span_label(a, b) for a, b in zip(started, ended, strict=True)])
+
+
 def money_totals(frame: pd.DataFrame) -> pd.DataFrame:
     """The periods with money, with ``running`` money per currency (in time order).
 
@@ -74,7 +111,7 @@ def chart(frame: pd.DataFrame, period: str, choice: graph_choice.GraphChoice) ->
     value = "money" if money else "points"
     x = (graph_choice.local_times(shown["started"], shown["utc_offset"])
          if choice.by == "date" else shown["period_no"])
-    keys, names = shown[["period"]].to_numpy(), w.plot_text(shown["period"])
+    keys, names = shown[["period"]].to_numpy(), w.plot_text(shown["label"])
     digits = 2 if money else 1
     fig = go.Figure()
     fig.add_trace(go.Bar(
@@ -87,7 +124,7 @@ def chart(frame: pd.DataFrame, period: str, choice: graph_choice.GraphChoice) ->
         fig.add_trace(go.Scatter(
             x=x.loc[rows.index], y=rows["running"], name=w.plot_text([label])[0],
             mode="lines+markers", yaxis="y2", customdata=rows[["period"]].to_numpy(),
-            hovertext=w.plot_text(rows["period"]),
+            hovertext=w.plot_text(rows["label"]),
             hovertemplate=f"%{{hovertext}}<br>total %{{y:+,.{digits}f}}<extra></extra>"))
     left, right = w.zero_aligned(shown[value], shown["running"])
     axis = "start (date)" if choice.by == "date" else f"{period} (in time order)"
@@ -115,6 +152,7 @@ def main() -> None:
     if frame.empty:
         w.no_hands()
         return
+    frame = labelled(frame, period)
     w.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
                  ("Winning", f"{winning(frame):,}"),
                  ("Best", w.num(frame["points"].max(), 1)),
@@ -122,11 +160,16 @@ def main() -> None:
     point = chart(frame, period, graph_choice.choose("sessions_graph_choice"))
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
-    row = w.table(frame, "sessions_table", COLUMNS, order=tuple(k for k, v in COLUMNS.items() if v),
+    columns = {**COLUMNS, "label": w.text(PERIOD_LABELS[period], help=LABEL_HELP)}
+    row = w.table(frame, "sessions_table", columns,
+                  order=tuple(k for k, v in columns.items() if v),
                   rates=("foul_rate", "fl_entry_rate"))
-    w.hands_behind(w.picked(point, row, frame, "period"), "sessions_hands",
-                   PERIOD_LABELS[period].lower() + " {}", sessions.period_hands, current,
-                   period, hint="Select a row to list its hands.", gap_minutes=float(gap))
+    key = w.picked(point, row, frame, "period")
+    names = dict(zip(frame["period"], frame["label"], strict=True))
+    what = f"{PERIOD_LABELS[period].lower()} {names.get(key, key)}"  # the label, not the key
+    w.hands_behind(key, "sessions_hands", what.replace("{", "{{").replace("}", "}}"),
+                   sessions.period_hands, current, period,
+                   hint="Select a row to list its hands.", gap_minutes=float(gap))
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

@@ -1,7 +1,8 @@
 """OFC Analytics dashboard: the entry point that ``ofc dashboard`` runs.
 
 It opens the database (creating it with the demo sample on a fresh machine), says so when demo
-data is shown, draws the shared sidebar filters and runs the chosen page. Pages live in
+data is shown, draws the shared sidebar filters and runs the chosen page; the page runs again
+by itself when an import lands (:mod:`dashboard.freshness`). Pages live in
 ``dashboard/views/`` and are listed in :data:`PAGES`.
 """
 
@@ -22,7 +23,7 @@ if __name__ == "__main__":
 
 import streamlit as st  # noqa: E402
 
-from dashboard import cards, db, filters, timefmt, watching  # noqa: E402
+from dashboard import cards, db, filters, freshness, timefmt, watching  # noqa: E402
 from ingest.api import StoreError, watched_folders  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
@@ -79,6 +80,7 @@ def demo_banner() -> None:
 
 def main() -> None:
     st.set_page_config(page_title="OFC Analytics", page_icon=":material/style:", layout="wide")
+    freshness.note()  # before any query: a write during this run brings one more run
     with profiling.page_run(), db.page_run():  # the store is open only while this run needs it
         try:
             db.connection()
@@ -88,11 +90,12 @@ def main() -> None:
             st.stop()
         watching.keep_watching([f.path for f in folders])  # the server's watcher, started once
         navigation = st.navigation(pages())
-        profiling.name_page(navigation.url_path or PAGES[0][3])  # "" on the default page
+        profiling.name_page(navigation.url_path or Path(PAGES[0][0]).stem)  # "" at "/"
         st.markdown(cards.CSS, unsafe_allow_html=True)
         demo_banner()
         filters.render_sidebar()
         timefmt.render_choice()
+        freshness.follow()  # runs the page again when an import lands (a stat every 2 s)
         navigation.run()
 
 

@@ -3,8 +3,9 @@
 ``app.py`` calls :func:`render_sidebar` once per run, before the page; a page calls
 :func:`current` to get the :class:`Filters` and :func:`open_hand` to jump to Hand review.
 URL parameters: ``player``, ``me`` (``1``: the user's own names), ``from``, ``to`` (ISO
-dates), ``variant``, ``ruleset``, ``opponent``, ``session``, ``tag`` (see
-:data:`dashboard.queries.common.URL_KEYS`), plus ``hand`` for the hand shown in Hand review.
+dates), ``room`` (the hands' source), ``stake`` (``0.5 EUR``), ``variant``, ``ruleset``,
+``opponent``, ``session``, ``tag`` (see :data:`dashboard.queries.filter_set.URL_KEYS`), plus
+``hand`` for the hand shown in Hand review.
 
 The Player select box offers "Me (ann, ann_swc)" first when the user's names are set (the
 Import page asks for them), and every page opens on it; until then it opens on the logs' most
@@ -21,16 +22,14 @@ import streamlit as st
 
 from dashboard import db
 from dashboard.queries import notes
-from dashboard.queries.common import (
-    URL_KEYS,
+from dashboard.queries.filter_set import URL_KEYS, Filters, Stake
+from dashboard.queries.me_sql import effective_names, shared_seats
+from dashboard.queries.options import (
     FilterOptions,
-    Filters,
     default_player,
-    effective_names,
     filter_options,
     my_names,
     players,
-    shared_seats,
 )
 from ingest.api import MyName, tag_key
 
@@ -63,10 +62,11 @@ def four_colour() -> bool:
     return bool(st.session_state.get(FOUR_COLOUR_KEY, False))
 
 
-def _choice(label: str, name: str, options: tuple[str, ...], wanted: str | None,
-            help_text: str | None = None) -> str | None:
+def _choice(label: str, name: str, options: tuple[Any, ...], wanted: Any,
+            help_text: str | None = None) -> Any:
     """A select box with "All" first; its value survives page switches and is seeded once from
-    the URL. Names are shown as plain text (select box options are never markdown)."""
+    the URL. Options are shown as plain text (``str``; select box options are never
+    markdown)."""
     key = _KEYS[name]
     if name == "session" and wanted and wanted not in options:
         options = (*options, wanted)  # a bookmarked session older than the newest offered
@@ -75,8 +75,20 @@ def _choice(label: str, name: str, options: tuple[str, ...], wanted: str | None,
         st.session_state[key] = wanted if wanted in options else ALL
     elif st.session_state[key] not in choices:
         st.session_state[key] = ALL
-    value = st.sidebar.selectbox(label, choices, key=key, help=help_text)
+    value = st.sidebar.selectbox(label, choices, key=key, help=help_text, format_func=str)
     return None if value == ALL else value
+
+
+def _room(options: FilterOptions, wanted: str | None) -> str | None:
+    found: str | None = _choice("Room", "room", options.rooms, wanted, "Only hands from this "
+                                "room, app or home game (the source the logs came from).")
+    return found
+
+
+def _stake(options: FilterOptions, wanted: Stake | None) -> Stake | None:
+    found: Stake | None = _choice("Stake", "stake", options.stakes, wanted,
+                                  "Only hands played at this stake (money per point).")
+    return found
 
 
 def _tag(wanted: str | None) -> str | None:
@@ -84,8 +96,9 @@ def _tag(wanted: str | None) -> str | None:
     tags = db.query(notes.hand_tags)
     if wanted is not None:
         wanted = next((t for t in tags if tag_key(t) == tag_key(wanted)), wanted)
-    return _choice("Tag", "tag", tags, wanted, "Only hands carrying this tag (tag a hand in "
-                   "Hand review).")
+    found: str | None = _choice("Tag", "tag", tags, wanted, "Only hands carrying this tag (tag "
+                                "a hand in Hand review).")
+    return found
 
 
 class _Me:
@@ -210,6 +223,8 @@ def render_sidebar() -> Filters:
         me_skip=skip,
         date_from=date_from,
         date_to=date_to,
+        room=_room(options, url.room),
+        stake=_stake(options, url.stake),
         variant=_choice("Variant", "variant", options.variants, url.variant),
         ruleset=_choice("Ruleset", "ruleset", options.rulesets, url.ruleset,
                         "The variant with the room's rule settings."),

@@ -23,6 +23,15 @@ Fixtures
     ``bin/``), else the one on ``PATH``; missing fails the tests using it.
 ``empty_db_path`` (function)
     Path of a database with the schema and no hands.
+``rooms_db_path`` (session)
+    The demo database plus its pineapple log again as played in another room (source
+    :data:`HOME_ROOM`) at 0.25 USD: two rooms, two currencies, four stakes. Read only.
+``chromium`` (session)
+    One headless Chromium (Playwright on :func:`chromium_path`) for the tests that use it.
+``serve_dashboard`` (function)
+    ``serve_dashboard(db)`` starts ``ofc dashboard --db db`` on a free port (its output in
+    ``tmp_path/dashboard.log``), waits for its health check and returns its URL; stopped at
+    the test's end.
 ``fixture_facts`` (session)
     :class:`FixtureFacts`: the fixture's hero, HTML-named player, hand count and source (test
     modules cannot import this file under ``--import-mode=importlib``).
@@ -35,7 +44,12 @@ import json
 import os
 import random
 import shutil
+import signal
+import socket
+import subprocess
 import sys
+import time
+import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -235,6 +249,29 @@ def demo_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+HOME_ROOM = "home"
+
+
+@pytest.fixture(scope="session")
+def rooms_db_path(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from ingest.api import import_paths
+
+    text = (DEMO_DIR / "pineapple.Hero.jsonl").read_text(encoding="utf-8")
+    assert text.count('"source": "ofc-sim"') == text.count("\n")  # one per hand line
+    text = text.replace('"source": "ofc-sim"', f'"source": "{HOME_ROOM}"')
+    text = text.replace('"stake": 1.0', '"stake": 0.25').replace('"currency": "EUR"',
+                                                                 '"currency": "USD"')
+    folder = tmp_path_factory.mktemp("rooms")
+    log = folder / "home.jsonl"
+    log.write_text(text, encoding="utf-8")
+    path = folder / "rooms.duckdb"
+    shutil.copy(demo_db_path, path)
+    report = import_paths([log], path)
+    if report.files[0].stored != text.count("\n"):
+        pytest.fail(f"the other room's hands were not all stored: {report}")
+    return path
+
+
 @pytest.fixture(scope="session")
 def fill_hand_copies() -> Callable[[duckdb.DuckDBPyConnection], None]:
     """:func:`copy_hand_columns`, for test modules that build their own store by hand."""
@@ -315,3 +352,68 @@ def ofc_script() -> str:
     if found is None:
         pytest.fail("the console script `ofc` is not installed: pip install -e .")
     return found
+
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def chromium(chromium_path: str):  # type: ignore[no-untyped-def]
+    """One headless Chromium for the session (Playwright is in the test extra: missing is a
+    failure, not a skip)."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path,
+                  seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"ofc dashboard exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"the dashboard did not become healthy in {seconds} s:\n{log.read_text()}")
+
+
+@pytest.fixture
+def serve_dashboard(ofc_script: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """``serve_dashboard(db) -> url``: ``ofc dashboard`` on ``db``, stopped after the test."""
+    started: list[subprocess.Popen[bytes]] = []
+    env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
+
+    def start(db: Path) -> str:
+        port, log = _free_port(), tmp_path / "dashboard.log"
+        with log.open("w") as out:
+            proc = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port",
+                                     str(port), "--address", "127.0.0.1"], stdout=out,
+                                    stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        started.append(proc)
+        url = f"http://127.0.0.1:{port}"
+        _wait_healthy(url, proc, log)
+        return url
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()

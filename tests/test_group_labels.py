@@ -14,7 +14,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from dashboard.queries import common, opponents, sessions
+from dashboard.queries import labels, opponents, sessions
 from dashboard.queries.common import Filters
 
 HERO = "Hero"
@@ -52,7 +52,7 @@ def con(request: pytest.FixtureRequest, demo_db_path: Path,
 
 def _span_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every label by the least and greatest value (the path for any store)."""
-    monkeypatch.setattr(common, "store_values", lambda *a, **k: None)
+    monkeypatch.setattr(labels, "store_values", lambda *a, **k: None)
 
 
 def _labels(frame: pd.DataFrame, key: list[str]) -> list[tuple]:
@@ -83,7 +83,7 @@ def test_opponent_labels_agree_with_the_general_path(
 def test_the_stores_values_decide_the_path(con: duckdb.DuckDBPyConnection) -> None:
     currencies = {r[0] for r in con.execute("SELECT DISTINCT currency FROM hands").fetchall()}
     systems = {r[0] for r in con.execute("SELECT DISTINCT scoring FROM hands").fetchall()}
-    one = common.store_values(con, "currency")
+    one = labels.store_values(con, "currency")
     assert (one is None) == (len(currencies - {None}) > 1)
     table = sessions.period_table(con, Filters(player=HERO))
     assert all(set(label.split(", ")) <= systems for label in table["scoring"])

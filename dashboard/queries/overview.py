@@ -26,6 +26,7 @@ from dashboard.queries.common import (
     scoring_label,
     where,
 )
+from dashboard.queries.graphs import kept
 
 Z95 = 1.959964
 GRAPH_POINTS = 2000
@@ -116,17 +117,6 @@ _NO_OFFSET = -32768
 """A hand whose log's UTC offset is not known (the numpy scan has no NULL)."""
 
 
-def _kept(hands: int, max_points: int) -> np.ndarray:
-    """Indexes of the hands the graph keeps: all, or every k-th and always the last.
-
-    >>> _kept(5, 10).tolist(), _kept(10, 4).tolist()
-    ([0, 1, 2, 3, 4], [1, 4, 6, 9])
-    """
-    if hands <= max_points:
-        return np.arange(hands)
-    return (np.arange(1, max_points + 1) * hands) // max_points - 1
-
-
 def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd.DataFrame:
     """Running totals in play order (``played_at``, then ``hand_key``), one row per kept hand:
     ``n`` (hand number), ``hand_key``, ``played_at`` (and its log's ``utc_offset``),
@@ -165,7 +155,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     royalties, rows = _per_hand(seat_key, pairs)
     points = np.asarray(mine["points"], dtype=float)[order]
     fl = np.asarray(mine["fantasyland"], dtype=bool)[order]
-    keep = _kept(count, max_points)
+    keep = kept(count, max_points)
     stamps = mine["t"][order][keep]
     played = pd.to_datetime(np.where(stamps == _NULL_TIME_FIRST, np.iinfo(np.int64).min,
                                      stamps), unit="us", utc=True, errors="coerce")

@@ -143,9 +143,14 @@ def import_history() -> None:
                  key="import_history")
     if not len(history):
         return
-    labels = {int(r.import_id): f"#{int(r.import_id)} {r.file} ({int(r.hands):,} hands)"
-              for r in history.itertuples()}
-    chosen = st.selectbox("Open an import", list(reversed(labels)), format_func=labels.get,
+    labels: dict[int, str] = {
+        int(r["import_id"]): f"#{int(r['import_id'])} {r['file']} ({int(r['hands']):,} hands)"
+        for r in history.to_dict("records")}
+
+    def label(import_id: int) -> str:
+        return labels[import_id]
+
+    chosen = st.selectbox("Open an import", list(reversed(list(labels))), format_func=label,
                           key="import_history_open")
     if chosen is None:
         return

@@ -1,4 +1,5 @@
-"""Overview: the player's headline numbers, the cumulative points graph, the sessions."""
+"""Overview: the player's headline numbers, the cumulative graph (by hand or by date, in
+points or in money), the sessions."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters, timefmt, widgets
-from dashboard.queries import overview
+from dashboard import db, filters, graph_choice, timefmt, widgets
+from dashboard.queries import graphs, overview
 
 SESSION_COLUMNS = {
     "session": widgets.text("Session"),
@@ -122,6 +123,101 @@ def graph(current: filters.Filters) -> None:
         st.caption(LUCK)
 
 
+NO_DATES = "No hand in these filters has a date: the graph by date needs the logs' times."
+NO_STAKES = ("No hand in these filters has a stake: a graph in money needs the logs' stakes "
+             "(money per point).")
+
+
+def money_label(currency: str) -> str:
+    """A currency as a line of the money graph names it (the log may name none).
+
+    >>> money_label("EUR"), money_label("")
+    ('EUR', 'no currency')
+    """
+    return currency or "no currency"
+
+
+def graph_by_date(current: filters.Filters) -> None:
+    """The running points total at the end of each day; a click opens the day's last hand."""
+    frame = graphs.points_by_day(db.query(graphs.by_day, current, graph_choice.day_zone()))
+    if frame.empty:
+        st.info(NO_DATES)
+        return
+    fig = go.Figure(go.Scatter(
+        x=frame["day"], y=frame["total"], name="Total", mode="lines+markers",
+        marker={"size": 5}, line={"color": LINES[0][2], "width": 2},
+        customdata=np.column_stack([frame["last_hand"], frame["points"], frame["hands"]]),
+        hovertemplate=("%{x|%Y-%m-%d}: %{customdata[1]:+,.0f} points over %{customdata[2]:,} "
+                       "hands<br>total %{y:+,.0f} points<extra></extra>")))
+    widgets.layout(fig, height=420, top=30, xaxis_title="day", yaxis_title="points (cumulative)",
+             hovermode="closest")
+    widgets.chart_opens_hand(fig, "overview_graph_date", "Click a day to open its last hand in "
+                       "Hand review.")
+
+
+def money_by_date(current: filters.Filters) -> None:
+    """The running money of each currency at the end of each day, with the day's stakes."""
+    days = db.query(graphs.by_day, current, graph_choice.day_zone())
+    frame = graphs.money_by_day(days)
+    if frame.empty:
+        st.info(NO_DATES if days.empty else NO_STAKES)
+        return
+    fig = go.Figure()
+    for currency, rows in frame.groupby("currency", sort=True):
+        name = money_label(str(currency))
+        fig.add_trace(go.Scatter(
+            x=rows["day"], y=rows["total"], name=name, mode="lines+markers", marker={"size": 5},
+            customdata=np.column_stack([rows["last_hand"], rows["money"], rows["hands"],
+                                        widgets.plot_text(rows["stakes"])]),
+            hovertemplate=("%{x|%Y-%m-%d}: %{customdata[1]:+,.2f} " + widgets.plot_text([name])[0] +
+                           " over %{customdata[2]:,} hands (stake %{customdata[3]})<br>total "
+                           "%{y:+,.2f}<extra></extra>")))
+    widgets.layout(fig, height=420, top=30, xaxis_title="day", yaxis_title="money (cumulative)",
+             hovermode="closest")
+    widgets.chart_opens_hand(fig, "overview_money_date", "One line per currency (points x stake; "
+                       "OFC Double: stake x cube of each match). Click a day to open its last "
+                       "hand in Hand review.")
+
+
+def money_by_hand(current: filters.Filters) -> None:
+    """The running money of each currency, hand by hand (hands with a stake only)."""
+    frame = db.query(graphs.money_by_hand, current)
+    if frame.empty:
+        st.info(NO_STAKES)
+        return
+    fig = go.Figure()
+    for currency, rows in frame.groupby("currency", sort=True):
+        name = money_label(str(currency))
+        played = timefmt.shown(rows["played_at"], rows["utc_offset"], timefmt.chosen_zone())
+        fig.add_trace(go.Scatter(
+            x=rows["n"], y=rows["total"], name=name, mode="lines+markers", marker={"size": 4},
+            customdata=np.column_stack([rows["hand_key"], played.replace(
+                timefmt.NO_TIME, "undated"), rows["money"], rows["stake"]]),
+            hovertemplate=("hand %{x:,} · %{customdata[1]}<br>this hand %{customdata[2]:+,.2f} "
+                           + widgets.plot_text([name])[0] + " at stake %{customdata[3]}<br>total "
+                           "%{y:+,.2f}<extra></extra>")))
+    widgets.layout(fig, height=420, top=30, xaxis_title="hands played with a stake",
+             yaxis_title="money (cumulative)", hovermode="closest")
+    fig.update_xaxes(tickformat=",d")
+    widgets.chart_opens_hand(fig, "overview_money_graph", "One line per currency (points x stake; "
+                       "OFC Double: stake x cube of each match). Click a point to open that "
+                       "hand in Hand review.")
+
+
+def results_graph(current: filters.Filters) -> None:
+    """The cumulative graph as the user chose it (by hand or date, in points or money), under
+    its heading (drawn first, named once the choice is known)."""
+    heading = st.empty()
+    choice = graph_choice.choose("overview_graph_choice")
+    heading.subheader(f"Cumulative {choice.unit}")
+    if choice.unit == "money":
+        (money_by_date if choice.by == "date" else money_by_hand)(current)
+    elif choice.by == "date":
+        graph_by_date(current)
+    else:
+        graph(current)
+
+
 def sessions_table(current: filters.Filters) -> None:
     widgets.hand_table(db.query(overview.sessions, current), "overview_sessions", SESSION_COLUMNS,
                        column="first_hand", rates=("foul_rate",),
@@ -137,8 +233,7 @@ def main() -> None:
         widgets.no_hands()
         return
     metrics(s)
-    st.subheader("Cumulative points")
-    graph(current)
+    results_graph(current)
     st.subheader("Sessions")
     sessions_table(current)
 

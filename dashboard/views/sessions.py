@@ -1,4 +1,5 @@
-"""Sessions: results session by session (or week, or day), and the hands of each."""
+"""Sessions: results session by session (or week, or day), and the hands of each; the chart
+in play order or by date, in points or in money (:mod:`dashboard.graph_choice`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, timefmt, widgets
+from dashboard import db, graph_choice, timefmt, widgets
 from dashboard.queries import sessions
 
 PERIOD_LABELS = {"session": "Session", "week": "Week", "day": "Day"}
@@ -85,22 +86,53 @@ def labelled(frame: pd.DataFrame, period: str) -> pd.DataFrame:
     return frame.assign(label=[span_label(a, b) for a, b in zip(started, ended, strict=True)])
 
 
-def chart(frame: pd.DataFrame, period: str) -> list[Any] | None:
-    keys, names = frame[["period"]].to_numpy(), widgets.plot_text(frame["label"])
+def money_totals(frame: pd.DataFrame) -> pd.DataFrame:
+    """The periods with money, with ``running`` money per currency (in time order).
+
+    >>> frame = pd.DataFrame({"money": [1.0, None, 2.0, -4.0],
+    ...                       "currency": ["EUR", None, "EUR", "USD"]})
+    >>> money_totals(frame)[["currency", "running"]].values.tolist()
+    [['EUR', 1.0], ['EUR', 3.0], ['USD', -4.0]]
+    """
+    staked = frame[frame["money"].notna()].copy()
+    staked["currency"] = staked["currency"].fillna("")
+    staked["running"] = staked.groupby("currency")["money"].cumsum()
+    return staked
+
+
+def chart(frame: pd.DataFrame, period: str, choice: graph_choice.GraphChoice) -> list[Any] | None:
+    """Each period's result as a bar and the running total as a line (one per currency in
+    money), over the period number (in time order) or the period's start."""
+    money = choice.unit == "money"
+    shown = money_totals(frame) if money else frame.assign(running=frame["cumulative_points"])
+    if shown.empty:
+        st.info("No period in these filters has a stake: the chart in money needs the logs' "
+                "stakes (money per point).")
+        return None
+    value = "money" if money else "points"
+    x = (graph_choice.local_times(shown["started"], shown["utc_offset"])
+         if choice.by == "date" else shown["period_no"])
+    keys, names = shown[["period"]].to_numpy(), widgets.plot_text(shown["label"])
+    digits = 2 if money else 1
     fig = go.Figure()
     fig.add_trace(go.Bar(
-        x=frame["period_no"], y=frame["points"], name="points",
-        marker_color=widgets.sign_colours(frame["points"]), customdata=keys, hovertext=names,
-        hovertemplate="%{hovertext}<br>%{y:+,.1f} points<extra></extra>"))
-    fig.add_trace(go.Scatter(
-        x=frame["period_no"], y=frame["cumulative_points"], name="running total",
-        mode="lines+markers", yaxis="y2", customdata=keys, hovertext=names,
-        hovertemplate="%{hovertext}<br>total %{y:+,.1f}<extra></extra>"))
-    left, right = widgets.zero_aligned(frame["points"], frame["cumulative_points"])
-    widgets.layout(fig, xaxis_title=f"{period} (in time order)", yaxis_title="points",
-                   yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
-                                                  "side": "right", "tickmode": "auto",
-                                                  "showgrid": False, "range": right})
+        x=x, y=shown[value], name=value, marker_color=widgets.sign_colours(shown[value]),
+        customdata=keys, hovertext=names,
+        hovertemplate=f"%{{hovertext}}<br>%{{y:+,.{digits}f}} {value}<extra></extra>"))
+    groups = shown.groupby("currency", sort=True) if money else [("", shown)]
+    for currency, rows in groups:
+        label = f"running total {currency}".strip() if money else "running total"
+        fig.add_trace(go.Scatter(
+            x=x.loc[rows.index], y=rows["running"], name=widgets.plot_text([label])[0],
+            mode="lines+markers", yaxis="y2", customdata=rows[["period"]].to_numpy(),
+            hovertext=widgets.plot_text(rows["label"]),
+            hovertemplate=f"%{{hovertext}}<br>total %{{y:+,.{digits}f}}<extra></extra>"))
+    left, right = widgets.zero_aligned(shown[value], shown["running"])
+    axis = "start (date)" if choice.by == "date" else f"{period} (in time order)"
+    widgets.layout(fig, xaxis_title=axis, yaxis_title=value,
+             yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
+                                            "side": "right", "tickmode": "auto",
+                                            "showgrid": False, "range": right})
     return widgets.chart(fig, f"sessions_chart_{period}")
 
 
@@ -124,10 +156,10 @@ def main() -> None:
         return
     frame = labelled(frame, period)
     widgets.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
-                       ("Winning", f"{winning(frame):,}"),
-                       ("Best", widgets.num(frame["points"].max(), 1)),
-                       ("Worst", widgets.num(frame["points"].min(), 1)))
-    point = chart(frame, period)
+                 ("Winning", f"{winning(frame):,}"),
+                 ("Best", widgets.num(frame["points"].max(), 1)),
+                 ("Worst", widgets.num(frame["points"].min(), 1)))
+    point = chart(frame, period, graph_choice.choose("sessions_graph_choice"))
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
     columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP)}

@@ -1,0 +1,100 @@
+"""The SQL the shared filters become.
+
+A page query reads one player's hands: ``hands h`` joined to that player's ``hand_players hp``
+row. :func:`where` turns a :class:`~dashboard.queries.filter_set.Filters` value into a SQL
+condition over those two aliases plus its bound parameters; values never enter the SQL text.
+
+>>> sql, params = where(Filters(player="ann", variant="pineapple"))
+>>> sql
+'hp.player = ? AND hp.variant = ?'
+>>> params
+['ann', 'pineapple']
+>>> where(Filters())
+('TRUE', [])
+
+A tag is one condition too, matched by its case-folded key (:func:`ingest.api.tag_key`); a
+stake level binds its amount and currency:
+
+>>> sql, params = where(Filters(player="ann", tag=" Tilt "))
+>>> params
+['ann', 'tilt']
+>>> where(Filters(stake=Stake(0.5, "EUR")))
+('hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?', [0.5, 'EUR'])
+
+Pages use :data:`PLAYER_HANDS` as their FROM clause:
+
+>>> sql, params = where(Filters(player="ann"))
+>>> f"SELECT count(*) {PLAYER_HANDS} WHERE {sql}"
+'SELECT count(*) FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key WHERE hp.player = ?'
+
+"Me" (the user's names, :attr:`Filters.me`) is one condition with the names as parameters:
+
+>>> where(Filters(me=(MyName("ann"),)))
+('(hp.player IN (?))', ['ann'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dashboard.queries.filter_set import Filters, Stake
+from dashboard.queries.me_sql import me_sql
+from ingest import api
+from ingest.api import MyName
+
+__all__ = ["PLAYER_HANDS", "PLAYER_ROWS", "where", "Filters", "Stake", "MyName"]
+
+PLAYER_HANDS = "FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key"
+"""The FROM clause :func:`where` expects: one row per hand of the filtered player."""
+
+PLAYER_ROWS = "FROM hand_players hp"
+"""The same rows without the join, for queries that read only ``hand_players`` columns (it
+carries the hand's filter and grouping columns): much cheaper on a big store."""
+
+
+def _stake(stake: Stake) -> list[Any]:
+    return [stake.amount, stake.currency]
+
+
+_CONDITIONS: tuple[tuple[str, str], ...] = (
+    ("player", "hp.player = ?"),
+    ("date_from", "hp.played_at >= CAST(? AS TIMESTAMPTZ)"),
+    ("date_to", "hp.played_at < CAST(? AS TIMESTAMPTZ) + INTERVAL 1 DAY"),
+    ("variant", "hp.variant = ?"),
+    ("ruleset", "hp.ruleset_label = ?"),
+    ("opponent", "EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key"
+                 " AND o.player = ? AND o.seat <> hp.seat)"),
+    ("session", "hp.session_id = ?"),
+    ("tag", "hp.hand_key IN (SELECT th.hand_key FROM hand_tags t JOIN hands th"
+            " ON th.source = t.source AND th.hand_id = t.hand_id WHERE t.tag_key = ?)"),
+    ("room", "hp.hand_key IN (SELECT rh.hand_key FROM hands rh WHERE rh.source = ?)"),
+    ("stake", "hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?"),
+)
+"""Each filter's condition over ``hp``, in the order :func:`where` joins them."""
+
+_BOUND: dict[str, Callable[[Any], list[Any]]] = {
+    "tag": lambda tag: [api.tag_key(tag)],
+    "stake": _stake,
+}
+"""How a filter's value becomes its bound parameters, when not as it is (one parameter)."""
+
+
+def where(filters: Filters) -> tuple[str, list[Any]]:
+    """SQL condition over ``hp`` (the player's hand_players row, which carries the hand's
+    played_at, variant, ruleset_label, session_id, stake and currency), and its bound
+    parameters, in order. ``'TRUE'`` when nothing is filtered. It reads no ``hands`` column
+    (the room is found by a subquery), so a query that needs none can run over
+    ``hand_players hp`` alone (:data:`PLAYER_ROWS`)."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if filters.me:
+        mine, more = me_sql(filters.me, "hp", filters.me_skip)
+        parts.append(mine)
+        params += more
+    for name, sql in _CONDITIONS:
+        value = getattr(filters, name)
+        if value is not None:
+            parts.append(sql)
+            params += _BOUND[name](value) if name in _BOUND else [value]
+    return (" AND ".join(parts) or "TRUE"), params

@@ -1,17 +1,13 @@
 """In Chromium: a note and a new tag typed into Hand review's editor are saved, and the sidebar's
-tag filter then keeps that one hand (on a copy of the demo store, served by Streamlit)."""
+tag filter then keeps that one hand (on the session's ``writable_dashboard``: the tag is this
+test's own)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_browser_analysis import (  # noqa: F401 (the same fixtures)
-    _open,
-    _settle,
-    app_url,
-    browser,
-    server,
-)
+from tests.helpers.browser import Dashboard, open_page
+from tests.helpers.browser import settle_drawn as _settle
 
 TAG = "Check river ✓"
 
@@ -32,9 +28,10 @@ def choose_tag(page, tag: str) -> None:  # type: ignore[no-untyped-def]
     option.click()
 
 
-def test_a_tag_typed_in_the_replayer_filters_the_hands(app_url: str, browser,  # noqa: F811
+def test_a_tag_typed_in_the_replayer_filters_the_hands(writable_dashboard: Dashboard,
+                                                       browser,  # type: ignore[no-untyped-def]
                                                        tmp_path: Path) -> None:
-    page = _open(browser, f"{app_url}/hands?player=Hero")
+    page = open_page(browser, f"{writable_dashboard.url}/hands?player=Hero")
     page.get_by_role("heading", name="Hand review").first.wait_for(timeout=60_000)
     _settle(page)
     title = page.locator("h3").first.inner_text()

@@ -1,4 +1,5 @@
-"""Paper cuts of the dashboard (issue 14, point 7) that a unit test can catch."""
+"""How the pages word their numbers, checked on the functions that write them: no confidence
+interval from too few hands, the Import page's ledger line, a missing value shown as a dash."""
 
 from __future__ import annotations
 

@@ -45,23 +45,47 @@ imported. This is a bug in OFC Analytics: please report it with the file."
             "file was imported. This is a bug in OFC Analytics: please report it with the file.")
 
 
+def reader_stopped(name: str, what: str, exc: Exception, line: int, last: int) -> str:
+    """The issue when ``what`` raised ``exc`` at ``line`` (a line read alone) or after line
+    ``last``, once it had given hands: they are kept.
+
+    >>> reader_stopped("f.log", "live reader", KeyError("x"), 0, 7)
+    "f.log: the live reader failed after line 7 (KeyError: 'x'); the hands before it were \
+read, the rest of the file was not. This is a bug in OFC Analytics: please report it with the \
+file."
+    """
+    failed = f"{name}: the {what} failed"
+    why = f"({type(exc).__name__}: {exc})"
+    bug = "This is a bug in OFC Analytics: please report it with the file."
+    if line:
+        return f"{failed} at line {line} {why}; the other lines were read. {bug}"
+    return (f"{failed} after line {last} {why}; the hands before it were read, the rest of "
+            f"the file was not. {bug}")
+
+
 def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue]], reader: str, name: str,
             line: int = 0) -> Iterator[ParsedHand | ParseIssue]:
-    """The items of a reader, with an exception of the reader turned into
-    :class:`ReaderFailed` (at ``line`` when the text is that one line, else after the last
-    hand it gave); a file it cannot open at all (:class:`~ingest.formats.UnreadableFile`, a
-    locked or damaged database) goes through as it is."""
-    last = 0
+    """The items of a reader, with an exception of the reader (a bug: a reader reports bad
+    hands, it never raises) turned into the issue that names it. The hands it gave before are
+    kept: a reader that fails on one line read alone (``line``) is that line's issue, one
+    that fails after giving hands is an issue after the last of them. Only a reader that
+    fails before giving anything is the file's error (:class:`ReaderFailed`); a file it
+    cannot open at all (:class:`~ingest.formats.UnreadableFile`, a locked or damaged database)
+    goes through as it is."""
+    last, given = 0, False
     try:
         for item in items():  # (what the caller raises is not raised here)
-            last = item.line
+            last, given = item.line, True
             yield item
     except UnreadableFile:
         raise
     except Exception as exc:
-        where = f" at line {line}" if line else f" after line {last}" if last else ""
+        if line or given:
+            yield ParseIssue(line, None, reader_stopped(name, f"{reader} reader", exc, line,
+                                                        last))
+            return
         raise ReaderFailed(HandIssue(line, None, reader_failed(
-            name, f"{reader} reader", exc, where))) from exc
+            name, f"{reader} reader", exc))) from exc
 
 
 def parse(fmt: Format, text: str, name: str, line: int = 0,

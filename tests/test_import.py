@@ -491,12 +491,36 @@ def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
 
     monkeypatch.setattr(pipeline, "detect", lambda text, name: Broken())
     report = import_files([("x.log", b"anything\n")], con)
+    (f,) = report.files
+    (failure,) = f.errors
+    assert f.unreadable is None and f.stored == 1  # the hand it gave before failing is kept
+    assert "broken/1 reader failed after line 1 (IndexError" in failure.message
+    assert "the rest of the file was not" in failure.message and "report it" in failure.message
+    assert report.exit_code == 1 and one(con, "SELECT count(*) FROM hands") == 1
+    assert rows(con, "SELECT format, hands, stored, rejected FROM imports") == [
+        ("broken/1", 2, 1, 1)]
+    assert rows(con, "SELECT line, message FROM rejected") == [(0, failure.message)]
+
+
+def test_a_reader_that_crashes_before_any_hand_is_the_files_error(con, monkeypatch) -> None:
+    from ingest import pipeline
+
+    class Broken:
+        name, version = "broken/1", "1"
+
+        def sniff(self, text: str, filename: str) -> bool:
+            return True
+
+        def parse(self, text: str, filename: str):
+            raise IndexError("list index out of range")
+            yield
+
+    monkeypatch.setattr(pipeline, "detect", lambda text, name: Broken())
+    report = import_files([("x.log", b"anything\n")], con)
     failure = report.files[0].unreadable
-    assert failure is not None and "broken/1 reader failed after line 1 (IndexError" in failure
-    assert "report it" in failure and report.exit_code == 1
-    assert one(con, "SELECT count(*) FROM hands") == 0
+    assert failure is not None and "broken/1 reader failed (IndexError" in failure
+    assert "nothing of this file was imported" in failure and report.exit_code == 1
     assert rows(con, "SELECT format, hands, stored FROM imports") == [("broken/1", 0, 0)]
-    assert rows(con, "SELECT line, message FROM rejected") == [(0, failure)]
 
 
 def test_removing_an_import_takes_exactly_its_hands_and_ledger_rows(con) -> None:

@@ -14,6 +14,8 @@ import pytest
 
 from ingest import store
 from ingest.api import import_files, import_paths, rescore
+from ingest.formats import ParsedHand
+from ingest.formats.ofc_hh import parse_text
 from ofc_cli.cli import main
 from ofc_core.hand import HandRecord
 from ofc_core.scoring import score_hand
@@ -217,3 +219,74 @@ def test_importing_a_real_log_again_stores_nothing(tmp_path: Path, name: str) ->
     (again,) = import_paths([SAMPLES / name], target).files
     assert (again.stored, again.duplicate, again.rejected) == (0, first.stored, 0)
     assert count(target, "SELECT count(*) FROM hands") == first.stored
+
+
+FPDB_CAPTURE = Path(__file__).resolve().parent / "data" / "fpdb-capture"
+PLAYED = ("SELECT h.hand_id, h.variant, h.button, hp.player, hp.seat, "
+          "hp.fantasyland, hp.fouled, hp.royalties, hp.fantasyland_next, hp.points, "
+          "hp.reported_points FROM hands h JOIN hand_players hp USING (hand_key) ORDER BY ALL")
+
+
+def test_ofc_import_of_frames_fpdb_wrote_stores_150_of_150_as_played(tmp_path: Path,
+                                                                     capsys) -> None:
+    """``raw_messages.jsonl`` written by FPDB's own capture code (150 hands, game codes
+    70-76): every hand stored with the variant, boards and results of the hands as played
+    (``truth.jsonl``, imported beside it), the room's wrong points in the audit."""
+    frames = tmp_path / "raw_messages.jsonl"
+    with zipfile.ZipFile(FPDB_CAPTURE / "capture.zip") as z:
+        frames.write_bytes(z.read("Capture/raw_messages.jsonl"))
+    db, played = tmp_path / "ofc.duckdb", tmp_path / "played.duckdb"
+    assert main(["import", str(frames), "--db", str(db), "--json"]) == 0
+    (f,) = json.loads(capsys.readouterr().out)["files"]
+    assert (f["format"], f["hands"], f["stored"], f["partial"], f["errors"]) == \
+        ("fpdb-swc", 150, 150, 0, [])
+    assert main(["import", str(FPDB_CAPTURE / "truth.jsonl"), "--db", str(played)]) == 0
+    capsys.readouterr()
+    got, expected = (duckdb.connect(str(p), read_only=True) for p in (db, played))
+    try:
+        assert got.execute(PLAYED).fetchall() == expected.execute(PLAYED).fetchall()
+        assert got.execute("SELECT variant, count(*) FROM hands GROUP BY ALL ORDER BY ALL"
+                           ).fetchall() == [("2-7-pineapple", 30), ("pineapple", 30),
+                                            ("progressive-pineapple", 30), ("regular", 30),
+                                            ("turbo", 30)]
+        assert got.execute("SELECT DISTINCT stake, currency FROM hands WHERE stake IS NOT "
+                           "NULL").fetchall() == [(0.5, "R")]
+    finally:
+        got.close()
+        expected.close()
+    differ = sorted((d["hand_id"], d["player"], d["theirs"], d["ours"])
+                    for d in f["audit"]["differ"])
+    truth = {i.record.hand_id: i.record for i in import_text(FPDB_CAPTURE / "truth.jsonl")}
+    assert f["audit"]["audited"] == 150 and differ == expected_differences(truth) and differ
+
+
+def import_text(path: Path) -> list[ParsedHand]:
+    return [i for i in parse_text(path.read_text(encoding="utf-8"), path.name)
+            if isinstance(i, ParsedHand)]
+
+
+APP_LOG = Path(__file__).resolve().parent / "data" / "pineapple-app"
+
+
+def test_the_app_log_its_own_writer_wrote_is_read_as_played(tmp_path: Path) -> None:
+    """``ofc_logs.db`` written by the pineapple app's ``LogWriter`` (jokers, progressive
+    Fantasyland; the last hand not finished): each finished hand as played."""
+    truth = {i.record.hand_id: i.record for i in import_text(APP_LOG / "truth.jsonl")}
+    (f,) = import_paths([APP_LOG / "ofc_logs.db"], tmp_path / "ofc.duckdb").files
+    assert (f.format, f.stored, f.partial, f.rejected) == ("pineapple-app", 15, 1, 0)
+    con = duckdb.connect(str(tmp_path / "ofc.duckdb"), read_only=True)
+    try:
+        rows = con.execute("SELECT h.hand_id, hp.player, hp.fantasyland, hp.reported_points, "
+                           "(SELECT string_agg(cards, ' / ' ORDER BY row_name DESC) FROM "
+                           "hand_rows r WHERE r.hand_key = h.hand_key AND r.seat = hp.seat) "
+                           "FROM hands h JOIN hand_players hp USING (hand_key) ORDER BY ALL"
+                           ).fetchall()
+    finally:
+        con.close()
+    expected = sorted((r.hand_id, p.name, p.fantasyland, p.reported_points,
+                       " / ".join(" ".join(map(str, getattr(p.board, k)))
+                                  for k in ("top", "middle", "bottom")))
+                      for r in truth.values() for p in r.players if r.hand_id in
+                      {h for h, *_ in rows})
+    assert rows == expected and len(rows) == 30
+    assert any("X1" in r[4] or "X2" in r[4] for r in rows) and any(r[2] for r in rows)

@@ -91,13 +91,17 @@ def test_scoring_raising_is_the_file_error(con, monkeypatch, fast: bool) -> None
 
 def test_the_record_reader_raising_on_a_line_names_the_line(con, monkeypatch) -> None:
     """The bulk reader sends a respelled hand (``10h``) back to the record reader one line at a
-    time, so the line the record reader failed on is known."""
+    time, so the line the record reader failed on is known: that line is its error, the
+    file's other hands are stored."""
     monkeypatch.setattr(ofc_hh, "parse_text", raise_on_boom(ofc_hh.parse_text))
     files = [("a.jsonl", hand("a1").encode() + b"\n" + log(BOOM, first_card="10h")),
              ("b.jsonl", log("b1", "b2"))]
-    assert_a_failed_and_b_imported(con, import_files(files, con))
-    assert [r[:2] for r in rejected(con)] == [("a.jsonl", 2)]
-    assert "reader failed at line 2" in rejected(con)[0][2]
+    a, b = import_files(files, con).files
+    assert a.unreadable is None and (a.stored, a.rejected, b.stored) == (1, 1, 2)
+    assert [r[:2] for r in rejected(con)] == [("a.jsonl", 2)]  # that line only: a1 is kept
+    message = rejected(con)[0][2]
+    assert "reader failed at line 2 (RuntimeError: sabotaged)" in message
+    assert "the other lines were read" in message and "bug in OFC Analytics" in message
 
 
 def test_ofc_import_prints_the_file_error_and_goes_on(tmp_path: Path, monkeypatch,

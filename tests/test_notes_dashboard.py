@@ -180,7 +180,8 @@ def test_a_refused_note_is_a_message_and_nothing_changes(
     area.set_value("bell \x07")
     next(b for b in at.button if b.key == f"hand_{key}_save").click().run()
     assert not at.exception
-    assert any("U+0007" in e.value for e in at.error)
+    assert any(e.value.startswith("Not saved at") and "U+0007" in e.value for e in at.error)
+    assert note_widgets(at, f"hand_{key}_")[0].value == "bell \x07"  # kept to be mended
     con = duckdb.connect(str(fixture_db), read_only=True)
     assert con.execute("SELECT count(*) FROM hand_notes").fetchone() == (0,)
     con.close()
@@ -204,6 +205,32 @@ def test_an_opponent_note_and_tags_on_opponents(fixture_db: Path,
     con.close()
     table = at.dataframe[0].value
     assert dict(zip(table.opponent, table.tags, strict=True))[opponent] == "Fish, calls"
+    area, tags = note_widgets(at, f"opponent_{opponent}_")  # the same widgets, as stored
+    assert (area.value, tags.value) == ("doubles light", ["Fish", "calls"])
+    assert any(c.value.startswith(":material/check: Saved at") for c in at.caption)
+
+
+def test_the_form_shows_what_the_store_keeps_and_a_later_save_replaces_it(
+        fixture_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    con = duckdb.connect(str(fixture_db), read_only=True)
+    key = con.execute("SELECT hand_key FROM hands WHERE hand_id = 'h004'").fetchone()[0]
+    con.close()
+    at = hand_review(app(fixture_db, monkeypatch, source="fixture", id="h004"))
+    area, tags = note_widgets(at, f"hand_{key}_")
+    area.set_value("  river misread \n")
+    tags.set_value(["Tilt", " tilt ", "River"])
+    at.button(key=f"hand_{key}_save").click().run()
+    area, tags = note_widgets(at, f"hand_{key}_")
+    assert (area.value, tags.value) == ("river misread", ["Tilt", "River"])
+    area.set_value("")  # a later save clears the note and keeps one tag
+    tags.set_value(["River"])
+    at.button(key=f"hand_{key}_save").click().run()
+    assert not at.exception and not at.error
+    con = duckdb.connect(str(fixture_db), read_only=True)
+    assert api.hand_annotation(con, "fixture", "h004") == api.Annotation("", ("River",))
+    con.close()
+    area, tags = note_widgets(at, f"hand_{key}_")
+    assert (area.value, tags.value) == ("", ["River"])
 
 
 def test_every_page_honours_the_tag_filter(fixture_db: Path,

@@ -58,9 +58,10 @@ def hand_notes(hand: dict[str, Any]) -> None:
     """The hand's note and tags, kept by its (source, hand id)."""
     source, hand_id = str(hand["source"]), str(hand["hand_id"])
 
-    def write(con: Any, note: str, tags: Any) -> None:
+    def write(con: Any, note: str, tags: Any) -> api.Annotation:
         api.set_hand_note(con, source, hand_id, note)
         api.set_hand_tags(con, source, hand_id, tags)
+        return notes_q.of_hand(con, source, hand_id)
 
     notes_editor.editor(f"hand_{hand['hand_key']}", db.query(notes_q.of_hand, source, hand_id),
                         db.query(notes_q.hand_tags), write)

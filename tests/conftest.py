@@ -35,6 +35,36 @@ Fixtures
 ``fixture_facts`` (session)
     :class:`FixtureFacts`: the fixture's hero, HTML-named player, hand count and source (test
     modules cannot import this file under ``--import-mode=importlib``).
+
+The browser (one Chromium and two dashboard servers for the whole session)
+--------------------------------------------------------------------------
+``browser`` (session)
+    Playwright's ``Browser``: the one headless Chromium of the session (open a tab with
+    ``browser.new_page()``, or take the ``tab`` fixture).
+``tab`` (function)
+    A new 1400 x 2000 tab of that browser (timeouts 60 s), closed after the test.
+``demo_dashboard`` (session), read-only
+    ``ofc dashboard`` on a copy of ``demo_db_path``, visited once (the first page a fresh
+    server renders may flash "Page not found"): a :class:`tests.helpers.browser.Dashboard`
+    (``url``, ``db``, ``log``). Tests look, never write (no upload, note or watched folder).
+``writable_dashboard`` (session)
+    ``ofc dashboard`` on a database it creates at its first start (the demo sample loaded, as
+    on a user's first start). Tests may write to it, each under names of its own (hand ids,
+    sessions, tags, folders), and compare before with after: other tests write to it too.
+    A test that uploads the newest hands (by date) says so in its docstring.
+Every test that takes one of these runs in the xdist group ``browser`` (one worker, so one
+Chromium and two servers); every test that takes ``spark`` or is marked ``spark`` in the group
+``spark``; every other test in its module's group. The two groups run first.
+
+``spark`` (session)
+    A local Spark session (``local[2]``, two shuffle partitions); fails naming the package
+    without Java 17.
+``spark_run`` (session)
+    The same logs through the embedded path and through Spark, with Spark's report
+    (:class:`tests.helpers.spark.SparkRun`).
+
+Hypothesis runs the ``ci`` profile when ``CI`` is set (``.ci/run`` sets it), else ``dev`` (a
+tenth of the examples); ``HYPOTHESIS_PROFILE=ci`` or ``--hypothesis-profile ci`` chooses.
 """
 
 from __future__ import annotations
@@ -50,9 +80,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -62,6 +93,10 @@ from ofc_core.cards import DECK, Card, format_cards
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.rules import PRESETS
 from ofc_core.scoring import Seat, score_hand
+from tests.helpers import hypo
+from tests.helpers.browser import CHROMIUM_ARGS, Dashboard, open_page, start_dashboard
+
+hypo.load_profile()
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "ingest" / "schema.sql"
@@ -354,20 +389,125 @@ def ofc_script() -> str:
     return found
 
 
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+# --------------------------------------------------------------------------------------------
+# The session's browser, its two servers, and Spark
 
 
 @pytest.fixture(scope="session")
-def chromium(chromium_path: str):  # type: ignore[no-untyped-def]
-    """One headless Chromium for the session (Playwright is in the test extra: missing is a
-    failure, not a skip)."""
-    from playwright import sync_api
+def browser(chromium_path: str) -> Iterator[Any]:
+    """The session's one headless Chromium (Playwright's ``Browser``)."""
+    from playwright import sync_api  # in the test extra: missing is a failure, not a skip
 
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def tab(browser: Any) -> Iterator[Any]:
+    """A new tab (1400 x 2000, timeouts 60 s: a shared, busy machine), closed afterwards."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1400, "height": 2000})
+    page.set_default_timeout(60_000)
+    expect.set_options(timeout=60_000)
+    yield page
+    page.close()
+
+
+def _first_visit(browser: Any, url: str) -> None:
+    """One visit to the default page: the first page a fresh server renders may flash
+    Streamlit's "Page not found" dialog before running it anyway (a cold-start race of the app
+    entry, not of a page), which would cover a test's screenshots."""
+    page = open_page(browser, url)
+    try:
+        page.get_by_role("heading", name="Overview").first.wait_for(timeout=90_000)
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="session")
+def demo_dashboard(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory,
+                   ofc_script: str, browser: Any) -> Iterator[Dashboard]:
+    """The read-only demo server (see the module docstring)."""
+    folder = tmp_path_factory.mktemp("demo-dashboard")
+    db = folder / "demo.duckdb"
+    shutil.copy(demo_db_path, db)
+    with start_dashboard(ofc_script, db, folder) as server:
+        _first_visit(browser, server.url)
+        yield server
+
+
+@pytest.fixture(scope="session")
+def writable_dashboard(tmp_path_factory: pytest.TempPathFactory, ofc_script: str,
+                       browser: Any) -> Iterator[Dashboard]:
+    """The writable server, on a database made at its first start (see the module
+    docstring)."""
+    folder = tmp_path_factory.mktemp("writable-dashboard")
+    with start_dashboard(ofc_script, folder / "fresh.duckdb", folder) as server:
+        _first_visit(browser, server.url)
+        yield server
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """A local Spark session for the whole test session (started once: about 10 s)."""
+    from ofc_spark.session import java_missing, session
+
+    problem = java_missing()
+    if problem is not None:
+        pytest.fail(problem)
+    spark = session("local[2]", app="ofc-tests", shuffle_partitions=2)
+    spark.sparkContext.setLogLevel("ERROR")
+    yield spark
+    spark.stop()
+
+
+@pytest.fixture(scope="session")
+def spark_run(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The samples, the demo and generated logs (the hand-worked OFC Double matches among
+    them) through the embedded path and through ``ofc spark score`` and ``report``, once:
+    :class:`tests.helpers.spark.SparkRun`."""
+    from tests.helpers.spark import run_both_paths
+
+    return run_both_paths(spark, tmp_path_factory.mktemp("spark"))
+
+
+BROWSER_FIXTURES = frozenset({"browser", "tab", "demo_dashboard", "writable_dashboard",
+                              "chromium", "serve_dashboard"})
+
+
+def _group(item: pytest.Item) -> str:
+    """The xdist group of a test: ``browser`` (one Chromium and two servers), ``spark`` (one
+    JVM), else its module (its module's fixtures built once)."""
+    names = set(getattr(item, "fixturenames", ()))
+    if names & BROWSER_FIXTURES:
+        return "browser"
+    if "spark" in names or item.get_closest_marker("spark"):
+        return "spark"
+    return item.nodeid.split("::")[0]
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test gets its xdist group (:func:`_group`); browser tests are marked
+    ``browser``. The browser and Spark groups, the longest, run first: under
+    ``--dist loadgroup`` two workers start on them while the modules fill in around."""
+    order = {"browser": 0, "spark": 1}
+    for item in items:
+        group = _group(item)
+        if group == "browser":
+            item.add_marker(pytest.mark.browser)
+        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: order.get(_group(item), 2))
+
+
+@pytest.fixture(scope="session")
+def chromium(browser: Any) -> Any:
+    """The session's one Chromium under the name the graph tests use (a second Playwright in
+    one process would fail: its sync API refuses to run inside the first one's loop)."""
+    return browser
 
 
 def _free_port() -> int:

@@ -34,6 +34,7 @@ from ofc_core.rules import (
     resolve,
 )
 from ofc_core.scoring import HandResult, Seat, score_hand
+from tests.helpers.hypo import examples
 
 FILLER = np.arange(13)
 """A board of distinct cards; tests put the row under test in its place."""
@@ -300,7 +301,7 @@ def test_stored_foul_halves_are_the_board_rule_on_hand_worked_boards() -> None:
 # Whole hands: scalar == batch, and properties
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(batches())
 def test_batch_equals_scalar_field_for_field(batch) -> None:
     ruleset, count, drawn = batch
@@ -310,7 +311,7 @@ def test_batch_equals_scalar_field_for_field(batch) -> None:
         assert_same(scores, n, result, ruleset)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(batches())
 def test_pairs_are_zero_sum_and_antisymmetric_except_race(batch) -> None:
     ruleset, count, drawn = batch
@@ -328,7 +329,7 @@ def test_pairs_are_zero_sum_and_antisymmetric_except_race(batch) -> None:
         assert (np.abs(scores.points) <= ruleset.cap + 1e-9).all()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(batches())
 def test_a_fouled_player_earns_no_royalties_and_no_fantasyland(batch) -> None:
     ruleset, count, drawn = batch
@@ -391,7 +392,7 @@ def records(draw):
     return out
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(records())
 def test_score_records_equals_scalar_in_input_order(recs) -> None:
     scores = score_records(recs)

@@ -1,4 +1,5 @@
-"""In Chromium, on a copy of the demo store served by Streamlit: a note and a new tag typed into
+"""In Chromium, on the session's ``writable_dashboard`` (the demo store and what other tests
+wrote; the notes and tags here are this module's own): a note and a new tag typed into
 an editor and saved at once, without waiting for the page between the steps (as a quick user
 on a slow machine does, issue 26), are both stored: they are there after the save and after a
 reload. In Hand review the sidebar's tag filter then keeps that one hand; on Opponents the
@@ -14,12 +15,7 @@ import re
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.test_browser_analysis import (  # noqa: F401 (the same fixtures)
-    _open,
-    app_url,
-    browser,
-    server,
-)
+from tests.helpers.browser import Dashboard, open_page
 
 TAG = "Check river ✓"
 NOTE = "<b>not bold</b> gave up a flush draw"
@@ -75,8 +71,8 @@ def choose_tag(page: Page, tag: str) -> None:
 
 
 def test_a_note_and_tag_saved_at_once_in_the_replayer_come_back_and_filter_the_hands(
-        app_url: str, browser: Browser) -> None:  # noqa: F811
-    page = _open(browser, f"{app_url}/hands?player=Hero")
+        writable_dashboard: Dashboard, browser: Browser) -> None:
+    page = open_page(browser, f"{writable_dashboard.url}/hands?player=Hero")
     page.wait_for_url(re.compile(r"[?&]hand=\d+"), timeout=WAIT)  # the hand shown is chosen
     title = page.locator("h3").first
     expect(title).to_have_text(re.compile(r"^Hand "), timeout=WAIT)
@@ -99,9 +95,9 @@ def test_a_note_and_tag_saved_at_once_in_the_replayer_come_back_and_filter_the_h
 
 
 def test_an_opponent_note_and_tag_saved_at_once_come_back_after_a_reload(
-        app_url: str, browser: Browser) -> None:  # noqa: F811
+        writable_dashboard: Dashboard, browser: Browser) -> None:
     note, tag = "doubles light, <i>never</i> folds", "Station ✓"
-    page = _open(browser, f"{app_url}/opponents?player=Hero")
+    page = open_page(browser, f"{writable_dashboard.url}/opponents?player=Hero")
     box = note_editor(page, "Your note and tags on", opened=False)
     type_tag_and_save(page, box, note, tag)
     expect(box.get_by_text(SAVED)).to_be_visible(timeout=WAIT)  # what a user waits for

@@ -1,6 +1,7 @@
 """In headless Chromium: the Import page takes one of each real log (FPDB's frames, a hand file,
 FPDB's database, the pineapple app's database, a zip of a hand file) and shows the audit of the
-rooms' reported points against ours."""
+rooms' reported points against ours (on the session's ``writable_dashboard``: no other test
+imports these logs)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,13 @@ import pytest
 from ingest.formats import LogFile, ParsedHand, detect, detect_file
 from ingest.formats.encoding import decode_bytes
 from ofc_core.scoring import score_hand
-from tests.test_browser import CHROMIUM_ARGS, dashboard, no_exception, settle  # noqa: F401
+from tests.helpers.browser import Dashboard, Page, no_exception, settle
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = ROOT / "data" / "samples" / "fpdb-swc"
 APP = ROOT / "data" / "samples" / "pineapple-app" / "ofc_logs.db"
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def differing_hands(paths: list[Path]) -> set[str]:
@@ -44,9 +45,9 @@ def differing_hands(paths: list[Path]) -> set[str]:
     return out
 
 
-def test_import_page_shows_the_audit_of_real_logs(chromium_path: str, dashboard: str,  # noqa: F811
+def test_import_page_shows_the_audit_of_real_logs(writable_dashboard: Dashboard, tab: Page,
                                                   tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     files = [CAPTURE / "raw_messages.jsonl", CAPTURE / "hand_1480001.json",
              CAPTURE / "fpdb.db3", APP]
@@ -55,22 +56,18 @@ def test_import_page_shows_the_audit_of_real_logs(chromium_path: str, dashboard:
         z.write(CAPTURE / "hand_1480002.json", "Capture/hand_1480002.json")
     expected = differing_hands([*files, CAPTURE / "hand_1480002.json"])
     assert expected
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 2400})
-        page.set_default_timeout(30_000)
-        expect.set_options(timeout=30_000)
-        page.goto(dashboard)
-        page.get_by_role("link", name="Import").click()
-        page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(
-            [*files, packed])
-        page.get_by_role("button", name=re.compile(r"^Import 5 files")).click()
-        expect(page.get_by_text("Ledger", exact=True)).to_be_visible(timeout=60_000)
-        settle(page)
-        expect(page.get_by_text("Audit against the room", exact=True)).to_be_visible()
-        expect(page.get_by_text(f"{len(expected)} hands where the room's result differs from ours")
-               ).to_be_visible()
-        expect(page.get_by_text("Assumed by the readers", exact=True)).to_be_visible()
-        page.screenshot(path=tmp_path / "import-audit.png", full_page=True)
-        no_exception(page)
-        browser.close()
+    page = tab
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.goto(writable_dashboard.url)
+    page.get_by_role("link", name="Import").click()
+    page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(
+        [*files, packed])
+    page.get_by_role("button", name=re.compile(r"^Import 5 files")).click()
+    expect(page.get_by_text("Ledger", exact=True)).to_be_visible(timeout=60_000)
+    settle(page)
+    expect(page.get_by_text("Audit against the room", exact=True)).to_be_visible()
+    expect(page.get_by_text(f"{len(expected)} hands where the room's result differs from ours")
+           ).to_be_visible()
+    expect(page.get_by_text("Assumed by the readers", exact=True)).to_be_visible()
+    page.screenshot(path=tmp_path / "import-audit.png", full_page=True)
+    no_exception(page)

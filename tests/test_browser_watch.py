@@ -1,28 +1,27 @@
-"""A watched folder in headless Chromium, on ``ofc dashboard`` with the demo data: add it on the
-Import page, drop a log into it while the page is open, and see its hands appear on the page's
-status line (the server's watcher imports it in the background; the status redraws itself) and
-on the Overview's hand count, within a bounded time. Then ``ofc import --watch`` beside the
-running dashboard watches another folder: its import shows on the page, no file is imported
-twice by the two watchers, and SIGTERM stops the command and then the dashboard (exit 0 both,
-the database unlocked). Screenshots are saved under the test's ``tmp_path``."""
+"""A watched folder in headless Chromium, on the session's ``writable_dashboard`` (the demo
+data, and what other tests wrote): add it on the Import page, drop a log into it while the page
+is open, and see its hands appear on the page's status line (the server's watcher imports it in
+the background; the status redraws itself) and on the Overview's hand count, within a bounded
+time. Then ``ofc import --watch`` beside the running dashboard watches another folder: its
+import shows on the page, no file is imported twice by the two watchers, and SIGTERM stops the
+command (exit 0). (That SIGTERM also stops a dashboard that watches folders, its database left
+unlocked, is ``tests/test_dashboard_signals.py``'s.) Screenshots are saved under the test's
+``tmp_path``."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from tests.test_browser import free_port, wait_healthy
-from tests.test_browser_analysis import browser  # noqa: F401 (the same fixture)
-from tests.test_watch import hand_lines
+from ingest import store
+from tests.helpers.browser import Dashboard, metric_value, no_errors, server_env, wait_until
+from tests.helpers.store import hand_lines
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 DROPPED = 6
 BOUND_SECONDS = 60.0
@@ -30,60 +29,24 @@ BOUND_SECONDS = 60.0
 
 def _log(path: Path, prefix: str, count: int) -> None:
     lines = hand_lines(prefix, count, played_at=lambda n: f"2027-01-05T20:{n:02d}:00+01:00")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")  # the newest session
-
-
-def _hands_value(page):  # type: ignore[no-untyped-def]
-    """The Overview's "Hands" metric (its label exactly: other metrics mention hands)."""
-    label = page.get_by_test_id("stMetricLabel").get_by_text("Hands", exact=True)
-    return page.get_by_test_id("stMetric").filter(has=label).first.get_by_test_id(
-        "stMetricValue")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _hands_metric(page) -> int:  # type: ignore[no-untyped-def]
-    value = _hands_value(page)
+    """The Overview's "Hands" metric (its label exactly: other metrics mention hands)."""
+    value = metric_value(page, "Hands")
     value.wait_for(timeout=60_000)
     return int(value.inner_text().replace(",", ""))
 
 
-def _no_errors(page) -> None:  # type: ignore[no-untyped-def]
-    for kind in ("stException", "stAlertContentError"):
-        found = page.locator(f"[data-testid='{kind}']")
-        assert found.count() == 0, found.first.inner_text()
-
-
-def _wait_for(what: str, condition, seconds: float = BOUND_SECONDS) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"not within {seconds:.0f} s: {what}")
-        time.sleep(0.2)
-
-
 def test_a_file_dropped_into_a_watched_folder_shows_up(
-        browser, demo_db_path: Path, ofc_script: str,  # noqa: F811
-        tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    db = tmp_path / "demo.duckdb"
-    shutil.copy(demo_db_path, db)
-    port, log = free_port(), tmp_path / "dashboard.log"
-    env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
-    with log.open("w") as out:
-        server = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port", str(port),
-                                   "--address", "127.0.0.1"], stdout=out,
-                                  stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        wait_healthy(url, server, log)
-        _watch_on_the_page(browser, url, tmp_path)
-        _watch_from_the_command_line(browser, url, db, tmp_path, ofc_script, env)
-        server.send_signal(signal.SIGTERM)  # ofc dashboard passes it on to Streamlit
-        assert server.wait(timeout=40) == 0
-    finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
-    con = duckdb.connect(str(db))  # the stopped server left the store unlocked
+        browser, writable_dashboard: Dashboard, ofc_script: str,  # type: ignore[no-untyped-def]
+        tmp_path: Path) -> None:
+    server = writable_dashboard
+    _watch_on_the_page(browser, server.url, tmp_path)
+    _watch_from_the_command_line(browser, server.url, server.db, tmp_path, ofc_script)
+    assert "Traceback" not in server.log_text(), server.log_text()[-3000:]
+    con = store.connect(server.db, read_only=True, wait_seconds=60)  # beside the server
     try:
         per_file = con.execute("SELECT path, count(*) FROM imports WHERE path LIKE ? "
                                "GROUP BY path ORDER BY path", [f"{tmp_path}%"]).fetchall()
@@ -93,7 +56,7 @@ def test_a_file_dropped_into_a_watched_folder_shows_up(
     assert all(n == 1 for _, n in per_file), per_file  # neither watcher imported it twice
 
 
-def _watch_on_the_page(browser, server: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def _watch_on_the_page(browser, server: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
     folder = tmp_path / "client logs"  # a space, as on many desktops
@@ -124,17 +87,17 @@ def _watch_on_the_page(browser, server: str, tmp_path: Path) -> None:  # type: i
     seen = time.monotonic() - dropped
     print(f"watched folder: {DROPPED} hands on the page {seen:.1f} s after the drop")
     page.screenshot(path=str(shots / "import-watched-folder.png"), full_page=True)
-    _no_errors(page)
+    no_errors(page)
 
     page.goto(server)
-    expect(_hands_value(page)).to_have_text(f"{before + DROPPED:,}")
+    expect(metric_value(page, "Hands")).to_have_text(f"{before + DROPPED:,}")
     page.screenshot(path=str(shots / "overview-after-watch.png"))
-    _no_errors(page)
+    no_errors(page)
     page.close()
 
 
-def _watch_from_the_command_line(browser, server: str, db: Path, tmp_path: Path,  # noqa: F811
-                                 ofc_script: str, env: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+def _watch_from_the_command_line(browser, server: str, db: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                 ofc_script: str) -> None:
     from playwright.sync_api import expect
 
     folder = tmp_path / "cli"
@@ -142,17 +105,17 @@ def _watch_from_the_command_line(browser, server: str, db: Path, tmp_path: Path,
     out, err = tmp_path / "watch-out.txt", tmp_path / "watch-err.txt"
     with out.open("w") as o, err.open("w") as e:
         cli = subprocess.Popen([ofc_script, "import", "--watch", str(folder), "--db", str(db),
-                                "--interval", "0.5"], stdout=o, stderr=e, env=env)
+                                "--interval", "0.5"], stdout=o, stderr=e, env=server_env())
     try:
-        _wait_for("the command watching", lambda: "watching 1 folder" in err.read_text())
+        wait_until("the command watching", lambda: "watching 1 folder" in err.read_text())
         _log(folder / "from-cli.jsonl", "cli-watch", 4)
-        _wait_for("the command's import", lambda: "from-cli.jsonl" in out.read_text())
+        wait_until("the command's import", lambda: "from-cli.jsonl" in out.read_text())
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.goto(f"{server}/import")
         expect(page.get_by_text(str(folder.resolve()), exact=True)).to_be_visible(
             timeout=60_000)  # the command's folder, listed by the dashboard
         expect(page.get_by_text("1 file · 4 hands · no errors")).to_be_visible()
-        _no_errors(page)
+        no_errors(page)
         page.close()
         cli.send_signal(signal.SIGTERM)
         assert cli.wait(timeout=30) == 0

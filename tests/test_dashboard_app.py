@@ -13,24 +13,10 @@ from streamlit.testing.v1 import AppTest
 
 from ingest import store
 from ingest.api import DEMO_KEY, import_paths
+from tests.helpers.apptest import app, open_page
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "dashboard" / "app.py")
 EVIL = "<img src=x onerror=alert(1)>"
-TIMEOUT = 60
-
-
-def app(db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
-    monkeypatch.setenv("OFC_DB", str(db))
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update(params)
-    return at
-
-
-def open_page(at: AppTest, page: str) -> AppTest:
-    """Run the app once (the default page registers the navigation), then switch to ``page``."""
-    at.run()
-    return at.switch_page(page).run()
 
 
 def metrics(at: AppTest) -> dict[str, str]:

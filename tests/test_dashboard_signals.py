@@ -1,5 +1,8 @@
-"""``kill`` (SIGTERM) or Ctrl-C (SIGINT) of ``ofc dashboard`` stops Streamlit too: afterwards
-the port is free and the database can be opened for writing by another process."""
+"""``kill`` (SIGTERM) or Ctrl-C (SIGINT) of ``ofc dashboard`` stops Streamlit too, while its
+watcher watches a folder: it exits 0 without a traceback, and afterwards the port is free and
+the database can be opened for writing by another process. (Each test starts its own server,
+opened once in the session's Chromium, which starts its watcher: stopping the server is what is
+tested; the session's two shared servers are for page tests.)"""
 
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import free_port, wait_healthy
+from ingest import api
+from tests.helpers.browser import free_port, open_page, wait_healthy, wait_until
+from tests.helpers.store import hand_lines
 
 pytestmark = pytest.mark.slow
 
@@ -36,9 +41,19 @@ def _port_free(port: int) -> bool:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_streamlit_and_frees_port_and_database(
-        sig: signal.Signals, demo_db_path: Path, tmp_path: Path, ofc_script: str) -> None:
+        sig: signal.Signals, demo_db_path: Path, tmp_path: Path, ofc_script: str,
+        browser) -> None:  # type: ignore[no-untyped-def]
     db = tmp_path / "demo.duckdb"
     shutil.copy(demo_db_path, db)
+    watched = tmp_path / "logs"
+    watched.mkdir()
+    (watched / "session.jsonl").write_text("\n".join(hand_lines("signal", 3)) + "\n",
+                                           encoding="utf-8")
+    con = api.connect(db)
+    try:
+        api.add_folder(con, watched)  # the server's watcher runs when the signal comes
+    finally:
+        con.close()
     port = free_port()
     proc = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port", str(port),
                              "--address", "127.0.0.1"],
@@ -46,6 +61,10 @@ def test_a_signal_stops_streamlit_and_frees_port_and_database(
     try:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).close()
+        page = open_page(browser, f"http://127.0.0.1:{port}/")  # a page run starts the watcher
+        page.get_by_role("heading", name="Overview").first.wait_for(timeout=60_000)
+        page.close()
+        wait_until("the watcher's import", lambda: _watched_hands(db) == 3)
         assert not _port_free(port)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=40)
@@ -62,3 +81,16 @@ def test_a_signal_stops_streamlit_and_frees_port_and_database(
     done = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def _watched_hands(db: Path) -> int:
+    """Hands of the watched folder's file in the store (0 while the server holds it)."""
+    try:
+        con = api.connect(db, read_only=True, wait_seconds=0)
+    except api.StoreBusy:
+        return 0
+    try:
+        return int(con.execute("SELECT count(*) FROM hands WHERE session_id = 'signal'")
+                   .fetchone()[0])
+    finally:
+        con.close()

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.bench_import import hand_line
-from ingest import fast_path, store
+from ingest import store
 from ingest.api import import_files
 from ingest.formats import ofc_hh_fast
-from tests.test_import import PERSPECTIVE_A, PERSPECTIVE_B, table_dump
+from tests.helpers.store import PERSPECTIVE_A, PERSPECTIVE_B, import_both_ways
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -26,36 +26,6 @@ def canonical_lines(n: int, seed: int = 1) -> list[str]:
     rng = random.Random(seed)
     when = datetime(2026, 5, 1, tzinfo=timezone.utc)
     return [hand_line(rng, "fast", "s1", k, when + timedelta(minutes=k)) for k in range(n)]
-
-
-def keyed_dump(con) -> dict:
-    """Every hand table with hand_key replaced by the hand's (source, hand_id): the two paths
-    may number hands in a different order."""
-    dump = table_dump(con)
-    ids = {row[0]: (row[1], row[2]) for row in dump["hands"][1:]}
-    out = {}
-    for name, rows in dump.items():
-        if rows and rows[0][0] == "hand_key":
-            rows = [["hand"] + rows[0][1:]] + sorted(
-                [[list(ids[r[0]])] + r[1:] for r in rows[1:]], key=repr)
-        out[name] = rows
-    return out
-
-
-def import_both_ways(tmp_path: Path, files: list[tuple[str, bytes]], monkeypatch):
-    """Import ``files`` with the fast path and without; returns both reports and dumps."""
-    out = []
-    for fast in (True, False):
-        monkeypatch.setattr(fast_path, "FAST_PATH", fast)
-        con = store.connect(tmp_path / f"{fast}.duckdb")
-        try:
-            report = import_files(files, con)
-            out.append((report.to_dict(), keyed_dump(con),
-                        con.execute("SELECT * EXCLUDE (import_id) FROM rejected ORDER BY ALL")
-                        .fetchall()))
-        finally:
-            con.close()
-    return out
 
 
 def test_generated_hands_are_read_by_the_fast_path() -> None:

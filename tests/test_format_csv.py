@@ -21,6 +21,7 @@ from ingest.formats.ofc_hh import dumps_record
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import DECK, format_cards
 from ofc_core.scoring import score_hand
+from tests.helpers.hypo import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -419,7 +420,7 @@ def test_csv_never_claims_live_or_json_lines() -> None:
 # Round trips and fuzzing
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), delimiter=st.sampled_from([",", ";", "\t"]),
        names=st.lists(st.sampled_from(NASTY), min_size=2, max_size=3, unique=True),
        shuffle=st.booleans())
@@ -450,7 +451,7 @@ def test_round_trip_of_random_tables(seed: int, delimiter: str, names: list[str]
                                                          key=lambda g: g[0])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.sampled_from(list(",;\t\n\"'x ") + ["hand", "player", "top", "middle",
                                                        "bottom", "board", "Qh", "2c", "1",
                                                        "26.11.2026", "yes", "fl", "\u00a0"]),

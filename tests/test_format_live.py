@@ -19,6 +19,7 @@ from ingest.formats.ofc_hh import dumps_record, record_to_dict
 from ofc_core.board import Board
 from ofc_core.cards import DECK, Card, format_cards
 from ofc_core.scoring import score_hand
+from tests.helpers.hypo import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -393,7 +394,7 @@ def write_live(hands: list[tuple[str, list[tuple[str, Board, bool, float]]]],
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), style=st.integers(0, 2),
        names=st.lists(st.sampled_from(NASTY + ["#7 fan", "a: b"]), min_size=2, max_size=4,
                       unique=True))
@@ -418,7 +419,7 @@ def test_round_trip_of_random_hands(seed: int, style: int, names: list[str]) -> 
             (n, b, fl, pts) for n, b, fl, pts in players]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.sampled_from(list("hand @:/-|#\n\t\"=[]+FLx")
                                 + ["Qh", "2c", "T♠", "rules", "streets", "t:", "x:",
                                    "surrender", "@variant", "\u00a0", "Ж"]),

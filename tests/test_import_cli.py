@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from benchmarks.bench_import import generate
+from tests.helpers.store import query
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -27,14 +28,6 @@ def ofc(*args: str, env: dict[str, str] | None = None,
     return subprocess.run([sys.executable, "-m", "ofc_cli.cli", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, **(env or {})})
-
-
-def query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
 
 
 def test_import_json_and_exit_status(tmp_path: Path) -> None:
@@ -147,11 +140,20 @@ def test_export_writes_readable_parquet(tmp_path: Path) -> None:
     assert pq.read_table(out_dir / "hands", partitioning="hive").num_rows == 6
 
 
+KILLED_HANDS = 10_000
+"""Hands of the file the killed import reads (see the test)."""
+
+
 @pytest.mark.slow
 def test_a_killed_import_leaves_all_or_none_of_the_file(tmp_path: Path) -> None:
+    """The import is killed once DuckDB has started writing the file's hands. The file is big
+    enough for DuckDB to write before the commit: its :data:`KILLED_HANDS` hands make
+    15 placements each, more rows than a DuckDB row group holds (122,880), and DuckDB writes a
+    full row group of a transaction into the database file before it commits; a kill then
+    must leave none of the file visible. A bigger file proves nothing more (it was 40,000)."""
     db = tmp_path / "t.duckdb"
     assert ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db)).returncode == 0
-    big = generate(tmp_path / "big", 40_000, per_file=40_000, seed=3)[0]
+    big = generate(tmp_path / "big", KILLED_HANDS, per_file=KILLED_HANDS, seed=3)[0]
     proc = subprocess.Popen([sys.executable, "-m", "ofc_cli.cli", "import", str(big), "--db",
                              str(db)], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -168,9 +170,9 @@ def test_a_killed_import_leaves_all_or_none_of_the_file(tmp_path: Path) -> None:
     proc.wait()
     hands = query(db, "SELECT count(*) FROM hands WHERE source = 'bench'")[0][0]
     ledger = query(db, "SELECT count(*), sum(stored) FROM imports WHERE path = ?", [str(big)])[0]
-    assert killed or hands == 40_000
-    assert hands in (0, 40_000)
-    assert ledger == ((0, None) if hands == 0 else (1, 40_000))
+    assert killed or hands == KILLED_HANDS
+    assert hands in (0, KILLED_HANDS)
+    assert ledger == ((0, None) if hands == 0 else (1, KILLED_HANDS))
     assert query(db, "SELECT count(*) FROM hands WHERE source = 'golden'")[0][0] == 3
     for table in ("hand_players", "hand_rows", "placements", "pairs"):
         orphans = query(db, f"SELECT count(*) FROM {table} WHERE hand_key NOT IN "
@@ -179,8 +181,8 @@ def test_a_killed_import_leaves_all_or_none_of_the_file(tmp_path: Path) -> None:
     # The same file imported again completes it.
     again = ofc("import", str(big), "--db", str(db), "--json")
     result = json.loads(again.stdout)
-    assert (result["stored"] + result["duplicate"], result["rejected"]) == (40_000, 0)
-    assert query(db, "SELECT count(*) FROM hands WHERE source = 'bench'")[0][0] == 40_000
+    assert (result["stored"] + result["duplicate"], result["rejected"]) == (KILLED_HANDS, 0)
+    assert query(db, "SELECT count(*) FROM hands WHERE source = 'bench'")[0][0] == KILLED_HANDS
 
 
 @pytest.mark.slow

@@ -12,19 +12,21 @@ The arrows (docs/architecture.md):
 - ``ofc_core.play`` (engine, bots) imports the rest of ``ofc_core``;
 - ``ofc_core``'s rules and scoring wing imports nothing of the project outside itself.
 
-``tests/`` and ``benchmarks/`` are free. The checker is also run on copies of the project with
-a forbidden module planted, to show it catches each kind of violation. Separately, a fresh
-interpreter checks that loading the core loads no UI or database library.
+``tests/`` and ``benchmarks/`` are free. The checker is also run on the project with a
+forbidden module planted (its source read beside the real files: nothing is copied or
+written), to show it catches each kind of violation. Separately, a fresh interpreter checks
+that loading the core loads no UI or database library.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import json
-import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -45,11 +47,16 @@ def project_modules(root: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
-            parts = path.relative_to(root).with_suffix("").parts
-            if parts[-1] == "__init__":
-                parts = parts[:-1]
-            found[".".join(parts)] = path
+            found[module_name(path.relative_to(root))] = path
     return found
+
+
+def module_name(relative: Path) -> str:
+    """``ingest/formats/live.py`` -> ``ingest.formats.live``; a package is its ``__init__``."""
+    parts = relative.with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
 
 
 def _is_package(path: Path) -> bool:
@@ -83,16 +90,29 @@ def _dynamic_name(node: ast.Call) -> str | None:
     return None
 
 
-def imported_names(module: str, path: Path) -> set[str]:
+def imported_names(module: str, path: Path, source: str | None = None) -> set[str]:
     """Every dotted name ``module`` imports anywhere in its source (``from a import b`` gives
-    ``a.b``: the module ``a.b`` if there is one, else a name of ``a``)."""
+    ``a.b``: the module ``a.b`` if there is one, else a name of ``a``); ``source`` is the
+    file's text when given, else read from ``path``."""
+    if source is None:
+        return set(_names_in_file(module, path))
+    return _names(module, _is_package(path), ast.parse(source, str(path)))
+
+
+@functools.cache
+def _names_in_file(module: str, path: Path) -> frozenset[str]:
+    """:func:`imported_names` of a file of the tree (parsed once a session)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return frozenset(_names(module, _is_package(path), tree))
+
+
+def _names(module: str, is_package: bool, tree: ast.AST) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = _absolute(module, _is_package(path), node.level, node.module)
+            base = _absolute(module, is_package, node.level, node.module)
             names.update(base if alias.name == "*" else f"{base}.{alias.name}"
                          for alias in node.names)
         elif isinstance(node, ast.Call):
@@ -112,12 +132,24 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return None
 
 
-def import_graph(root: Path) -> dict[str, set[str]]:
-    """``{module: project modules it imports}`` (itself left out)."""
+def import_graph(root: Path, planted: Mapping[str, str] | None = None) -> dict[str, set[str]]:
+    """``{module: project modules it imports}`` (itself left out), of the tree at ``root``
+    with the ``planted`` files added (``{relative path: source}``, and an empty
+    ``__init__.py`` beside each where the tree has none), read without touching the tree."""
     modules = project_modules(root)
+    sources: dict[str, str] = {}
+    for relative, source in (planted or {}).items():
+        path = root / relative
+        init = path.parent / "__init__.py"
+        if init not in modules.values() and str(init.relative_to(root)) not in (planted or {}):
+            modules.setdefault(module_name(init.relative_to(root)), init)
+            sources.setdefault(module_name(init.relative_to(root)), "")
+        modules[module_name(Path(relative))] = path
+        sources[module_name(Path(relative))] = textwrap.dedent(source)
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():
-        targets = {_resolve(n, modules) for n in imported_names(module, path)}
+        names = imported_names(module, path, sources.get(module))
+        targets = {_resolve(n, modules) for n in names}
         graph[module] = {t for t in targets if t is not None and t != module}
     return graph
 
@@ -229,23 +261,6 @@ def test_the_reader_sees_imports_inside_functions_relative_and_dynamic() -> None
 # Planted violations: the checker catches each kind
 
 
-def _copy_project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    for package in PACKAGES:
-        if (ROOT / package).is_dir():
-            shutil.copytree(ROOT / package, root / package,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return root
-
-
-def _plant(root: Path, relative: str, source: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not (path.parent / "__init__.py").exists():
-        (path.parent / "__init__.py").write_text("", encoding="utf-8")
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-
-
 PLANTED = [
     ("ingest/planted.py", "def f():\n    from dashboard import demo\n",
      "ingest.planted -> dashboard.demo"),
@@ -271,33 +286,29 @@ PLANTED = [
 
 @pytest.mark.parametrize(("where", "source", "caught"), PLANTED,
                          ids=[p[2] for p in PLANTED])
-def test_a_planted_forbidden_import_is_caught(tmp_path: Path, where: str, source: str,
-                                              caught: str) -> None:
-    root = _copy_project(tmp_path)
-    assert violations(import_graph(root)) == []  # the copy is clean before the plant
-    _plant(root, where, source)
+def test_a_planted_forbidden_import_is_caught(where: str, source: str, caught: str) -> None:
+    assert violations(import_graph(ROOT)) == []  # the tree is clean before the plant
+    planted = {where: source}
     if "ofc_spark.planted_job" in caught:
-        _plant(root, "ofc_spark/planted_job.py", "from ingest import api\n")
-    assert violations(import_graph(root)) == [caught]
+        planted["ofc_spark/planted_job.py"] = "from ingest import api\n"
+    assert violations(import_graph(ROOT, planted)) == [caught]
 
 
-def test_allowed_imports_are_not_caught(tmp_path: Path) -> None:
-    root = _copy_project(tmp_path)
-    _plant(root, "ofc_spark/jobs.py", "from ingest import api, pipeline\nimport ofc_core.batch\n")
-    _plant(root, "dashboard/planted.py", "import ingest\nfrom ingest.api import connect\n")
-    _plant(root, "ofc_core/play/planted.py", "from ofc_core import rules\n")
-    _plant(root, "ofc_cli/cmd_planted.py", "import dashboard.db, ingest.store, ofc_spark.jobs\n")
-    graph = import_graph(root)
+def test_allowed_imports_are_not_caught() -> None:
+    graph = import_graph(ROOT, {
+        "ofc_spark/jobs.py": "from ingest import api, pipeline\nimport ofc_core.batch\n",
+        "dashboard/planted.py": "import ingest\nfrom ingest.api import connect\n",
+        "ofc_core/play/planted.py": "from ofc_core import rules\n",
+        "ofc_cli/cmd_planted.py": "import dashboard.db, ingest.store, ofc_spark.jobs\n"})
     assert graph["ofc_spark.jobs"] >= {"ingest.api", "ingest.pipeline", "ofc_core.batch"}
     assert violations(graph) == []
 
 
-def test_a_planted_cycle_is_caught(tmp_path: Path) -> None:
-    root = _copy_project(tmp_path)
-    _plant(root, "ingest/planted_a.py", "from . import planted_b\n")
-    _plant(root, "ingest/planted_b.py", "def later():\n    from ingest import planted_c\n")
-    _plant(root, "ingest/planted_c.py", "import ingest.planted_a\n")
-    assert cycles(import_graph(root)) == [
+def test_a_planted_cycle_is_caught() -> None:
+    assert cycles(import_graph(ROOT, {
+        "ingest/planted_a.py": "from . import planted_b\n",
+        "ingest/planted_b.py": "def later():\n    from ingest import planted_c\n",
+        "ingest/planted_c.py": "import ingest.planted_a\n"})) == [
         ["ingest.planted_a", "ingest.planted_b", "ingest.planted_c"]]
 
 
@@ -327,3 +338,20 @@ def test_core_package_imports_nothing_forbidden_in_any_module() -> None:
     assert "ofc_core.play.engine" in names
     loaded = modules_loaded_by("\n".join(f"import {n}" for n in names))
     assert not loaded & FORBIDDEN_IN_CORE, loaded & FORBIDDEN_IN_CORE
+
+
+# --------------------------------------------------------------------------------------------
+# Tests share helpers through tests/helpers and fixtures through conftest, never by importing
+# another test module (a fixture imported so is a second copy: another browser, another server)
+
+
+def test_no_test_module_imports_another() -> None:
+    tests = ROOT / "tests"
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        module = module_name(path.relative_to(ROOT))
+        for name in imported_names(module, path):
+            last = name.split(".")
+            if any(part.startswith("test_") for part in last[:3]) and name != module:
+                found.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert found == []

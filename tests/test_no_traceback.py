@@ -19,8 +19,8 @@ from ingest.api import import_files, rescore
 from ingest.formats import ofc_hh, ofc_hh_arrays, ofc_hh_fast
 from ofc_cli import cmd_score
 from ofc_cli.cli import main
-from tests.test_dashboard_app import app, open_page
-from tests.test_import_crashes import LINE
+from tests.helpers.apptest import app, open_page
+from tests.helpers.store import LINE
 
 BOOM = "boom"
 """The hand id a sabotaged reader or scorer raises on."""

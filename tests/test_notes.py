@@ -21,7 +21,7 @@ from ingest.api import (
     set_player_tags,
     tag_choices,
 )
-from tests.test_import import PERSPECTIVE_A, PERSPECTIVE_B
+from tests.helpers.store import PERSPECTIVE_A, PERSPECTIVE_B
 
 HOSTILE = [
     "'); DROP TABLE hands; --",

@@ -16,7 +16,7 @@ from dashboard.queries import overview
 from dashboard.queries.common import Filters
 from ingest import api, store
 from ofc_cli.cli import main as ofc
-from tests.test_dashboard_app import app, open_page
+from tests.helpers.apptest import app, open_page
 
 HANDS = 1100
 HERO = "Hero"

@@ -29,6 +29,7 @@ from ingest.formats.ofc_hh import (
 from ofc_core.board import Board
 from ofc_core.cards import DECK, Card, format_cards
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay
+from tests.helpers.hypo import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -473,7 +474,7 @@ NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_siz
     lambda s: s.strip() != "")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(names=st.lists(NAMES, min_size=2, max_size=4, unique=True), seed=st.integers(0, 10**6),
        hand_id=NAMES, source=NAMES)
 def test_any_names_survive_write_and_read(names: list[str], seed: int, hand_id: str,

@@ -23,7 +23,8 @@ from benchmarks import fuzz_lib
 from ingest.formats import ofc_hh_fast
 from ingest.formats.ofc_hh import HandError, loads_line, record_from_dict
 from ofc_core.batch import score_records
-from tests.test_fast_ofc_hh import import_both_ways
+from tests.helpers.hypo import examples
+from tests.helpers.store import import_both_ways
 
 WAYS = ("canonical", "respelled", "first card respelled", "first card bad",
         *sorted(fuzz_lib.FORBIDDEN))
@@ -57,7 +58,7 @@ def record_or_none(line: str):
         return None
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(logs())
 def test_the_bulk_reader_takes_only_what_the_record_reader_reads_alike(lines) -> None:
     fast, left = ofc_hh_fast.read_lines([(n, line) for n, line in enumerate(lines, 1)])
@@ -80,7 +81,7 @@ def test_the_bulk_reader_takes_only_what_the_record_reader_reads_alike(lines) ->
         assert np.array_equal(getattr(fast.scores(), f.name), getattr(theirs, f.name)), f.name
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=examples(12), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(logs(most=12), st.sampled_from(["\n", "\r\n"]), st.booleans())
 def test_both_ways_store_the_same(tmp_path_factory, monkeypatch, lines, end, bom) -> None:

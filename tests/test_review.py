@@ -43,35 +43,13 @@ from ofc_core.play.rollout import (
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.rules import PRESETS, Street
 from ofc_core.scoring import Seat, score_hand
+from tests.helpers.planted import QQ_TOP_FOUL, VILLAIN_1, street
 
 
 def idx(text: str) -> tuple[int, ...]:
     return tuple(c.index for c in parse_cards(text))
 
 
-def street(dealt: str, top: str = "", middle: str = "", bottom: str = "",
-           discard: str | None = None) -> dict:
-    out = {"dealt": dealt, "top": top, "middle": middle, "bottom": bottom}
-    if discard is not None:
-        out["discard"] = discard
-    return out
-
-
-# Two pineapple hands, heads-up, where Hero's street is planted badly (see the comments).
-QQ_TOP_FOUL = [  # street 2: Qh Qd on top under a middle that can no longer pair up to QQ
-    street("2c 5d 7h 9s Ks", top="Ks", middle="2c 5d 7h 9s"),
-    street("Qh Qd 3c", top="Qh Qd", discard="3c"),
-    street("Ac Ad 4h", bottom="Ac Ad", discard="4h"),
-    street("8c 8d Jc", bottom="8c 8d", discard="Jc"),
-    street("Tc 6s 3d", middle="Tc", bottom="6s", discard="3d"),
-]
-VILLAIN_1 = [
-    street("Jh Jd 4s 5s 6d", top="4s", middle="5s 6d", bottom="Jh Jd"),
-    street("Th 9h 2d", middle="Th 9h", discard="2d"),
-    street("Kc Kd 2s", bottom="Kc Kd", discard="2s"),
-    street("8h 7s 3s", top="3s", middle="8h", discard="7s"),
-    street("Js 5c 6c", top="5c", bottom="Js", discard="6c"),
-]
 FLUSH_BROKEN = [  # street 3: the 2h completes a heart flush; 7c breaks it (and fouls)
     street("Ah Kh 9h 5h Qs", top="Qs", bottom="Ah Kh 9h 5h"),
     street("Tc Td 4c", middle="Tc Td", discard="4c"),

@@ -1,5 +1,5 @@
 """The Review page, the replayer's review line and the Overview's luck line, with AppTest, on
-a store holding the planted hands of tests/test_review.py reviewed by ``ofc review``."""
+a store holding the planted hands of tests/helpers/planted.py reviewed by ``ofc review``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from dashboard.demo import DEMO_DECISIONS, load_demo, remove_demo
 from ingest.store import connect
 from ofc_cli.cli import main as ofc
-from tests.test_review import QQ_TOP_FOUL as HERO  # a QQ top that forces a foul (street 2)
-from tests.test_review import VILLAIN_1 as VILLAIN
+from tests.helpers.planted import QQ_TOP_FOUL as HERO  # a QQ top that forces a foul (street 2)
+from tests.helpers.planted import VILLAIN_1 as VILLAIN
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "dashboard" / "app.py")

@@ -20,6 +20,7 @@ from ofc_core.rules import (
     resolve,
 )
 from ofc_core.scoring import Seat, score_hand
+from tests.helpers.hypo import examples
 
 # Two boards used throughout: ANN wins middle and bottom, BOB wins the top; both earn royalties.
 ANN = Board.parse("Kh Qd 2c", "Ah Ad 7c 6s 3h", "9c 9d 9h 4s 4d")   # royalties 0 + 0 + 6
@@ -329,7 +330,7 @@ overrides = st.fixed_dictionaries({}, optional={
 })
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4), rules=overrides,
        fl=st.lists(st.booleans(), min_size=4, max_size=4),
        surrender=st.lists(st.booleans(), min_size=4, max_size=4),
@@ -355,7 +356,7 @@ def test_zero_sum_antisymmetric_and_fouls_earn_nothing(seed, players, rules, fl,
             assert abs(p.points) <= ruleset.cap
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_race_is_never_negative(seed) -> None:
     boards = random_hand(random.Random(seed), 2)

@@ -1,8 +1,10 @@
-"""The command line beside a running dashboard, with real processes: a dashboard server whose
-pages are loaded in a loop by headless Chromium while 20 ``ofc`` commands (imports, ``score
---db``, ``export``, ``rescore``) run at the same time. Nothing is lost, no command or page
-fails, and the dashboard shows the new hands without a restart. Then single imports while the
-pages load: none waits for the dashboard more than a few seconds.
+"""The command line beside a running dashboard, with real processes: the session's
+``writable_dashboard``, whose pages are loaded in a loop by headless Chromium while 20 ``ofc``
+commands (imports, ``score --db``, ``export``, ``rescore``) run at the same time. Nothing is
+lost, no command or page fails, and the dashboard shows the new hands without a restart. Then
+single imports while the pages load: none waits for the dashboard more than a few seconds.
+The hands are the demo's under new ids and sessions (``side-*``, ``alone-*``); counts are taken
+before and after (other tests write to the same server).
 
 The 20 commands queue for DuckDB's one writer among themselves (each import holds the store
 about a second on a loaded machine), so they get ``OFC_WAIT`` long enough for the queue; the
@@ -14,23 +16,21 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
-import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import duckdb
 import pytest
 
-from tests.test_browser import free_port, wait_healthy
+from ingest import store
+from tests.helpers.browser import Dashboard, Page
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PAGES = {"": "Overview", "sessions": "Sessions", "opponents": "Opponents",
          "hands": "Hand review", "matches": "Matches", "import": "Import"}
 IMPORTS, HANDS_PER_FILE = 10, 20
@@ -54,72 +54,74 @@ def _new_logs(folder: Path, name: str = "side", count: int = IMPORTS) -> list[Pa
     return files
 
 
-def _hands(db: Path) -> int:
-    con = duckdb.connect(str(db), read_only=True)
+def _hands(db: Path, player: str | None = None) -> int:
+    """Hands in the store (of ``player`` when given), read beside the running server."""
+    con = store.connect(db, read_only=True, wait_seconds=120)
     try:
-        return int(con.execute("SELECT count(*) FROM hands").fetchone()[0])
+        if player is None:
+            return int(con.execute("SELECT count(*) FROM hands").fetchone()[0])
+        return int(con.execute("SELECT count(DISTINCT hand_key) FROM hand_players "
+                               "WHERE player = ?", [player]).fetchone()[0])
     finally:
         con.close()
 
 
-class Browsing(threading.Thread):
-    """Loads the dashboard's pages one after another until stopped; records each load's
-    seconds and any error shown."""
+@dataclass
+class Browsing:
+    """Loads the dashboard's pages one after another in one tab, while processes run; records
+    each load's seconds and any error shown."""
 
-    def __init__(self, url: str, chromium: str) -> None:
-        super().__init__(daemon=True)
-        self.url, self.chromium = url, chromium
-        self.stop = threading.Event()
-        self.loads: list[tuple[str, float]] = []
-        self.errors: list[str] = []
+    page: Page
+    url: str
+    loads: list[tuple[str, float]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    exited: dict[int, float] = field(default_factory=dict)
+    """When each process was first seen exited (``time.monotonic()``, by pid)."""
+    turn: int = 0
 
-    def run(self) -> None:
-        from playwright import sync_api
-
-        try:
-            with sync_api.sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=self.chromium, args=ARGS)
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                while not self.stop.is_set():
-                    for path, title in PAGES.items():
-                        if self.stop.is_set():
-                            break
-                        self._load(page, path, title)
-                browser.close()
-        except Exception as exc:  # reported by the test, not lost in the thread
-            self.errors.append(f"browser: {exc!r}")
-
-    def _load(self, page, path: str, title: str) -> None:  # type: ignore[no-untyped-def]
+    def load_next(self) -> None:
+        path, title = list(PAGES.items())[self.turn % len(PAGES)]
+        self.turn += 1
         started = time.monotonic()
-        page.goto(f"{self.url}/{path}")
-        page.get_by_role("heading", name=title).first.wait_for(timeout=600_000)
-        page.wait_for_timeout(300)
-        page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
-                               timeout=600_000)
+        try:
+            self.page.goto(f"{self.url}/{path}")
+            self.page.get_by_role("heading", name=title).first.wait_for(timeout=600_000)
+            self.page.wait_for_timeout(300)
+            self.page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
+                                        timeout=600_000)
+        except Exception as exc:  # noqa: BLE001 (reported by the test with the others)
+            self.errors.append(f"{path or 'overview'}: {exc!r}"[:800])
+            return
         self.loads.append((path or "overview", time.monotonic() - started))
         for kind in ("stException", "stAlertContentError"):
-            found = page.locator(f"[data-testid='{kind}']")
+            found = self.page.locator(f"[data-testid='{kind}']")
             if found.count():
                 self.errors.append(f"{path or 'overview'}: {found.first.inner_text()[:500]}")
 
+    def until_done(self, procs: list[subprocess.Popen[Any]], seconds: float) -> None:
+        """Load pages until every process of ``procs`` has exited (fail after ``seconds``)."""
+        deadline = time.monotonic() + seconds
+        while not self._all_exited(procs):
+            if time.monotonic() > deadline:
+                pytest.fail(f"the commands did not finish in {seconds:.0f} s")
+            self.load_next()
 
-def test_cli_beside_a_running_dashboard(demo_db_path: Path, tmp_path: Path, ofc_script: str,
-                                        chromium_path: str) -> None:
-    db = tmp_path / "demo.duckdb"
-    shutil.copy(demo_db_path, db)
-    before = _hands(db)
+    def _all_exited(self, procs: list[subprocess.Popen[Any]]) -> bool:
+        now = time.monotonic()
+        for p in procs:
+            if p.poll() is not None:
+                self.exited.setdefault(p.pid, now)
+        return all(p.pid in self.exited for p in procs)
+
+
+def test_cli_beside_a_running_dashboard(writable_dashboard: Dashboard, browser,  # type: ignore[no-untyped-def]
+                                        tmp_path: Path, ofc_script: str) -> None:
+    db, url = writable_dashboard.db, writable_dashboard.url
+    before, before_hero = _hands(db), _hands(db, "Hero")
     files = _new_logs(tmp_path)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port", str(port),
-                               "--address", "127.0.0.1"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    browsing = Browsing(url, chromium_path)
+    browsing = Browsing(browser.new_page(viewport={"width": 1400, "height": 1000}), url)
     try:
-        wait_healthy(url, server)
-        browsing.start()
-        while not browsing.loads and not browsing.errors and browsing.is_alive():
-            time.sleep(0.2)  # the pages are being loaded before the commands start
+        browsing.load_next()  # the pages are being loaded before the commands start
         commands = [["import", str(f), "--json"] for f in files]
         commands += [["score", "--json"]] * 5
         commands += [["export", "--parquet", str(tmp_path / f"export-{i}")] for i in range(3)]
@@ -127,6 +129,7 @@ def test_cli_beside_a_running_dashboard(demo_db_path: Path, tmp_path: Path, ofc_
         assert len(commands) == 20
         started = time.monotonic()
         env = {**os.environ, "OFC_WAIT": "600"}
+        env.pop("OFC_DB", None)
         # outputs go to files: a full pipe would stall a command that holds the store
         procs = []
         for n, c in enumerate(commands):
@@ -135,26 +138,24 @@ def test_cli_beside_a_running_dashboard(demo_db_path: Path, tmp_path: Path, ofc_
                 procs.append((c, out, err, subprocess.Popen(
                     [ofc_script, c[0], "--db", str(db), *c[1:]], stdout=o, stderr=e,
                     env=env)))
-        results = []
-        for command, out, err, proc in procs:
-            proc.wait(timeout=max(1.0, 600 - (time.monotonic() - started)))
-            results.append((command, proc.returncode, out.read_text(), err.read_text(),
-                            time.monotonic() - started))
+        browsing.until_done([p for *_, p in procs], 600)
+        results = [(command, proc.returncode, out.read_text(), err.read_text(),
+                    browsing.exited[proc.pid] - started) for command, out, err, proc in procs]
         elapsed = time.monotonic() - started
         # the dashboard shows the new hands at its next run, without a restart
-        shown = _overview_hands(chromium_path, url)
+        shown = _overview_hands(browsing.page, url)
         # one import at a time beside the pages: it waits at most for a page run
         alone = []
         for path in _new_logs(tmp_path, "alone", 3):
             t0 = time.monotonic()
-            done = subprocess.run([ofc_script, "import", str(path), "--db", str(db)],
-                                  capture_output=True, text=True, timeout=300)
-            alone.append((done.returncode, done.stderr, time.monotonic() - t0))
+            err_file = tmp_path / f"alone-{path.name}.err"
+            with err_file.open("w") as e:
+                proc = subprocess.Popen([ofc_script, "import", str(path), "--db", str(db)],
+                                        stdout=subprocess.DEVNULL, stderr=e, env=env)
+                browsing.until_done([proc], 300)
+            alone.append((proc.returncode, err_file.read_text(), time.monotonic() - t0))
     finally:
-        browsing.stop.set()
-        browsing.join(timeout=300)
-        server.terminate()
-        server.wait(timeout=30)
+        browsing.page.close()
     waits = [float(m) for *_, err, _ in results
              for m in re.findall(r"waited ([0-9.]+) s for", err)]
     alone_waits = [float(m) for _, err, _ in alone
@@ -182,30 +183,23 @@ def test_cli_beside_a_running_dashboard(demo_db_path: Path, tmp_path: Path, ofc_
     scored = [len(out.splitlines()) for c, _, out, _, _ in results if c[0] == "score"]
     assert all(before <= n <= before + IMPORTS * HANDS_PER_FILE for n in scored), scored
     assert all(any((tmp_path / f"export-{i}").rglob("*.parquet")) for i in range(3))
-    assert shown == before + IMPORTS * HANDS_PER_FILE
+    assert shown == before_hero + IMPORTS * HANDS_PER_FILE  # Hero sits in every new hand
     assert len(loads) >= len(PAGES)
 
 
-def _overview_hands(chromium: str, url: str) -> int:
-    """The Hands figure Overview shows for Hero (who sits in every demo hand), on a new page."""
-    from playwright import sync_api
-
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(f"{url}/?player=Hero")
-        page.get_by_role("heading", name="Overview").first.wait_for(timeout=600_000)
-        page.wait_for_timeout(300)
-        page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
-                               timeout=600_000)
-        page.get_by_text("Cumulative points").first.wait_for(timeout=600_000)
-        # the metrics can be drawn after the chart's heading on a loaded machine: wait for them
-        # (by its exact label: a substring "Hands" also finds Money's "... hands")
-        page.locator("[data-testid='stMetricLabel']",
-                     has_text=re.compile(r"^\s*Hands\s*$")).first.wait_for(timeout=600_000)
-        metrics = [m.text_content() or "" for m in
-                   page.locator("[data-testid='stMetric']").all()]
-        browser.close()
+def _overview_hands(page: Page, url: str) -> int:
+    """The Hands figure Overview shows for Hero (who sits in every demo hand)."""
+    page.goto(f"{url}/?player=Hero")
+    page.get_by_role("heading", name="Overview").first.wait_for(timeout=600_000)
+    page.wait_for_timeout(300)
+    page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
+                           timeout=600_000)
+    page.get_by_text("Cumulative points").first.wait_for(timeout=600_000)
+    # the metrics can be drawn after the chart's heading on a loaded machine: wait for them
+    # (by its exact label: a substring "Hands" also finds Money's "... hands")
+    page.locator("[data-testid='stMetricLabel']",
+                 has_text=re.compile(r"^\s*Hands\s*$")).first.wait_for(timeout=600_000)
+    metrics = [m.text_content() or "" for m in page.locator("[data-testid='stMetric']").all()]
     found = next((m for m in (re.fullmatch(r"\s*Hands\s*([\d,]+)\s*", t) for t in metrics)
                   if m), None)
     assert found, metrics

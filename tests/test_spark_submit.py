@@ -2,7 +2,7 @@
 (``pip wheel``), shipped with ``spark-submit --py-files``, the command's module taken out of
 that wheel as the application file, no ``--master`` given to ``ofc spark`` (it keeps the one
 ``spark-submit`` set). The tables it writes equal ``ofc import`` + ``ofc export --parquet`` of
-the same logs, row for row (compared as ``tests/test_spark.py`` compares them).
+the same logs, row for row (compared as ``tests/helpers/spark.py`` reads them).
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from ingest import store
 from ingest.api import import_paths
 from ofc_cli.cmd_export import export_parquet
 from ofc_spark.session import java_missing
-from tests.test_spark import ROOT, TABLES, _ofc_hh_samples, _rows
+from tests.helpers.spark import TABLES, ofc_hh_samples, table_rows
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.spark]
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _wheel(out: Path) -> Path:
@@ -48,7 +50,7 @@ def test_spark_submit_with_the_wheel_writes_the_embedded_tables(tmp_path: Path) 
     problem = java_missing()
     if problem is not None:
         pytest.fail(problem)
-    logs = _ofc_hh_samples(tmp_path / "logs")
+    logs = ofc_hh_samples(tmp_path / "logs")
     wheel = _wheel(tmp_path)
     app = _application(wheel, tmp_path / "cli.py")
 
@@ -68,7 +70,7 @@ def test_spark_submit_with_the_wheel_writes_the_embedded_tables(tmp_path: Path) 
          "--conf", "spark.sql.shuffle.partitions=2", str(app),
          "spark", "score", "--input", str(logs), "--output", str(tmp_path / "spark")],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
-    ours, theirs = _rows(tmp_path / "spark"), _rows(tmp_path / "embedded")
+    ours, theirs = table_rows(tmp_path / "spark"), table_rows(tmp_path / "embedded")
     # exit status 1 says some hands were rejected (the samples hold bad hands on purpose)
     assert done.returncode == (1 if theirs["rejected"] else 0), done.stderr[-3000:]
     assert f"{len(theirs['hands']):,} stored" in done.stdout, done.stdout

@@ -1,4 +1,4 @@
-"""Paper cuts of issue 14, point 7, on the pages: every time shown with its zone, on the log's
+"""Times, seats and stakes on the pages: every time shown with its zone, on the log's
 clock by default (or UTC, or a named zone, chosen in the sidebar); the replayer names the log's
 seat numbers; a session without a stake says so instead of None/nan; the Fantasyland page
 does not add OFC Double's race points to other points."""

@@ -6,12 +6,11 @@ same folders, and the watched folders kept through a rescore."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,26 +20,10 @@ import pytest
 from ingest import api, store
 from ingest.watch import Watcher
 from ingest.watched_folders import FolderError, add_folder, folder_errors, remove_folder
-from tests.test_import_cli import query
+from tests.helpers.store import hand_lines, query
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo" / "regular.Hero.jsonl"
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
-
-
-def hand_lines(prefix: str, count: int, start: int = 0,
-               played_at: Callable[[int], str] | None = None) -> list[str]:
-    """``count`` demo hands under new ids ``prefix-N`` (hands no store has), played at
-    ``played_at(N)`` when given. Shared by the other watcher tests."""
-    lines = DEMO.read_text(encoding="utf-8").splitlines()[start:start + count]
-    out = []
-    for n, line in enumerate(lines, start=start):
-        hand = json.loads(line)
-        hand["hand_id"] = f"{prefix}-{n}"
-        hand["session_id"] = prefix
-        if played_at is not None:
-            hand["played_at"] = played_at(n)
-        out.append(json.dumps(hand))
-    return out
 
 
 def settled(path: Path) -> Path:

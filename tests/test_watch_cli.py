@@ -17,7 +17,7 @@ import duckdb
 import pytest
 
 from ingest.watch import Watcher
-from tests.test_watch import hand_lines
+from tests.helpers.store import hand_lines
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.test_watch import hand_lines
+from tests.helpers.store import hand_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "dashboard" / "app.py")

@@ -1,5 +1,6 @@
-"""Inputs that once made an import end in a traceback (issue 12): each is now read as the docs
-say, and each test here fails on the code before the fix."""
+"""Hostile and odd input to an import: card spellings, unknown cards, tokens that are no card,
+deep nesting, huge numbers, lone surrogates, wrong types. Each once ended an import in a
+traceback; each is now read as the docs say (stored, or that hand's own error)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,7 @@ from ingest.formats import ofc_hh_fast
 from ingest.formats.ofc_hh import loads_line, record_from_dict
 from ofc_cli.cmd_score import score_file
 from ofc_core.validate_batch import card_table, valid_hands
-from tests.test_import import assert_stored_equals_scalar, rows
-
-LINE = ('{"format": "ofc-hh/1", "source": "home", "hand_id": "h1", "variant": "regular", '
-        '"players": [{"name": "ann", "seat": 0, "board": {"top": "Th 6d 2c", '
-        '"middle": "Ks Kd 9s 5h 3c", "bottom": "Jh Jd Jc 4s 4d"}}, {"name": "bob", "seat": 1, '
-        '"board": {"top": "Ah Kc 3d", "middle": "As Ad 8h 7c 2h", "bottom": "Qc Tc 8c 6c 5c"}}]}')
-"""A canonical hand whose first card (of the first player) is ``Th``."""
+from tests.helpers.store import LINE, assert_stored_equals_scalar, rows
 
 
 @pytest.fixture

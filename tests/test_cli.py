@@ -1,4 +1,6 @@
-"""Paper cuts of the command line (issue 14, point 7)."""
+"""The ``ofc`` command line as a whole: its help, options written between a command's words,
+the message for a file that is not there, and an output file that exists (refused without
+``--force``)."""
 
 from __future__ import annotations
 

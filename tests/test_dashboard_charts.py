@@ -1,5 +1,5 @@
-"""Issue 14's chart paper cuts, read from the figures the pages send to the browser (the
-plotly spec of each chart in an AppTest run on the demo data): whole hand numbers on the
+"""The charts, read from the figures the pages send to the browser (the plotly spec of each
+chart in an AppTest run on the demo data): whole hand numbers on the
 Overview's x axis, a tooltip that says more than "hand 303 +1,467 points", a label on every
 Fouls bar (a 0% bar included), a labelled net bar and unrotated labels on the Opponents
 waterfall, and two y axes whose zeros line up on Sessions and on "Does chasing pay?".

@@ -1,5 +1,5 @@
-"""Paper cuts of the dashboard that a unit test or AppTest can catch (issue 14, point 7;
-issue 23, point 5)."""
+"""How the pages word their numbers, checked on the functions that write them: no confidence
+interval from too few hands, the Import page's ledger line, a missing value shown as a dash."""
 
 from __future__ import annotations
 

@@ -8,7 +8,8 @@ log of three hands between ann and bob (the boards of ``tests.helpers.store.LINE
 - hand ``a2``: the room says ann +1, bob -1: equal;
 - hand ``a3``: no reported points: not audited.
 
-So 2 hands audited, 1 equal, and one player of one hand differs.
+So 2 hands audited, 1 equal, and one player of one hand differs, in its points (the log
+reports nothing else: no foul, royalties or Fantasyland to compare).
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def test_one_differing_player_makes_the_hand_differ(tmp_path: Path) -> None:
         con.close()
     assert audit == EXPECTED
     assert report.files[0].audit == EXPECTED
-    assert audit.summary() == "audit: 1 of 2 hands' reported points equal ours"
+    assert audit.summary() == ("audit: 1 of 2 hands' reported results equal ours (player-hands "
+                               "that differ: points 1)")
 
 
 def test_ofc_import_prints_the_audit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,9 +65,10 @@ def test_ofc_import_prints_the_audit(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["import", str(log), "--db", str(tmp_path / "a.duckdb"), "--json"]) == 0
     audit = json.loads(capsys.readouterr().out)["files"][0]["audit"]
     assert audit == {"audited": 2, "equal": 1,
-                     "differ": [{"hand_id": "a1", "player": "bob", "theirs": -3.0, "ours": -1.0}]}
+                     "differ": [{"hand_id": "a1", "player": "bob", "what": "points",
+                                 "theirs": -3.0, "ours": -1.0}]}
     assert main(["import", str(log), "--db", str(tmp_path / "b.duckdb")]) == 0
-    assert "audit: 1 of 2 hands' reported points equal ours" in capsys.readouterr().out
+    assert "1 of 2 hands' reported results equal ours" in capsys.readouterr().out
 
 
 def test_the_import_page_shows_one_hand_differing(empty_db_path: Path,
@@ -77,5 +80,6 @@ def test_the_import_page_shows_one_hand_differing(empty_db_path: Path,
     assert not at.exception
     table = next(d.value for d in at.dataframe if "hands audited" in d.value.columns)
     assert table.to_dict("records") == [{"file": "room.jsonl", "hands audited": 2,
-                                         "equal to ours": 1, "differ": 1}]
-    assert any(m.value.startswith("**1** hands scored differently") for m in at.markdown)
+                                         "equal to ours": 1, "differ": 1, "points": 1}]
+    assert any(m.value.startswith("**1** hands where the room's result differs")
+               for m in at.markdown)

@@ -417,11 +417,11 @@ def main(argv: list[str] | None = None) -> int:
         db.unlink(missing_ok=True)
         build(db, args.hands)
         print(f"  built in {time.perf_counter() - t:.0f} s", file=sys.stderr)
-    paths = [url for _, _, _, url in APP_PAGES]
+    named = {url or Path(source).stem: url for source, _, _, url in APP_PAGES}  # "/": overview
     wanted = [p for p in args.pages.split(",") if p]
-    if unknown := set(wanted) - set(paths):
-        parser.error(f"no page {', '.join(sorted(unknown))} (pages: {', '.join(paths)})")
-    paths = wanted or paths
+    if unknown := set(wanted) - set(named):
+        parser.error(f"no page {', '.join(sorted(unknown))} (pages: {', '.join(named)})")
+    paths = [named[p] for p in wanted] or list(named.values())
 
     from playwright.sync_api import sync_playwright
 

@@ -75,11 +75,8 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,7 +91,14 @@ from ofc_core.evaluate import category_of, hand_name
 from ofc_core.rules import PRESETS
 from ofc_core.scoring import Seat, score_hand
 from tests.helpers import hypo
-from tests.helpers.browser import CHROMIUM_ARGS, Dashboard, open_page, start_dashboard
+from tests.helpers.browser import (
+    CHROMIUM_ARGS,
+    Dashboard,
+    free_port,
+    open_page,
+    start_dashboard,
+    wait_healthy,
+)
 
 hypo.load_profile()
 
@@ -510,27 +514,6 @@ def chromium(browser: Any) -> Any:
     return browser
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path,
-                  seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"ofc dashboard exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    pytest.fail(f"the dashboard did not become healthy in {seconds} s:\n{log.read_text()}")
-
-
 @pytest.fixture
 def serve_dashboard(ofc_script: str, tmp_path: Path):  # type: ignore[no-untyped-def]
     """``serve_dashboard(db) -> url``: ``ofc dashboard`` on ``db``, stopped after the test."""
@@ -538,14 +521,14 @@ def serve_dashboard(ofc_script: str, tmp_path: Path):  # type: ignore[no-untyped
     env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
 
     def start(db: Path) -> str:
-        port, log = _free_port(), tmp_path / "dashboard.log"
+        port, log = free_port(), tmp_path / "dashboard.log"
         with log.open("w") as out:
             proc = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port",
                                      str(port), "--address", "127.0.0.1"], stdout=out,
                                     stderr=subprocess.STDOUT, env=env, start_new_session=True)
         started.append(proc)
         url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, proc, log)
+        wait_healthy(url, proc, log)
         return url
 
     yield start

@@ -69,13 +69,13 @@ tenth of the examples); ``HYPOTHESIS_PROFILE=ci`` or ``--hypothesis-profile ci``
 
 from __future__ import annotations
 
+import contextlib
 import io
+import itertools
 import json
 import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -94,10 +94,8 @@ from tests.helpers import hypo
 from tests.helpers.browser import (
     CHROMIUM_ARGS,
     Dashboard,
-    free_port,
     open_page,
     start_dashboard,
-    wait_healthy,
 )
 
 hypo.load_profile()
@@ -515,28 +513,14 @@ def chromium(browser: Any) -> Any:
 
 
 @pytest.fixture
-def serve_dashboard(ofc_script: str, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """``serve_dashboard(db) -> url``: ``ofc dashboard`` on ``db``, stopped after the test."""
-    started: list[subprocess.Popen[bytes]] = []
-    env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
+def serve_dashboard(ofc_script: str, tmp_path: Path) -> Iterator[Callable[[Path], str]]:
+    """``serve_dashboard(db) -> url``: ``ofc dashboard`` on ``db``
+    (:func:`tests.helpers.browser.start_dashboard`), stopped after the test."""
+    numbers = itertools.count(1)
+    with contextlib.ExitStack() as servers:
+        def start(db: Path) -> str:
+            folder = tmp_path / f"dashboard-{next(numbers)}"
+            folder.mkdir()
+            return servers.enter_context(start_dashboard(ofc_script, db, folder)).url
 
-    def start(db: Path) -> str:
-        port, log = free_port(), tmp_path / "dashboard.log"
-        with log.open("w") as out:
-            proc = subprocess.Popen([ofc_script, "dashboard", "--db", str(db), "--port",
-                                     str(port), "--address", "127.0.0.1"], stdout=out,
-                                    stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        started.append(proc)
-        url = f"http://127.0.0.1:{port}"
-        wait_healthy(url, proc, log)
-        return url
-
-    yield start
-    for proc in started:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        yield start

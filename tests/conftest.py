@@ -36,10 +36,10 @@ Fixtures
     :class:`FixtureFacts`: the fixture's hero, HTML-named player, hand count and source (test
     modules cannot import this file under ``--import-mode=importlib``).
 
-The browser (one Chromium and two dashboard servers for the whole session)
---------------------------------------------------------------------------
+The browser (one Chromium a browser group, two dashboard servers for the whole session)
+-------------------------------------------------------------------------------------
 ``browser`` (session)
-    Playwright's ``Browser``: the one headless Chromium of the session (open a tab with
+    Playwright's ``Browser``: the headless Chromium of this worker (open a tab with
     ``browser.new_page()``, or take the ``tab`` fixture).
 ``tab`` (function)
     A new 1400 x 2000 tab of that browser (timeouts 60 s), closed after the test.
@@ -52,9 +52,12 @@ The browser (one Chromium and two dashboard servers for the whole session)
     on a user's first start). Tests may write to it, each under names of its own (hand ids,
     sessions, tags, folders), and compare before with after: other tests write to it too.
     A test that uploads the newest hands (by date) says so in its docstring.
-Every test that takes one of these runs in the xdist group ``browser`` (one worker, so one
-Chromium and two servers); every test that takes ``spark`` or is marked ``spark`` in the group
-``spark``; every other test in its module's group. The two groups run first.
+Every test that takes one of these runs in one of two xdist groups: ``browser-writable`` (it
+takes ``writable_dashboard``) or ``browser`` (the others: the read-only server, or servers of
+their own). Each group runs on one worker, so the suite starts at most two Chromiums (one a
+worker, measured faster than one browser group on one worker: docs/benchmarks.md) and each
+server once. Every test that takes ``spark`` or is marked ``spark`` is in the group ``spark``;
+every other test in its module's group. The three groups run first.
 
 ``spark`` (session)
     A local Spark session (``local[2]``, two shuffle partitions); fails naming the package
@@ -481,9 +484,12 @@ BROWSER_FIXTURES = frozenset({"browser", "tab", "demo_dashboard", "writable_dash
 
 
 def _group(item: pytest.Item) -> str:
-    """The xdist group of a test: ``browser`` (one Chromium and two servers), ``spark`` (one
-    JVM), else its module (its module's fixtures built once)."""
+    """The xdist group of a test: ``browser-writable`` (the writable server), ``browser`` (the
+    other browser tests), ``spark`` (one JVM), else its module (its module's fixtures built
+    once)."""
     names = set(getattr(item, "fixturenames", ()))
+    if "writable_dashboard" in names:
+        return "browser-writable"
     if names & BROWSER_FIXTURES:
         return "browser"
     if "spark" in names or item.get_closest_marker("spark"):
@@ -494,20 +500,20 @@ def _group(item: pytest.Item) -> str:
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test gets its xdist group (:func:`_group`); browser tests are marked
-    ``browser``. The browser and Spark groups, the longest, run first: under
-    ``--dist loadgroup`` two workers start on them while the modules fill in around."""
-    order = {"browser": 0, "spark": 1}
+    ``browser``. The Spark and browser groups, the longest, run first: under
+    ``--dist loadgroup`` the two workers start on them while the modules fill in around."""
+    order = {"spark": 0, "browser-writable": 1, "browser": 2}
     for item in items:
         group = _group(item)
-        if group == "browser":
+        if group.startswith("browser"):
             item.add_marker(pytest.mark.browser)
         item.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=lambda item: order.get(_group(item), 2))
+    items.sort(key=lambda item: order.get(_group(item), len(order)))
 
 
 @pytest.fixture(scope="session")
 def chromium(browser: Any) -> Any:
-    """The session's one Chromium under the name the graph tests use (a second Playwright in
+    """The worker's Chromium under the name the graph tests use (a second Playwright in
     one process would fail: its sync API refuses to run inside the first one's loop)."""
     return browser
 

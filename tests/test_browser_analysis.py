@@ -34,17 +34,22 @@ pytestmark = pytest.mark.slow
 
 
 def _check_page(page: Page, url: str, path: str, title: str) -> None:
-    """Open ``path`` in ``page``, wait until it is drawn, save it, and check it shows no
-    exception (and, for an analysis page, its chart and no error message)."""
-    page.goto(f"{url}/{path}")
+    """Open ``path`` (a documented URL path, ``/`` for Overview) in ``page`` with a filter in its
+    URL, wait until it is drawn, save it, and check that it is the page named ``title``, shows
+    no "Page not found" and no exception, keeps the filter, and, for an analysis page, draws its
+    chart and no error message."""
+    page.goto(f"{url}{path}?player=Hero")
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
     page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
     settle_drawn(page)
-    if path in PAGES:
+    analysis = path.strip("/") in PAGES
+    if analysis:
         page.wait_for_selector(".js-plotly-plot", timeout=60_000)
-    save_screenshot(page, path or "overview")
+    save_screenshot(page, path.strip("/") or "overview")
+    assert page.get_by_text("Page not found").count() == 0, path
     assert page.locator("[data-testid='stException']").count() == 0, path
-    if path in PAGES:
+    assert "player=Hero" in page.url, (path, page.url)  # the filters are kept
+    if analysis:
         assert page.locator("[data-testid='stAlertContentError']").count() == 0, path
 
 
@@ -65,33 +70,24 @@ def documented_pages() -> dict[str, str]:
     return pages
 
 
-def test_every_url_the_docs_give_opens_its_page(demo_dashboard: Dashboard,
-                                                  browser) -> None:  # type: ignore[no-untyped-def]
-    """``/overview`` too (issue 23): the default page is served at ``/``, and its own name
-    used to open "Page not found"."""
+def test_every_page_and_every_url_the_docs_give_renders(demo_dashboard: Dashboard,
+                                                        browser) -> None:  # type: ignore[no-untyped-def]
+    """Every URL of docs/dashboard.md's Pages table, ``/overview`` too (issue 23: the default
+    page is served at ``/``, and its own name used to open "Page not found"), and with them
+    every page of the app, in one tab (a tall one: the screenshots show whole pages); every
+    page is checked, and the failures are reported together, each under its URL."""
     pages = documented_pages()
     assert {"/", "/overview", "/hands", "/review", "/import", "/sessions"} <= set(pages), pages
-    for path, title in pages.items():
-        page = open_page(browser, f"{demo_dashboard.url}{path}?player=Hero")
-        page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
-        settle_drawn(page)
-        assert page.get_by_text("Page not found").count() == 0, path
-        assert page.locator("[data-testid='stException']").count() == 0, path
-        assert "player=Hero" in page.url, (path, page.url)  # the filters are kept
-        page.close()
-
-
-def test_every_page_renders(demo_dashboard: Dashboard, browser) -> None:  # type: ignore[no-untyped-def]
-    """All pages in one tab (a tall one: the screenshots show whole pages); every page is
-    checked, and the failures are reported together, each under its page."""
+    every_page = {f"/{path}": title for path, title in {**PAGES, **OTHER_PAGES}.items()}
+    assert every_page.items() <= pages.items(), "a page missing from docs/dashboard.md"
     page = browser.new_page(viewport={"width": 1400, "height": 3200})
     failures: dict[str, str] = {}
     try:
-        for path, title in {**PAGES, **OTHER_PAGES}.items():
+        for path, title in pages.items():
             try:
                 _check_page(page, demo_dashboard.url, path, title)
             except Exception as exc:  # noqa: BLE001 (one page's failure, reported below)
-                failures[path or "overview"] = f"{type(exc).__name__}: {exc}"[:2000]
+                failures[path] = f"{type(exc).__name__}: {exc}"[:2000]
     finally:
         page.close()
     assert not failures, failures

@@ -4,7 +4,8 @@ The store has one owner: every write to the hand tables or the ledger (importing
 rescoring, removing an import such as the demo sample, upgrading an older store), to the
 decision review's table (``write_decisions``), to the user's names (``set_my_names``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
-``set_hand_tags``, ``set_player_note``, ``set_player_tags``) and to the watched folders
+``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
+``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
 (``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) is a function here, and import
 ids come from the reports these functions return. The dashboard imports ingest only through
 this module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
@@ -49,8 +50,10 @@ from .notes import (
     hand_annotation,
     player_annotation,
     player_tag_lists,
+    set_hand_annotation,
     set_hand_note,
     set_hand_tags,
+    set_player_annotation,
     set_player_note,
     set_player_tags,
     tag_choices,
@@ -84,8 +87,9 @@ __all__ = [
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",
-    "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_note",
-    "set_hand_tags", "set_player_note", "set_player_tags", "tag_choices", "tag_key",
+    "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_annotation",
+    "set_hand_note", "set_hand_tags", "set_player_annotation", "set_player_note",
+    "set_player_tags", "tag_choices", "tag_key",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
 ]

@@ -146,59 +146,88 @@ _HAND = ("hand", ("source", "hand_id"))
 _PLAYER = ("player", ("player",))
 
 
-def _set_note(con: duckdb.DuckDBPyConnection, kind: tuple[str, tuple[str, ...]],
-              key: Sequence[str], raw: str) -> None:
-    note = clean_note(raw)
+def _write_note(con: duckdb.DuckDBPyConnection, kind: tuple[str, tuple[str, ...]],
+                key: Sequence[str], note: str) -> None:
+    """Replace the stored note of ``key`` with ``note`` (cleaned; ``''`` deletes it), inside
+    the caller's transaction."""
     table, cols = f"{kind[0]}_notes", kind[1]
     match = " AND ".join(f"{c} = ?" for c in cols)
-    with transaction(con, f"saving the {kind[0]} note"):
-        con.execute(f"DELETE FROM {table} WHERE {match}", list(key))
-        if note:
-            con.execute(f"INSERT INTO {table} ({', '.join(cols)}, note, updated_at) "
-                        f"VALUES ({', '.join('?' * len(cols))}, ?, ?)",
-                        [*key, note, datetime.now(timezone.utc)])
-        con.execute("COMMIT")
+    con.execute(f"DELETE FROM {table} WHERE {match}", list(key))
+    if note:
+        con.execute(f"INSERT INTO {table} ({', '.join(cols)}, note, updated_at) "
+                    f"VALUES ({', '.join('?' * len(cols))}, ?, ?)",
+                    [*key, note, datetime.now(timezone.utc)])
 
 
-def _set_tags(con: duckdb.DuckDBPyConnection, kind: tuple[str, tuple[str, ...]],
-              key: Sequence[str], raw: Iterable[str]) -> tuple[str, ...]:
-    tags = clean_tags(raw)
+def _write_tags(con: duckdb.DuckDBPyConnection, kind: tuple[str, tuple[str, ...]],
+                key: Sequence[str], tags: tuple[Tag, ...]) -> None:
+    """Replace the stored tags of ``key`` with ``tags`` (cleaned), inside the caller's
+    transaction."""
     table, cols = f"{kind[0]}_tags", kind[1]
     match = " AND ".join(f"{c} = ?" for c in cols)
     now = datetime.now(timezone.utc)
-    with transaction(con, f"saving the {kind[0]} tags"):
-        con.execute(f"DELETE FROM {table} WHERE {match}", list(key))
-        if tags:
-            con.executemany(
-                f"INSERT INTO {table} ({', '.join(cols)}, position, tag, tag_key, tagged_at) "
-                f"VALUES ({', '.join('?' * len(cols))}, ?, ?, ?, ?)",
-                [[*key, i, t.text, t.key, now] for i, t in enumerate(tags)])
+    con.execute(f"DELETE FROM {table} WHERE {match}", list(key))
+    if tags:
+        con.executemany(
+            f"INSERT INTO {table} ({', '.join(cols)}, position, tag, tag_key, tagged_at) "
+            f"VALUES ({', '.join('?' * len(cols))}, ?, ?, ?, ?)",
+            [[*key, i, t.text, t.key, now] for i, t in enumerate(tags)])
+
+
+def _save(con: duckdb.DuckDBPyConnection, kind: tuple[str, tuple[str, ...]],
+          key: Sequence[str], note: str | None, tags: Iterable[str] | None) -> tuple[str, ...]:
+    """Check ``note`` and ``tags`` (``None``: leave that part as stored) first, then write
+    both in one transaction: a refused tag saves nothing, not even the note beside it. The
+    tags stored, as shown."""
+    cleaned_note = None if note is None else clean_note(note)
+    cleaned_tags = None if tags is None else clean_tags(tags)
+    what = " and ".join(w for w, v in (("note", note), ("tags", tags)) if v is not None)
+    with transaction(con, f"saving the {kind[0]} {what}"):
+        if cleaned_note is not None:
+            _write_note(con, kind, key, cleaned_note)
+        if cleaned_tags is not None:
+            _write_tags(con, kind, key, cleaned_tags)
         con.execute("COMMIT")
-    return tuple(t.text for t in tags)
+    return tuple(t.text for t in cleaned_tags or ())
 
 
 def set_hand_note(con: duckdb.DuckDBPyConnection, source: str, hand_id: str, note: str) -> None:
     """Store the note of the hand ``(source, hand_id)`` (``''`` clears it), in one
     transaction. Raises :class:`NoteError` for a note the store refuses."""
-    _set_note(con, _HAND, (source, hand_id), note)
+    _save(con, _HAND, (source, hand_id), note, None)
 
 
 def set_hand_tags(con: duckdb.DuckDBPyConnection, source: str, hand_id: str,
                   tags: Iterable[str]) -> tuple[str, ...]:
     """Replace the tags of the hand ``(source, hand_id)`` with ``tags`` (none clears them);
     the tags stored, as shown. Raises :class:`NoteError` for a tag the store refuses."""
-    return _set_tags(con, _HAND, (source, hand_id), tags)
+    return _save(con, _HAND, (source, hand_id), None, tags)
+
+
+def set_hand_annotation(con: duckdb.DuckDBPyConnection, source: str, hand_id: str, note: str,
+                        tags: Iterable[str]) -> tuple[str, ...]:
+    """Store the note and the tags of the hand ``(source, hand_id)`` together: both are
+    checked before anything is written, so a refused tag leaves the stored note as it was.
+    The tags stored, as shown. Raises :class:`NoteError`."""
+    return _save(con, _HAND, (source, hand_id), note, tags)
 
 
 def set_player_note(con: duckdb.DuckDBPyConnection, player: str, note: str) -> None:
     """Store the note on ``player`` (an opponent, by name; ``''`` clears it)."""
-    _set_note(con, _PLAYER, (player,), note)
+    _save(con, _PLAYER, (player,), note, None)
 
 
 def set_player_tags(con: duckdb.DuckDBPyConnection, player: str,
                     tags: Iterable[str]) -> tuple[str, ...]:
     """Replace the tags of ``player`` with ``tags``; the tags stored, as shown."""
-    return _set_tags(con, _PLAYER, (player,), tags)
+    return _save(con, _PLAYER, (player,), None, tags)
+
+
+def set_player_annotation(con: duckdb.DuckDBPyConnection, player: str, note: str,
+                          tags: Iterable[str]) -> tuple[str, ...]:
+    """Store the note and the tags of ``player`` together, as
+    :func:`set_hand_annotation` does for a hand."""
+    return _save(con, _PLAYER, (player,), note, tags)
 
 
 # --- reading ---------------------------------------------------------------------------------

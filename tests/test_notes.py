@@ -15,8 +15,10 @@ from ingest.api import (
     hand_annotation,
     import_files,
     player_annotation,
+    set_hand_annotation,
     set_hand_note,
     set_hand_tags,
+    set_player_annotation,
     set_player_note,
     set_player_tags,
     tag_choices,
@@ -113,6 +115,22 @@ def test_a_tag_the_store_refuses_says_why(con) -> None:
             set_hand_tags(con, "s", "1", tags)
     assert hand_annotation(con, "s", "1").tags == ("kept",)
     assert set_hand_tags(con, "s", "1", ["a" * 40]) == ("a" * 40,)  # the limit itself is fine
+
+
+def test_a_note_and_tags_saved_together_save_nothing_when_a_tag_is_refused(con) -> None:
+    """The replayer and the Opponents page save a note and its tags with one button: a
+    refused tag leaves the stored note as it was (it used to be written before the tags were
+    checked), and a refused note leaves the tags."""
+    for save, read, key in [(set_hand_annotation, hand_annotation, ("s", "1")),
+                            (set_player_annotation, player_annotation, ("Bob",))]:
+        assert save(con, *key, "old note", ["old"]) == ("old",)
+        with pytest.raises(NoteError, match="At most 20 tags"):
+            save(con, *key, "new note", [f"t{i}" for i in range(21)])
+        with pytest.raises(NoteError, match="U\\+0000"):
+            save(con, *key, "nul \x00", ["new"])
+        assert read(con, *key) == api.Annotation("old note", ("old",))
+        assert save(con, *key, "new note", ["new", "NEW"]) == ("new",)
+        assert read(con, *key) == api.Annotation("new note", ("new",))
 
 
 def test_notes_survive_rescore_merge_and_removing_other_imports(con) -> None:

@@ -61,8 +61,7 @@ def hand_notes(hand: dict[str, Any]) -> None:
     source, hand_id = str(hand["source"]), str(hand["hand_id"])
 
     def write(con: Any, note: str, tags: Any) -> api.Annotation:
-        api.set_hand_note(con, source, hand_id, note)
-        api.set_hand_tags(con, source, hand_id, tags)
+        api.set_hand_annotation(con, source, hand_id, note, tags)
         return notes_q.of_hand(con, source, hand_id)
 
     notes_editor.editor(f"hand_{hand['hand_key']}", db.query(notes_q.of_hand, source, hand_id),

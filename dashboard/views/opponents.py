@@ -109,8 +109,7 @@ def split_chart(split: pd.DataFrame) -> list[Any] | None:
 def opponent_notes(opponent: str) -> None:
     """Your note and tags on ``opponent`` (kept by the name, across every room and rescore)."""
     def write(con: Any, note: str, tags: Any) -> api.Annotation:
-        api.set_player_note(con, opponent, note)
-        api.set_player_tags(con, opponent, tags)
+        api.set_player_annotation(con, opponent, note, tags)
         return notes.of_player(con, opponent)
 
     notes_editor.editor(f"opponent_{opponent}", db.query(notes.of_player, opponent),

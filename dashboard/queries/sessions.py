@@ -127,18 +127,19 @@ FL_ENTRY_RATE = "avg(CASE WHEN s.fantasyland THEN NULL ELSE (s.fantasyland_next 
 Overview page."""
 
 _PERIOD_PARTS = {
-    "session": ("s.session_id", "g.n", "coalesce('id:' || k1, 'gap:' || k2::VARCHAR, 'undated')"),
+    "session": ("s.session_id", "g.n",
+                "coalesce('id:' || {k1}, 'gap:' || {k2}::VARCHAR, 'undated')"),
     "week": ("date_trunc('week', s.played_at)", "NULL::BIGINT",
-             "coalesce(strftime(k1, '%Y-%m-%d'), 'undated')"),
+             "coalesce(strftime({k1}, '%Y-%m-%d'), 'undated')"),
     "day": ("date_trunc('day', s.played_at)", "NULL::BIGINT",
-            "coalesce(strftime(k1, '%Y-%m-%d'), 'undated')"),
+            "coalesce(strftime({k1}, '%Y-%m-%d'), 'undated')"),
 }
-"""Per kind of period: the two raw grouping columns (``k1``, ``k2``) and the key built from
-them. Grouping on raw columns and naming the few groups afterwards is about twice as fast as
-grouping on the key text."""
+"""Per kind of period: the two raw grouping columns (``k1``, ``k2``) and the template of the
+key built from them (over the grouped columns in :func:`period_table`, over the raw ones in
+:data:`PERIODS`). Grouping on raw columns and naming the few groups afterwards is about twice
+as fast as grouping on the key text."""
 
-PERIODS = {name: label.replace("k1", k1).replace("k2", k2)
-           for name, (k1, k2, label) in _PERIOD_PARTS.items()}
+PERIODS = {name: key.format(k1=k1, k2=k2) for name, (k1, k2, key) in _PERIOD_PARTS.items()}
 """The period key of one row of ``scope s``, as :func:`period_table` names its rows, for
 :func:`hand_list`."""
 
@@ -189,7 +190,7 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     (without race points when the periods mix race scoring with another system), and the
     trend (points per hand averaged over the last ``TREND_PERIODS`` periods). ``period`` is
     the key for :func:`hand_list` with ``PERIODS[period]``."""
-    k1, k2, label = _PERIOD_PARTS[period]
+    k1, k2, key = _PERIOD_PARTS[period]
     if period == "session":
         head, params = sessions_cte(filters, gap_minutes)
         join = SESSION_JOIN
@@ -199,7 +200,7 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     currency, named = currency_label(con, "sum(s.money)", "s.currency")
     scoring, systems = scoring_label(con, "s.scoring")
     sql = head + _PERIOD_TABLE.format(
-        k1=k1, k2=k2, label=label, join=join,
+        k1=k1, k2=k2, label=key.format(k1="k1", k2="k2"), join=join,
         foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1,
         money="s.money", plain_points=point_sql("s"), currency=currency,
         scoring=scoring, race_hands=race_count("s.scoring"))

@@ -16,8 +16,8 @@ points at 0.50 EUR a point holds +3.50.
 for race hands); a match's money depends on its other hands (the doubles), which may come in
 other files, so :func:`settle_matches` fills it in after every write, in the writer's
 transaction. ``ofc spark`` applies the same rule in Spark (``ofc_spark/money.py``: Spark cannot
-run this DuckDB SQL); ``tests/double_matches.py`` holds both to the same hand-worked matches (no
-cube, one double, three doubles, a surrender, the log's cube, no winner).
+run this DuckDB SQL); ``tests/helpers/double.py`` holds both to the same hand-worked matches
+(no cube, one double, three doubles, declined doubles, a surrender, the log's cube, no winner).
 """
 
 from __future__ import annotations

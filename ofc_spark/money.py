@@ -7,7 +7,7 @@ other hands carry none (``NULL``). The final cube is the ``match_end`` event's `
 ``ofc spark score`` writes ``hand_players.money`` with :func:`settle`, as the embedded store
 does with :func:`ingest.money.settle_matches`; the reports read the column. The rule is written
 twice because Spark cannot run the store's DuckDB SQL: ``test_spark.py`` holds the two equal on
-the hand-worked matches of ``tests/double_matches.py``.
+the hand-worked matches of ``tests/helpers/double.py``.
 """
 
 from __future__ import annotations

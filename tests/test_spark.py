@@ -26,7 +26,7 @@ import pytest
 
 from ingest.api import import_paths
 from ingest.hand_tables import HAND_TABLES
-from tests.helpers.double_matches import MATCHES, expected_money, write_matches
+from tests.helpers.double import MATCHES, expected_money, write_matches
 from tests.helpers.spark import TABLES, SparkRun, read_table, table_rows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,9 +173,10 @@ def test_local_sessions_get_a_heap_for_a_million_hands(spark: Any) -> None:
 
 def test_spark_money_equals_the_store_on_hand_worked_matches(spark: Any, tmp_path: Path) -> None:
     """The Double money rule has two homes, SQL (ingest/money.py) and Spark (ofc_spark/money.py):
-    on the hand-worked matches of tests/helpers/double_matches.py (no cube, one double, three
-    doubles, a surrender, the log's own cube, no winner) both give the figures worked out by
-    hand. Spark settles the store's own rows with their race money taken out."""
+    on the hand-worked matches of tests/helpers/double.py (no cube, one double, three
+    doubles, declined doubles, a surrender, the log's own cube, a winner named by "by", no
+    winner) both give the figures worked out by hand. Spark settles the store's own rows with
+    their race money taken out."""
     from ofc_spark.money import settle
 
     db = tmp_path / "ofc.duckdb"
@@ -201,6 +202,7 @@ def test_spark_money_equals_the_store_on_hand_worked_matches(spark: Any, tmp_pat
     got = {(hand_id[r["hand_key"]], r["player"]): r["money"] for r in settled.collect()}
     expected = expected_money()
     assert {(h, p): m for h, p, m in stored} == expected
-    for name, (_, worked) in MATCHES.items():
-        assert {k: got.get(k) for k in worked} == worked, name
+    for match in MATCHES:
+        worked = match.money()
+        assert {k: got.get(k) for k in worked} == worked, match.name
     assert got == expected

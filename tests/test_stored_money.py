@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from ingest import api
-from tests.helpers.double_matches import MATCHES, expected_money, write_matches
+from tests.helpers.double import MATCHES, expected_money, write_matches
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
 
@@ -118,12 +118,15 @@ def test_plain_hands_hold_points_times_stake(demo_db_path: Path) -> None:
 
 
 def test_hand_worked_matches_hold_their_money(tmp_path: Path) -> None:
-    """No cube, one double, three doubles, a surrender, the log's own cube, no winner: the
-    store holds the figures worked out by hand (tests/helpers/double_matches.py)."""
+    """No cube, one double, three doubles, declined doubles, a surrender, the log's own cube, a
+    winner named by "by", no winner: the store holds the figures worked out by hand
+    (tests/helpers/double.py), a file a match."""
     db = tmp_path / "ofc.duckdb"
     report = api.import_paths([str(p) for p in write_matches(tmp_path)], db)
-    assert report.exit_code == 0 and report.stored == 15, report.to_dict()
+    assert report.exit_code == 0, report.to_dict()
+    assert report.stored == sum(len(m.events) for m in MATCHES) == 20, report.to_dict()
     got = _money(db)
-    for name, (_, expected) in MATCHES.items():
-        assert {k: got.get(k) for k in expected} == expected, name
+    for match in MATCHES:
+        expected = match.money()
+        assert {k: got.get(k) for k in expected} == expected, match.name
     assert got == expected_money()

@@ -3,8 +3,11 @@
 The rule (``ingest/money.py``): a race hand carries no money, except the hand that ends a match,
 where the winner gets stake x final cube and the loser pays as much; the final cube is the
 ``match_end`` event's ``cube`` when it names one, else 2 to the number of doubles accepted in
-the match; no winner named, no money. Every match here is heads-up, wanda against walt, at a
+the match; a declined double ends the match at the cube reached before it; no winner named,
+no money (docs/variations.md section 7). Every match here is heads-up, wanda against walt, at a
 stake of 2 EUR, and its expected money is written out as numbers, not computed by that rule.
+This is the one home of the hand-worked matches: the store's tests, the pages' and Spark's
+(``ofc_spark/money.py``) are all held to them.
 """
 
 from __future__ import annotations
@@ -80,10 +83,24 @@ MATCHES = (
     # a match whose end names no winner pays nothing
     Match("no-winner", ((_double("wanda"),), (_end(None, reason="abandoned"),)),
           wanda=0.0, walt=0.0),
+    # one double accepted, no cube named: the cube is 2
+    Match("one-double", ((), (_double("wanda"),), (_end("walt"),)), wanda=-4.0, walt=4.0),
+    # walt's double accepted (cube 2), wanda's declined, no cube named: wanda wins at cube 2
+    Match("declined-no-cube", ((_double("walt"),),
+                               (_double("wanda", accepted=False),
+                                _end("wanda", reason="double declined"))),
+          wanda=4.0, walt=-4.0),
+    # the log's own cube wins over the doubles seen (one here): the cube is 4
+    Match("cube-in-the-log", ((_double("walt"),), (_end("walt", cube=4),)),
+          wanda=-8.0, walt=8.0),
+    # the end names its winner by "by" (as some logs do): one double, the cube is 2
+    Match("winner-by", ((_double("wanda"),), ({"type": "match_end", "by": "wanda"},)),
+          wanda=4.0, walt=-4.0),
 )
-"""The hand-worked matches. Over all of them wanda's money is -22 EUR and walt's +22."""
+"""The hand-worked matches. Over all of them wanda's money is -26 EUR and walt's +26
+(-22 over the first five, then -4, +4, -8, +4)."""
 
-TOTALS = {"wanda": -22.0, "walt": 22.0}
+TOTALS = {"wanda": -26.0, "walt": 26.0}
 
 
 def write_log(path: Path, matches: tuple[Match, ...] = MATCHES) -> Path:
@@ -93,5 +110,11 @@ def write_log(path: Path, matches: tuple[Match, ...] = MATCHES) -> Path:
     return path
 
 
+def write_matches(folder: Path, matches: tuple[Match, ...] = MATCHES) -> list[Path]:
+    """Each match as its own ofc-hh/1 file in ``folder``."""
+    return [write_log(folder / f"match-{n}.jsonl", (m,)) for n, m in enumerate(matches)]
+
+
 def expected_money(matches: tuple[Match, ...] = MATCHES) -> Money:
+    """The hand-worked money of every (hand id, player) of ``matches``."""
     return {k: v for m in matches for k, v in m.money().items()}

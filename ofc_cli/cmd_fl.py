@@ -4,13 +4,18 @@ Sets 13 of the 13-17 dealt cards with the exact solver (:mod:`ofc_core.play.fl_s
 most royalties plus the value of staying in Fantasyland, without a foul. Prints the rows, the
 discards, the royalties, whether the set stays and its value. ``--json`` prints one object
 ``{"cards", "top", "middle", "bottom", "discard", "royalties", "row_royalties", "stays",
-"stay_value", "value", "fouled"}`` (rows as lists of cards, highest first). With ``-`` as
-CARDS, one deal is read per line of standard input and one line is printed per deal (the
-compact set, or the JSON object).
+"stay_value", "value", "fouled", "exact", "jokers"}`` (rows as lists of cards, highest first;
+``jokers`` maps each joker set to the card it stood for). With ``-`` as CARDS, one deal is read
+per line of standard input and one line is printed per deal (the compact set, or the JSON
+object).
 
-Bad input (a card that does not parse, a card twice, not 13-17 cards, an unknown variant or
-rule) is one line on standard error naming the deal, and exit status 2; with ``-`` the other
-deals are still solved.
+At a joker table (``--variant joker-pineapple``, or ``--rules '{"jokers": 1}'``) the cards may
+hold the jokers ``X1`` and ``X2``: each is resolved by the table's rule and the set is still the
+exact best (:mod:`ofc_core.play.fl_jokers`); the rows show what each joker stood for.
+
+Bad input (a card that does not parse, a card twice, a joker at a table without jokers, not
+13-17 cards, an unknown variant or rule) is one line on standard error naming the deal, and
+exit status 2; with ``-`` the other deals are still solved.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import json
 import sys
 from typing import Any
 
-from ofc_core.cards import DECK, Joker, parse_cards, real_cards
+from ofc_core.cards import card_of_index, parse_cards
 from ofc_core.evaluate import hand_name
 from ofc_core.play.fl_solver import FantasylandSet, solve_fantasyland
 from ofc_core.rules import PRESETS, Ruleset, resolve
@@ -62,18 +67,13 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 
 def _solve(text: str, ruleset: Ruleset, stay_value: float | None) -> FantasylandSet:
     try:
-        cards = parse_cards(text)
-        jokers = [str(c) for c in cards if isinstance(c, Joker)]
-        if jokers:
-            raise ValueError(f"{', '.join(jokers)}: the Fantasyland solver sets real cards only "
-                             "(no jokers)")
-        return solve_fantasyland(real_cards(cards), ruleset, stay_value)
+        return solve_fantasyland(parse_cards(text), ruleset, stay_value)
     except ValueError as exc:
         raise _Bad(str(exc)) from None
 
 
 def _cards(indexes: tuple[int, ...]) -> list[str]:
-    return [str(DECK[c]) for c in sorted(indexes, reverse=True)]
+    return [str(card_of_index(c)) for c in sorted(indexes, reverse=True)]
 
 
 def as_json(text: str, best: FantasylandSet) -> dict[str, Any]:
@@ -82,7 +82,8 @@ def as_json(text: str, best: FantasylandSet) -> dict[str, Any]:
             "bottom": _cards(best.bottom), "discard": _cards(best.discard),
             "royalties": best.royalty_total, "row_royalties": list(best.royalties),
             "stays": best.stays, "stay_value": best.stay_value, "value": best.value,
-            "fouled": best.fouled}
+            "fouled": best.fouled, "exact": best.exact,
+            "jokers": {str(card_of_index(j)): str(card_of_index(c)) for j, c in best.stood_for}}
 
 
 def _line(best: FantasylandSet) -> str:
@@ -98,11 +99,15 @@ def _table(best: FantasylandSet) -> str:
                                               strict=True):
         lines.append(f"{name:8} {' '.join(_cards(row)):15} {hand_name(strength):34} {royalty:3}")
     lines.append(f"{'discard':8} {' '.join(_cards(best.discard)) or '-'}")
+    for joker, card in best.stood_for:
+        lines.append(f"{card_of_index(joker)} stood for {card_of_index(card)}")
     stays = f"yes (worth {best.stay_value:g})" if best.stays else "no"
     lines.append(f"royalties {best.royalty_total}, stays in Fantasyland: {stays}, "
                  f"value {best.value:g}")
     if best.fouled:
         lines.append("every arrangement of these cards fouls")
+    if not best.exact:
+        lines.append("not proven the best: two jokers want the same card (docs/fantasyland.md)")
     return "\n".join(lines)
 
 

@@ -5,8 +5,10 @@ by rollouts (docs/review.md) and store them in the ``decisions`` table.
 Resumable: hands already reviewed by this version of the review are skipped (an interrupted
 review goes on where it stopped); ``--again`` reviews them again (after a code change, or at
 another precision). On a terminal a progress bar counts the hands reviewed of the total, with
-the rate and the time left. Exit status 0; 1 if the player has no stored hands; 2 if the
-database could not be used.
+the rate and the time left. Hands with no decision to review are counted by reason at the end (``not
+reviewed: 12 hands: the log shows final boards only, not the streets``), never passed over
+silently. Exit status 0; 1 if the player has no stored hands; 2 if the database could not be
+used.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ingest.api import (
 )
 from ingest.stored_hands import load_records
 from ofc_cli.terminal import Progress, clean_text
-from ofc_core.cards import DECK
+from ofc_core.cards import card_of_index
 from ofc_core.hand import HandRecord
 from ofc_core.play.review import (
     DEFAULT_PRECISION,
@@ -38,6 +40,7 @@ from ofc_core.play.review import (
     Precision,
     Reviewed,
     board_text,
+    not_reviewed,
     placement_text,
     review_hand,
 )
@@ -78,7 +81,7 @@ def precision_of(args: argparse.Namespace) -> Precision:
 
 
 def _text(cards: Sequence[int]) -> str:
-    return " ".join(str(DECK[c]) for c in cards)
+    return " ".join(str(card_of_index(c)) for c in cards)
 
 
 def decision_row(record: HandRecord, r: Reviewed) -> DecisionRow:
@@ -137,6 +140,8 @@ class _Tally:
     rollouts: int = 0
     lost: float = 0.0
     skipped: list[str] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+    """Hands with no decision to review, by reason (:func:`not_reviewed`)."""
 
     def add(self, rows: Sequence[DecisionRow]) -> None:
         self.decisions += len(rows)
@@ -156,8 +161,11 @@ def _review_chunk(con: duckdb.DuckDBPyConnection, args: argparse.Namespace,
             reviewed = review_hand(record, args.player, precision=precision)
         except ValueError as exc:  # a position the review cannot rebuild: say so, go on
             tally.skipped.append(f"{record.source}/{record.hand_id}: {exc}")
-            reviewed = []
-        for r in reviewed:
+            reviewed = None
+        if reviewed == []:
+            reason = not_reviewed(record, args.player) or "no position could be rebuilt"
+            tally.reasons[reason] = tally.reasons.get(reason, 0) + 1
+        for r in reviewed or ():
             row = decision_row(record, r)
             rows.append(row)
             if args.json:
@@ -190,11 +198,17 @@ def _review(con: duckdb.DuckDBPyConnection, args: argparse.Namespace, bar: Progr
     bar.close()
     for problem in tally.skipped:
         print(f"not reviewed: {clean_text(problem)}", file=sys.stderr)
+    for reason, count in sorted(tally.reasons.items(), key=lambda item: -item[1]):
+        print(f"not reviewed: {count:,} hand{'s' if count != 1 else ''}: {reason}",
+              file=sys.stderr)
     seconds = time.monotonic() - started
     done_before = len(keys) - len(todo)
-    print(f"reviewed {len(todo):,} hands ({tally.decisions:,} decisions, "
+    unreviewed = sum(tally.reasons.values())
+    print(f"reviewed {len(todo) - unreviewed - len(tally.skipped):,} hands "
+          f"({tally.decisions:,} decisions, "
           f"{tally.rollouts:,} rollouts) in {seconds:.1f} s; EV lost {tally.lost:.1f} points"
           + (f"; {done_before:,} already reviewed (--again to redo)" if done_before else "")
-          + (f"; {len(tally.skipped):,} could not be reviewed" if tally.skipped else ""),
+          + (f"; {len(tally.skipped):,} could not be reviewed" if tally.skipped else "")
+          + (f"; {unreviewed:,} with nothing to review (above)" if unreviewed else ""),
           file=sys.stderr if args.json else sys.stdout)
     return 0

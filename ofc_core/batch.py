@@ -125,20 +125,29 @@ def _pair_tables(system: ScoringSystem) -> tuple[np.ndarray, np.ndarray]:
     return row_points, bonus
 
 
-def _fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarray,
-                      royalties: np.ndarray, in_fl: np.ndarray,
-                      fl_dealt: np.ndarray | None = None) -> np.ndarray:
-    """Vectorised :meth:`Ruleset.fantasyland_cards` on the ruleset's FlCards and StayRule."""
-    top = strengths[..., 0]
-    entry = np.zeros(top.shape, np.int8)
+def fantasyland_entry(ruleset: Ruleset, strengths: np.ndarray) -> np.ndarray:
+    """The cards a board entering Fantasyland is dealt, by its ``(..., 3)`` strengths (the top,
+    and at a 2-7 table the middle), foul or not; 0 where it does not enter."""
+    entry = np.zeros(strengths.shape[:-1], np.int8)
     fl = ruleset.fl_cards
     for minimum, count in fl.entry:
-        entry = np.where(top >= minimum, np.int8(count), entry)
+        entry = np.where(strengths[..., 0] >= minimum, np.int8(count), entry)
     if fl.middle_entry is not None:
         first = np.int8(fl.entry[0][1])
         by_middle = np.where((entry > 0) & bool(fl.both), np.int8(fl.both or 0),
                              np.maximum(entry, first))
         entry = np.where(strengths[..., 1] >= fl.middle_entry, by_middle, entry)
+    return entry
+
+
+def fantasyland_next(ruleset: Ruleset, strengths: np.ndarray, fouled: np.ndarray,
+                     royalties: np.ndarray, in_fl: np.ndarray,
+                     fl_dealt: np.ndarray | None = None) -> np.ndarray:
+    """Vectorised :meth:`Ruleset.fantasyland_cards` on the ruleset's FlCards and StayRule:
+    from ``(..., 3)`` strengths, ``(...)`` fouls, ``(..., 3)`` royalties and ``(...)``
+    in-Fantasyland flags, the cards each board is dealt in Fantasyland next hand (0 none)."""
+    top = strengths[..., 0]
+    entry = fantasyland_entry(ruleset, strengths)
     rule = ruleset.fl_stay.rule
     stays = np.zeros(top.shape, bool)
     for r, floor in enumerate((rule.top, rule.middle, rule.bottom)):
@@ -272,7 +281,7 @@ def _score_hands(out: dict[str, np.ndarray], cards: np.ndarray, ruleset: Ruleset
         if quits:
             jokers[surr] = -1
         out["jokers"][:, seats] = jokers
-    fl_next = _fantasyland_next(ruleset, strengths, fouled, royalties, in_fl, fl_dealt)
+    fl_next = fantasyland_next(ruleset, strengths, fouled, royalties, in_fl, fl_dealt)
     if quits:
         fl_next[surr] = 0
     out["fantasyland_next"][:, seats] = fl_next

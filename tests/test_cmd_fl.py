@@ -67,7 +67,10 @@ def test_stdin_one_line_per_deal_and_bad_lines_exit_2(monkeypatch, capsys) -> No
     (["fl", DEAL, "--variant", "pineapple", "--rules", "{bad"], "--rules is not JSON"),
     (["fl", DEAL, "--variant", "pineapple", "--rules", "[1]"], "must be a JSON object"),
     (["fl", DEAL, "--variant", "pineapple", "--rules", '{"cap": -1}'], "rules.cap"),
-    (["fl", DEAL.replace("3d", "X1"), "--variant", "pineapple"], "X1: the Fantasyland solver"),
+    (["fl", DEAL.replace("3d", "X1"), "--variant", "pineapple"],
+     "not a card of the 52-card deck (no jokers at this table): X1"),
+    (["fl", DEAL.replace("3d", "X2"), "--variant", "pineapple", "--rules", '{"jokers": 1}'],
+     "not a card of the 53-card deck: X2"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys) -> None:
     assert main(args) == 2
@@ -79,3 +82,19 @@ def test_an_unknown_variant_is_refused_by_the_parser(capsys) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["fl", DEAL, "--variant", "chinese"])
     assert exit_.value.code == 2
+
+
+def test_jokers_are_solved_at_a_joker_table(capsys) -> None:
+    """X1 and X2 are set like cards and resolved by the table's rule: two jokers and a queen
+    make three queens on top (20 and a stay); the JSON says what each joker stood for."""
+    deal = "X1 X2 Ah 7d 7c 5s 9h Jd Qc 3s 4h 8d Tc 2h"
+    assert main(["fl", deal, "--variant", "joker-pineapple", "--stay-value", "10",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["top"] == ["X2", "X1", "Qc"] and out["row_royalties"][0] == 20
+    assert out["stays"] and out["exact"] and out["value"] == sum(out["row_royalties"]) + 10
+    assert sorted(out["jokers"]) == ["X1", "X2"]
+    assert {card[0] for card in out["jokers"].values()} == {"Q"}
+    assert main(["fl", deal, "--variant", "joker-pineapple", "--stay-value", "10"]) == 0
+    text = capsys.readouterr().out
+    assert "X1 stood for Q" in text and "X2 stood for Q" in text

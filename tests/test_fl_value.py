@@ -1,6 +1,7 @@
-"""The Fantasyland value table: one value per preset and Fantasyland card count, read by
-``fantasyland_value`` (0 without Fantasyland), and the measurement that writes it runs and obeys
-its definition on a small seeded sample (``benchmarks/bench_fl_value.py``)."""
+"""The Fantasyland value table: one value per opponent per preset, table size and Fantasyland
+card count, read by ``fantasyland_value`` (0 without Fantasyland), and the measurement that
+writes it runs and obeys its definition on a small seeded sample
+(``benchmarks/bench_fl_value.py``), heads-up and three-handed."""
 
 from __future__ import annotations
 
@@ -29,39 +30,50 @@ def _bench():
 
 @pytest.mark.parametrize("variant", list(VALUES))
 def test_every_fantasyland_card_count_has_a_measured_value(variant) -> None:
+    """Per table size the preset allows, up to three-handed."""
     ruleset = PRESETS[variant]
     counts = {n for _, n in ruleset.fl_cards.entry} | {stay_cards(ruleset)}
-    assert set(VALUES[variant]) == counts
-    for n in counts:
-        assert fantasyland_value(ruleset, n) == VALUES[variant][n] > 0
-    assert stay_value(ruleset) == VALUES[variant][stay_cards(ruleset)]
+    sizes = set(range(ruleset.min_players, min(ruleset.max_players, 3) + 1))
+    assert set(VALUES[variant]) == sizes
+    for players in sizes:
+        assert set(VALUES[variant][players]) == counts
+        for n in counts:
+            assert fantasyland_value(ruleset, n, players) == VALUES[variant][players][n] > 0
+        assert stay_value(ruleset, players) == VALUES[variant][players][stay_cards(ruleset)]
 
 
-def test_more_cards_are_worth_more_in_progressive() -> None:
-    values = VALUES["progressive-pineapple"]
+@pytest.mark.parametrize("players", [2, 3])
+def test_more_cards_are_worth_more_in_progressive(players) -> None:
+    values = VALUES["progressive-pineapple"][players]
     assert values[14] < values[15] < values[16] < values[17]
 
 
 def test_presets_not_measured_read_pineapple() -> None:
     for variant in set(PRESETS) - set(VALUES):
-        assert fantasyland_value(PRESETS[variant], 14) == VALUES["pineapple"][14]
+        for players in (2, 3):
+            assert fantasyland_value(PRESETS[variant], 14, players) == \
+                VALUES["pineapple"][players][14]
 
 
 def test_no_fantasyland_no_value_and_overrides_read_the_preset() -> None:
     assert fantasyland_value(resolve("pineapple", {"fantasyland": "off"}), 14) == 0.0
     assert fantasyland_value(resolve("pineapple", {"scoring": "2-4"}), 14) == \
-        VALUES["pineapple"][14]
+        VALUES["pineapple"][2][14]
     assert fantasyland_value(PRESETS["pineapple"], 0) == 0.0
-    assert fl_value.MEASURED != "placeholder"
+    assert set(fl_value.MEASURED) == {2, 3} and all(fl_value.MEASURED.values())
 
 
-def test_the_measurement_follows_its_definition() -> None:
-    """V(n) = F(n) - B + P(n) V(r) - E[V(entry)], from the means it reports, on one round."""
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_measurement_follows_its_definition(players) -> None:
+    """V(n) = F(n) - B + P(n) V(r) - E[V(entry)] over the seat's ``players - 1`` opponents,
+    stored per opponent, from the means it reports, on one round."""
     bench = _bench()
-    result = bench.measure("pineapple", hands=30, seed=3, iterations=1)
+    result = bench.measure("pineapple", hands=30, seed=3, iterations=1, players=players)
     ruleset = PRESETS["pineapple"]
     row = result["hands"][14]
-    repeat = fl_value.fantasyland_value(ruleset, 14)
+    opponents = players - 1
+    repeat = opponents * fl_value.fantasyland_value(ruleset, 14, players)
     entry = result["baseline_enters"] * repeat
     expected = row["points"] - result["baseline_points"] + row["stays"] * repeat - entry
-    assert result["values"][14] == pytest.approx(expected, abs=0.02)
+    assert result["players"] == players
+    assert result["values"][14] == pytest.approx(expected / opponents, abs=0.02)

@@ -23,7 +23,7 @@ from ofc_core.describe import WORKED_EXAMPLES
 from ofc_core.evaluate import Category, category_of, evaluate_low_27, hand_name
 from ofc_core.hand import HandRecord, PlayerRecord, validate
 from ofc_core.jokers import resolve_board
-from ofc_core.play.review import review_hand
+from ofc_core.play.review import FINAL_BOARDS, Precision, not_reviewed, review_hand
 from ofc_core.rules import PRESETS, resolve
 from ofc_core.scoring import Seat, score_hand
 
@@ -301,8 +301,17 @@ def test_fantasyland_top_class_reads_a_joker_top() -> None:
     assert [c for (c,) in got] == ["QQ", "AA", "trips", "below QQ"]
 
 
-def test_review_leaves_joker_and_27_hands_alone() -> None:
+def test_the_review_reviews_joker_and_27_hands_or_says_why_not() -> None:
+    """The samples' final-board hands are named (not skipped silently); the one with streets
+    (a progressive Fantasyland set with jokers) is reviewed (tests/test_review_jokers_27.py
+    reviews joker and 2-7 streets)."""
     text = (ROOT / "data" / "samples" / "jokers-27.jsonl").read_text(encoding="utf-8")
     records = [p.record for p in ofc_hh.parse_text(text, "j.jsonl") if hasattr(p, "record")]
     assert len(records) == 7
-    assert all(review_hand(r, r.players[0].name) == [] for r in records)
+    for r in records:
+        name = r.players[0].name
+        reviewed = review_hand(r, name, precision=Precision(1.0, 48))
+        assert bool(reviewed) == (not_reviewed(r, name) is None)
+        if not reviewed:
+            assert not_reviewed(r, name) == FINAL_BOARDS
+    assert sum(bool(review_hand(r, r.players[0].name)) for r in records) == 1

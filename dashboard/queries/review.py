@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from dashboard.queries.common import RACE, Filters, fetch_all, fetch_df, where
+from ofc_core.play import review
 
 DECISIONS = ("FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id "
              "JOIN hand_players hp ON hp.hand_key = h.hand_key AND hp.player = d.player")
@@ -120,6 +121,40 @@ def over_time(con: Any, filters: Filters, zone: str | None = None) -> pd.DataFra
                     [*named, *params])
 
 
+NOT_YET = "not reviewed yet: run ofc review --player NAME"
+"""The Review page's reason for a hand that could be reviewed but has no decision stored."""
+
+
+def unreviewed(con: Any, filters: Filters) -> pd.DataFrame:
+    """``reason, hands``: the player's hands in these filters with no reviewed decision, by
+    the reason ``ofc review`` gives (:func:`ofc_core.play.review.not_reviewed`, read here from
+    the stored hand: its placements and flags), most first."""
+    cond, params = where(filters)
+    seat_has_streets = ("EXISTS (SELECT 1 FROM placements p WHERE p.hand_key = o.hand_key "
+                        "AND p.seat = o.seat)")
+    dealt_logged = ("EXISTS (SELECT 1 FROM placements p WHERE p.hand_key = hp.hand_key "
+                    "AND p.seat = hp.seat AND p.street = 1 AND p.dealt IS NOT NULL)")
+    reasons = [review.SURRENDERED, review.FL_NOT_LOGGED, review.FL_SET_27, NOT_YET,
+               review.FINAL_BOARDS, review.OPPONENT_SURRENDERED, review.DEALT_NOT_LOGGED,
+               NOT_YET]
+    return fetch_df(con, f"""
+        SELECT CASE
+            WHEN hp.surrendered THEN ?
+            WHEN hp.fantasyland AND NOT {dealt_logged} THEN ?
+            WHEN hp.fantasyland AND hp.variant = '2-7-pineapple' THEN ?
+            WHEN hp.fantasyland THEN ?
+            WHEN EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key
+                         AND NOT {seat_has_streets}) THEN ?
+            WHEN EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key
+                         AND o.surrendered) THEN ?
+            WHEN NOT {dealt_logged} THEN ?
+            ELSE ? END AS reason, count(*) AS hands
+        FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
+        WHERE {cond} AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.source = h.source
+                                     AND d.hand_id = h.hand_id AND d.player = hp.player)
+        GROUP BY 1 ORDER BY 2 DESC, 1""", [*reasons, *params])
+
+
 def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:
     """The reviewed decisions of one street of a hand (one per reviewed player)."""
     return fetch_df(con, """
@@ -150,5 +185,6 @@ BENCHMARK_QUERIES = [
     ("by_kind", by_kind),
     ("by_variant", by_variant),
     ("over_time", over_time),
+    ("unreviewed", unreviewed),
 ]
 """What the Review page runs on first load (``benchmarks/bench_dashboard.py``)."""

@@ -199,20 +199,37 @@ def costliest(current: Any) -> None:
     st.caption(NOTATION)
 
 
+def unreviewed_text(frame: pd.DataFrame) -> str | None:
+    """The hands with no reviewed decision, by reason, in one line (``None``: there are none).
+
+    >>> unreviewed_text(pd.DataFrame({"reason": ["the player surrendered"], "hands": [3]}))
+    'Not reviewed: 3 hands (3 the player surrendered).'
+    """
+    if frame.empty:
+        return None
+    parts = "; ".join(f"{int(n):,} {reason}" for reason, n in zip(frame["reason"],
+                                                                  frame["hands"], strict=True))
+    total = int(frame["hands"].sum())
+    return f"Not reviewed: {total:,} hand{'s' if total != 1 else ''} ({parts})."
+
+
 def main() -> None:
     current = widgets.start("Decision review")
     if current is None:
         return
     s = db.query(q.summary, current)
+    missing = unreviewed_text(db.query(q.unreviewed, current))
     if s.decisions == 0:
         st.info("No reviewed decisions for these filters. Review a player's hands with "
                 "`ofc review --player NAME` (docs/review.md).")
+        if missing:
+            st.caption(missing)
         return
     per_hand = "–" if s.per_hand is None else tenth(s.per_hand)
     widgets.metric_row(("Reviewed hands", f"{s.hands:,}"), ("Decisions", f"{s.decisions:,}"),
                        ("EV lost", f"{s.ev_lost:,.1f}", f"{s.costly:,} decisions over 1 point"),
                        ("EV lost per hand", per_hand))
-    st.caption(DEFINITION)
+    st.caption(DEFINITION + (f" {missing}" if missing else ""))
     costliest(current)
     zone = timefmt.chosen_zone()
     day = db.query(q.over_time, current, None if zone == timefmt.LOG_ZONE else zone)

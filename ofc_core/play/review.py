@@ -22,6 +22,12 @@ and finds the best:
 
 A Fantasyland hand is set in one street (street 1): its set is valued as royalties, plus the
 Fantasyland value if it stays, and compared with the setter's best (:func:`review_fantasyland`).
+
+Joker and 2-7 tables are reviewed like the others: a 54-card deck (the jokers among the unseen
+cards), completion boards scored with the jokers resolved and the 2-7 middle read as a low. What
+is not reviewed, and why, is :func:`not_reviewed` (``ofc review`` prints it by reason): a hand
+whose positions the log does not show, and a 2-7 Fantasyland set (the exact solver sets poker
+middles only).
 """
 
 from __future__ import annotations
@@ -32,10 +38,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ofc_core.batch_boards import score_boards
+from ofc_core.batch import fantasyland_next
+from ofc_core.batch_boards import score_boards_under
 from ofc_core.board import Board
-from ofc_core.cards import DECK, BoardCard
-from ofc_core.evaluate import Strength
+from ofc_core.cards import BoardCard, card_of_index
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
@@ -53,7 +59,7 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset, Street
 
-REVIEW_VERSION = "2"
+REVIEW_VERSION = "3"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
 
 FIRST_ROUND = 24
@@ -273,18 +279,27 @@ def _seat_view(p: PlayerRecord, i: int, hero: int, k: int, before: set[int],
 
 
 def fantasyland_set_value(rows: Rows, ruleset: Ruleset, fl_values: np.ndarray,
-                          foul_cost: float) -> float:
+                          foul_cost: float, opponents: int = 1, dealt: int = 0) -> float:
     """A Fantasyland set's value: its royalties plus the value of the Fantasyland hand it earns
-    by staying; ``-foul_cost`` if it fouls."""
-    cards = board_array(rows)[None]
-    scores = score_boards(cards, ruleset.royalties)
+    by staying (``fl_values`` per opponent; a stay under ``fl_repeat: entry`` is dealt the
+    ``dealt`` cards again), from each of its ``opponents``; ``-foul_cost`` if it fouls.
+    Jokers are resolved by the table's rule: here three queens on top would beat the middle's
+    kings (a foul), so the joker makes a pair of queens (7), from each of two opponents.
+
+    >>> from ofc_core.rules import PRESETS
+    >>> from ofc_core.cards import parse_cards
+    >>> def cards(text): return tuple(c.index for c in parse_cards(text))
+    >>> rows = (cards("Qh Qd X1"), cards("Ks Kd 9s 5h 3c"), cards("Ah Ad Ac 4s 2d"))
+    >>> fl = np.zeros(18)
+    >>> fantasyland_set_value(rows, PRESETS["joker-pineapple"], fl, 12.0, opponents=2)
+    14.0
+    """
+    scores = score_boards_under(board_array(rows)[None], ruleset)
     if bool(scores.fouled[0]):
         return -foul_cost
-    top, middle, bottom = (Strength(int(s)) for s in scores.strengths[0])
-    royalties = tuple(int(r) for r in scores.royalties[0])
-    stay = ruleset.fantasyland_cards(False, True, top, (top, middle, bottom),
-                                     (royalties[0], royalties[1], royalties[2]))
-    return float(sum(royalties) + fl_values[stay])
+    stay = fantasyland_next(ruleset, scores.strengths, scores.fouled, scores.royalties,
+                            np.ones(1, bool), np.full(1, dealt, np.int8))
+    return float(opponents * (int(scores.royalties[0].sum()) + fl_values[int(stay[0])]))
 
 
 def fantasyland_decision(record: HandRecord, player: str) -> tuple[Cards, Placement] | None:
@@ -302,11 +317,14 @@ FantasylandSetter = Callable[[Cards, Ruleset], Placement]
 def review_fantasyland(dealt: Cards, chosen: Placement, ruleset: Ruleset, players: int, *,
                        fl_value: FantasylandValue = default_fantasyland_value,
                        setter: FantasylandSetter = set_fantasyland) -> Evaluation:
-    """The chosen Fantasyland set against the setter's (exact values, no rollouts)."""
-    fl = fl_table(ruleset, fl_value)
-    foul_cost = ruleset.scoring.scoop_value * max(players - 1, 1)
+    """The chosen Fantasyland set against the setter's (exact values, no rollouts), in points
+    against the ``players - 1`` opponents together."""
+    fl = fl_table(ruleset, fl_value, players)
+    opponents = max(players - 1, 1)
+    foul_cost = ruleset.scoring.scoop_value * opponents
     best = setter(dealt, ruleset)
-    values = [fantasyland_set_value(p.rows, ruleset, fl, foul_cost) for p in (chosen, best)]
+    values = [fantasyland_set_value(p.rows, ruleset, fl, foul_cost, opponents, len(dealt))
+              for p in (chosen, best)]
     mine = Valued(chosen, values[0], 0.0, 0)
     theirs = Valued(best, values[1], 0.0, 0) if values[1] > values[0] else mine
     return Evaluation(mine, theirs, 0, 2)
@@ -322,7 +340,7 @@ def board_text(rows: Rows) -> str:
     >>> board_text(((50,), (), (0, 1)))
     'Ah--2c2d'
     """
-    return Board(*(tuple(DECK[c] for c in row) for row in rows)).compact()
+    return Board(*(tuple(card_of_index(c) for c in row) for row in rows)).compact()
 
 
 def placement_text(p: Placement) -> str:
@@ -334,7 +352,7 @@ def placement_text(p: Placement) -> str:
     >>> placement_text(Placement((q,), (), (k,), (two,)))
     'Qh--Kd/2c'
     """
-    discard = "".join(str(DECK[c]) for c in p.discard)
+    discard = "".join(str(card_of_index(c)) for c in p.discard)
     return board_text(p.rows) + (f"/{discard}" if discard else "")
 
 
@@ -398,13 +416,13 @@ def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFA
                 fl_value: FantasylandValue = default_fantasyland_value,
                 precision: Precision = DEFAULT_PRECISION,
                 setter: FantasylandSetter = set_fantasyland) -> list[Reviewed]:
-    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued. A hand at a
-    table with jokers or a 2-7 middle has none (the rollouts play 52 cards and poker rows)."""
+    """Every decision of ``player`` in ``record`` the log lets us rebuild, valued (none, for
+    the reasons :func:`not_reviewed` gives)."""
     out: list[Reviewed] = []
-    if record.ruleset.jokers or record.ruleset.middle is not MiddleKind.HIGH:
-        return out
     fl = fantasyland_decision(record, player)
     if fl is not None:
+        if not_reviewed(record, player) is not None:
+            return out
         dealt, chosen = fl
         evaluation = review_fantasyland(dealt, chosen, record.ruleset, len(record.players),
                                         fl_value=fl_value, setter=setter)
@@ -417,3 +435,37 @@ def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFA
         kind = FIRST_FIVE if d.street == 1 else STREET
         out.append(Reviewed(player, d.street, kind, d.board_before, d.spot.dealt, evaluation))
     return out
+
+
+SURRENDERED = "the player surrendered"
+FL_NOT_LOGGED = "the log does not show the cards of the Fantasyland hand"
+FL_SET_27 = "2-7 Fantasyland set (the exact solver sets poker middles only)"
+FINAL_BOARDS = "the log shows final boards only, not the streets"
+OPPONENT_SURRENDERED = "an opponent surrendered"
+DEALT_NOT_LOGGED = "the log does not show the cards the player was dealt"
+"""Why a hand has no decision to review (:func:`not_reviewed`; the Review page counts the
+stored hands by the same reasons, ``dashboard/queries/review.py``)."""
+
+
+def not_reviewed(record: HandRecord, player: str) -> str | None:
+    """Why :func:`review_hand` finds no decision of ``player`` in ``record`` (``None`` when it
+    does), in words ``ofc review`` counts hands by: the player surrendered; its Fantasyland
+    hand's cards are not logged, or it is a 2-7 Fantasyland set; a seat's streets are not
+    logged (final boards only); an opponent surrendered; the player's dealt cards are not
+    logged."""
+    me = next((p for p in record.players if p.name == player), None)
+    if me is None:
+        return "the player is not seated in the hand"
+    if me.surrendered:
+        return SURRENDERED
+    if me.fantasyland:
+        if not me.streets or me.streets[0].dealt is None:
+            return FL_NOT_LOGGED
+        return FL_SET_27 if record.ruleset.middle is not MiddleKind.HIGH else None
+    if me.streets is None or any(p.streets is None for p in record.players):
+        return FINAL_BOARDS
+    if any(p.surrendered for p in record.players):
+        return OPPONENT_SURRENDERED
+    if not me.streets or me.streets[0].dealt is None:
+        return DEALT_NOT_LOGGED
+    return None

@@ -4,11 +4,18 @@ A position (:class:`Spot`) is one player's decision in a hand: the boards as tha
 them, the cards just dealt, and the streets every seat still has to play. A rollout deals the
 unseen cards (the deck minus everything the player could see: its own board, dealt cards and
 discards, the opponents' visible rows) at random, lets a rollout policy complete every board,
-scores the boards under the hand's ruleset with :func:`ofc_core.batch.score_batch`, and credits
-a seat that earns Fantasyland with the Fantasyland value. The result is the player's points:
-its points against every opponent, plus its own Fantasyland value, minus an equal share of each
-opponent's (Fantasyland is worth what the table pays for it). Under race scoring (OFC Double)
-a seat's points are what it banks minus what the others bank on average.
+scores the boards under the hand's ruleset with :func:`ofc_core.batch.score_batch` (jokers
+resolved by the table's rule, a 2-7 middle read as a low), and credits a seat that earns
+Fantasyland with the Fantasyland value, measured per opponent at the table's size. The result
+is the player's points: its points against every opponent, plus its own Fantasyland value
+against each opponent, minus each opponent's Fantasyland value once (what that opponent gains
+from the player). Under race scoring (OFC Double) a seat's points are what it banks minus what
+the others bank on average.
+
+At a joker table the deck has 52 + ``ruleset.jokers`` cards (jokers 52 and 53), and jokers are
+dealt like any unseen card. The default policy values a board with a joker as if the joker
+were a stand-in card (the highest real card not on that board; X1 the highest, X2 the next), as
+the engine's bots play jokers; the completed boards are scored with the jokers resolved.
 
 Common random numbers: rollout ``r`` of a position deals the same cards to every seat whatever
 the placement being valued, and the opponents' completions do not depend on the player's
@@ -35,12 +42,13 @@ from typing import Protocol
 
 import numpy as np
 
-from ofc_core.batch import score_batch
-from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, score_boards
+from ofc_core.batch import fantasyland_entry, score_batch
+from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, score_boards_under
 from ofc_core.board import BOARD_SIZE
 from ofc_core.play.engine import Cards, Placement, Policy, Rows, View
 from ofc_core.play.fl_value import fantasyland_value
 from ofc_core.play.placements import apply, free_slots
+from ofc_core.play.stand_ins import joker_stand_ins
 from ofc_core.rules import Ruleset, Street
 
 ROW_START = (0, 3, 8)
@@ -50,26 +58,30 @@ ROW_SIZE = (3, 5, 5)
 
 MOST_FL_CARDS = 17
 
-FantasylandValue = Callable[[Ruleset, int], float]
+FantasylandValue = Callable[[Ruleset, int, int], float]
+"""``(ruleset, cards, players) -> points``: a Fantasyland hand's value per opponent."""
 
 
-def default_fantasyland_value(ruleset: Ruleset, cards: int) -> float:
-    """The value of a Fantasyland hand of ``cards`` cards (0 for none): the measured value of
-    :func:`ofc_core.play.fl_value.fantasyland_value` (points a seat gains over a normal hand).
+def default_fantasyland_value(ruleset: Ruleset, cards: int, players: int = 2) -> float:
+    """The value of a Fantasyland hand of ``cards`` cards (0 for none) against each opponent at
+    a table of ``players`` seats: the measured value of
+    :func:`ofc_core.play.fl_value.fantasyland_value`.
 
     >>> from ofc_core.rules import PRESETS
     >>> default_fantasyland_value(PRESETS["pineapple"], 0)
     0.0
-    >>> default_fantasyland_value(PRESETS["pineapple"], 14) == fantasyland_value(
-    ...     PRESETS["pineapple"], 14)
+    >>> default_fantasyland_value(PRESETS["pineapple"], 14, 3) == fantasyland_value(
+    ...     PRESETS["pineapple"], 14, 3)
     True
     """
-    return fantasyland_value(ruleset, cards)
+    return fantasyland_value(ruleset, cards, players)
 
 
-def fl_table(ruleset: Ruleset, value: FantasylandValue) -> np.ndarray:
-    """``value`` by card count 0..17, as an array to index with ``fantasyland_next``."""
-    return np.array([value(ruleset, n) if n >= 13 else 0.0 for n in range(MOST_FL_CARDS + 1)])
+def fl_table(ruleset: Ruleset, value: FantasylandValue, players: int = 2) -> np.ndarray:
+    """``value`` per opponent by card count 0..17 at a table of ``players`` seats, as an array
+    to index with ``fantasyland_next``."""
+    return np.array([value(ruleset, n, players) if n >= 13 else 0.0
+                     for n in range(MOST_FL_CARDS + 1)])
 
 
 # --------------------------------------------------------------------------------------------
@@ -106,11 +118,12 @@ class Spot:
     first_to_act: int = 0
 
     def unseen(self) -> list[int]:
-        """The cards the player cannot see, in index order."""
+        """The cards the player cannot see, in index order (the jokers 52, 53 of a joker table
+        among them)."""
         seen = set(self.dealt) | set(self.dead)
         for seat in self.seats:
             seen.update(c for row in seat.board for c in row)
-        return [c for c in range(52) if c not in seen]
+        return [c for c in range(52 + self.ruleset.jokers) if c not in seen]
 
     @property
     def hero_seat(self) -> SeatSpot:
@@ -272,14 +285,15 @@ the policy keeps the stronger."""
 def board_values(boards: np.ndarray, ruleset: Ruleset, fl_values: np.ndarray,
                  foul_cost: float) -> np.ndarray:
     """What a board is worth to the seat that sets it, before seeing the others: royalties,
-    the Fantasyland value of its top, a little for strength; ``-foul_cost`` if it fouls."""
+    the Fantasyland value it earns, a little for strength; ``-foul_cost`` if it fouls. Under
+    the ruleset's own rows (a 2-7 middle as a low, its Fantasyland by the middle too); a joker
+    is valued as its stand-in (:func:`joker_stand_ins`)."""
     flat = boards.reshape(-1, BOARD_SIZE)
-    scores = score_boards(flat, ruleset.royalties)
-    top = scores.strengths[:, 0]
-    entry = np.zeros(len(flat), np.intp)
-    if ruleset.fantasyland:
-        for minimum, cards in ruleset.fl_cards.entry:
-            entry = np.where(top >= minimum, cards, entry)
+    if ruleset.jokers:
+        flat = joker_stand_ins(flat)
+    scores = score_boards_under(flat, ruleset)
+    entry = (fantasyland_entry(ruleset, scores.strengths) if ruleset.fantasyland
+             else np.zeros(len(flat), np.intp))
     value = (scores.royalties.sum(axis=1) + fl_values[entry]
              + STRENGTH_WEIGHT * (scores.strengths >> ROYALTY_INDEX_SHIFT).sum(axis=1))
     value = np.where(scores.fouled, -foul_cost, value)
@@ -387,7 +401,7 @@ class SpotRollouts:
     def __post_init__(self) -> None:
         self._rng = np.random.default_rng(self.seed)
         self._unseen = np.array(self.spot.unseen(), np.int8)
-        self._fl = fl_table(self.spot.ruleset, self.fl_value)
+        self._fl = fl_table(self.spot.ruleset, self.fl_value, len(self.spot.seats))
         need = sum(s.to_come for s in self.spot.seats)
         if need > len(self._unseen):
             raise ValueError(f"the seats need {need} more cards, {len(self._unseen)} are unseen")
@@ -472,11 +486,12 @@ class SpotRollouts:
         in_fl = np.broadcast_to(np.array([s.fantasyland for s in spot.seats]), (m * n, count))
         first = np.full(m * n, spot.first_to_act, np.intp)
         scores = score_batch(cards, spot.ruleset, fantasyland=in_fl, first_to_act=first)
-        fl = self._fl[scores.fantasyland_next[:, :count].astype(np.intp)]
-        share = (fl.sum(axis=1) - fl[:, spot.hero]) / max(count - 1, 1)
+        fl = self._fl[scores.fantasyland_next[:, :count].astype(np.intp)]  # per opponent
+        opponents = max(count - 1, 1)
+        theirs = fl.sum(axis=1) - fl[:, spot.hero]  # each opponent's, paid once by the player
         points = scores.points[:, :count]
         mine = points[:, spot.hero]
         if spot.ruleset.scoring.is_race:  # a race is won by banking more than the others
-            mine = mine - (points.sum(axis=1) - mine) / max(count - 1, 1)
-        value: np.ndarray = (mine + fl[:, spot.hero] - share).reshape(m, n)
+            mine = mine - (points.sum(axis=1) - mine) / opponents
+        value: np.ndarray = (mine + opponents * fl[:, spot.hero] - theirs).reshape(m, n)
         return value

@@ -8,8 +8,9 @@ at the default precision.
 
 ``--trade P1,P2,...`` reviews the first ``--trade-hands`` hands again at each precision
 (points, one standard error) and prints the time and the mean standard error of ``ev_lost``'s
-two terms, to show how precision and time trade. The last line printed is JSON. Usage:
-``python benchmarks/bench_review.py [--hands 1000] [--trade 0.25,0.5,1,2]``.
+two terms, to show how precision and time trade. ``--policy learned`` times the review with
+the non-clairvoyant learned policy instead of the default. The last line printed is JSON.
+Usage: ``python benchmarks/bench_review.py [--hands 1000] [--trade 0.25,0.5,1,2] [--policy P]``.
 
 ``--bias N`` measures the default rollout policy's bias on the first N decisions of the session
 where the review found a better placement than the one played: the chosen and the best
@@ -116,11 +117,14 @@ def main() -> None:
     parser.add_argument("--trade", default="", help="precisions to compare, e.g. 0.25,0.5,1,2")
     parser.add_argument("--trade-hands", type=int, default=100)
     parser.add_argument("--bias", type=int, default=0, help="decisions to measure the bias on")
+    parser.add_argument("--policy", default="best-of-24",
+                        help="ofc review's --policy (best-of-24 or learned)")
     parser.add_argument("--bias-rollouts", type=int, default=300)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = store(Path(tmp), args.hands, args.seed)
-        result: dict[str, object] = {"default": timed_review(db)}
+        result: dict[str, object] = {"default": timed_review(db, "--policy", args.policy),
+                                     "policy": args.policy}
         trade = {}
         if args.bias:
             result["bias"] = bias(db, args.bias, args.bias_rollouts)

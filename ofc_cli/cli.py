@@ -1,5 +1,6 @@
 """The ``ofc`` command. Each subcommand lives in its own module ``ofc_cli.cmd_<name>`` with
-``add_arguments(parser)`` and ``run(args) -> int``; this file only dispatches."""
+``add_arguments(parser)`` and ``run(args) -> int`` (``train-value`` lives in ``cmd_train_value``);
+this file only dispatches."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ COMMANDS: dict[str, str] = {
     "me": "show, add or remove the names you play under (the dashboard's Me)",
     "review": "value every logged decision of a player by rollouts (the decisions table)",
     "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",
+    "train-value": "train the learned value of a position that the review's rollouts play by "
+                   "(seeded; writes a weights file)",
 }
 
 
@@ -29,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "poker tracker.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
-        module = importlib.import_module(f"ofc_cli.cmd_{name}")
+        module = importlib.import_module(f"ofc_cli.cmd_{name.replace('-', '_')}")
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(cmd)
         cmd.set_defaults(_run=module.run)

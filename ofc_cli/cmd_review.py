@@ -1,6 +1,10 @@
 """``ofc review --player NAME [--db PATH] [--since DATE] [--hands N] [--variant V]
-[--rollouts N | --precision P] [--again] [--json]``: value every logged decision of a player
-by rollouts (docs/review.md) and store them in the ``decisions`` table.
+[--rollouts N | --precision P] [--policy P] [--again] [--json]``: value every logged decision of
+a player by rollouts (docs/review.md) and store them in the ``decisions`` table.
+
+``--policy learned`` completes the rollouts with the non-clairvoyant policy of the learned
+value (:mod:`ofc_core.play.learned_rollouts`; pineapple only, other variants keep the default
+``best-of-24``): slower (docs/review.md), and not the default yet.
 
 Resumable: hands already reviewed by this version of the review are skipped (an interrupted
 review goes on where it stopped); ``--again`` reviews them again (after a code change, or at
@@ -34,6 +38,7 @@ from ingest.stored_hands import load_records
 from ofc_cli.terminal import Progress, clean_text
 from ofc_core.cards import card_of_index
 from ofc_core.hand import HandRecord
+from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.review import (
     DEFAULT_PRECISION,
     REVIEW_VERSION,
@@ -44,7 +49,12 @@ from ofc_core.play.review import (
     placement_text,
     review_hand,
 )
-from ofc_core.play.rollout import DEFAULT_POLICY
+from ofc_core.play.rollout import DEFAULT_POLICY, RolloutPolicy
+from ofc_core.rules import Ruleset
+
+POLICIES: dict[str, RolloutPolicy] = {DEFAULT_POLICY.name: DEFAULT_POLICY,
+                                      "learned": LearnedRollouts()}
+"""The rollout policies ``--policy`` chooses from (the first is the default)."""
 
 CHUNK = 25
 """Hands loaded, reviewed and stored together (one transaction): what an interruption loses."""
@@ -65,6 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--precision", metavar="POINTS", type=float, default=None,
                         help="stop when the placements left are within this many points of the "
                              f"best, at one standard error (default {DEFAULT_PRECISION.precision})")
+    parser.add_argument("--policy", choices=list(POLICIES), default=DEFAULT_POLICY.name,
+                        help="the rollout policy (default %(default)s; learned: every seat "
+                             "plays without seeing its future cards, by the learned value, "
+                             "pineapple only, slower)")
     parser.add_argument("--again", action="store_true",
                         help="review hands already reviewed by this version too")
     parser.add_argument("--json", action="store_true",
@@ -84,7 +98,16 @@ def _text(cards: Sequence[int]) -> str:
     return " ".join(str(card_of_index(c)) for c in cards)
 
 
-def decision_row(record: HandRecord, r: Reviewed) -> DecisionRow:
+def policy_name(policy: RolloutPolicy, ruleset: Ruleset) -> str:
+    """The name of the policy that really plays ``ruleset`` (the learned policy falls back to
+    the default where it has no value)."""
+    if isinstance(policy, LearnedRollouts) and policy.value_for(ruleset) is None:
+        return policy.fallback.name
+    return policy.name
+
+
+def decision_row(record: HandRecord, r: Reviewed,
+                 policy: RolloutPolicy = DEFAULT_POLICY) -> DecisionRow:
     e = r.evaluation
     return DecisionRow(
         source=record.source, hand_id=record.hand_id, player=r.player, street=r.street,
@@ -94,7 +117,8 @@ def decision_row(record: HandRecord, r: Reviewed) -> DecisionRow:
         best=placement_text(e.best.placement), best_ev=round(e.best.ev, 4),
         best_se=round(e.best.se, 4), ev_lost=round(e.ev_lost, 4), fl_chase=r.fl_chase,
         candidates=e.candidates, rollouts=e.rollouts,
-        policy=DEFAULT_POLICY.name if r.evaluation.rollouts else "fantasyland-solver",
+        policy=policy_name(policy, record.ruleset) if r.evaluation.rollouts
+        else "fantasyland-solver",
         version=REVIEW_VERSION)
 
 
@@ -158,7 +182,8 @@ def _review_chunk(con: duckdb.DuckDBPyConnection, args: argparse.Namespace,
     for key in chunk:
         record = load_records(con, [key])[key][0]
         try:
-            reviewed = review_hand(record, args.player, precision=precision)
+            reviewed = review_hand(record, args.player, precision=precision,
+                                   policy=POLICIES[args.policy])
         except ValueError as exc:  # a position the review cannot rebuild: say so, go on
             tally.skipped.append(f"{record.source}/{record.hand_id}: {exc}")
             reviewed = None
@@ -166,7 +191,7 @@ def _review_chunk(con: duckdb.DuckDBPyConnection, args: argparse.Namespace,
             reason = not_reviewed(record, args.player) or "no position could be rebuilt"
             tally.reasons[reason] = tally.reasons.get(reason, 0) + 1
         for r in reviewed or ():
-            row = decision_row(record, r)
+            row = decision_row(record, r, POLICIES[args.policy])
             rows.append(row)
             if args.json:
                 print(json.dumps(asdict(row)), flush=True)

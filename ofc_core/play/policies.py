@@ -9,9 +9,11 @@ own modules:
   better on top only when covering it is likely;
 - ``chaser`` (:mod:`ofc_core.play.chaser`): the same machinery, chasing Fantasyland, with a
   look-ahead while a Fantasyland top is at stake;
-- ``random`` (:mod:`ofc_core.play.random_bot`): a uniformly random legal move.
+- ``random`` (:mod:`ofc_core.play.random_bot`): a uniformly random legal move;
+- ``strong`` (:mod:`ofc_core.play.strong`): the placement the learned value of a position
+  rates best, without seeing the future (pineapple; ``careful`` elsewhere).
 
-All three set a Fantasyland hand with the exact solver (:mod:`ofc_core.play.fl_solver`) and
+All of them set a Fantasyland hand with the exact solver (:mod:`ofc_core.play.fl_solver`) and
 decide the Double cube by the score (:mod:`ofc_core.play.cube`); shared row helpers are in
 :mod:`ofc_core.play.rows`. Randomness comes only from the ``rng`` the engine passes in.
 
@@ -34,6 +36,7 @@ from ofc_core.play.careful import CAREFUL, HeuristicPolicy
 from ofc_core.play.chaser import CHASER
 from ofc_core.play.engine import Policy
 from ofc_core.play.random_bot import RandomPolicy
+from ofc_core.play.strong import StrongPolicy
 
 
 def _careful() -> Policy:
@@ -48,10 +51,15 @@ def _random() -> Policy:
     return RandomPolicy()
 
 
+def _strong() -> Policy:
+    return StrongPolicy()
+
+
 POLICIES: dict[str, Callable[[], Policy]] = {
     "careful": _careful,
     "chaser": _chaser,
     "random": _random,
+    "strong": _strong,
 }
 """Policy factories by name (the ``--policies`` of ``ofc simulate``)."""
 
@@ -64,7 +72,7 @@ def policy(name: str) -> Policy:
     >>> policy("bold")
     Traceback (most recent call last):
     ...
-    ValueError: unknown policy 'bold' (one of careful, chaser, random)
+    ValueError: unknown policy 'bold' (one of careful, chaser, random, strong)
     """
     if name not in POLICIES:
         raise ValueError(f"unknown policy {name!r} (one of {', '.join(POLICIES)})")

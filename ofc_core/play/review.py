@@ -18,7 +18,8 @@ and finds the best:
   street) with at most ``EXACT_OUTCOMES`` deals: every deal once, the exact value under the
   policy;
 - the chosen and the best placement are then valued again on fresh deals (the best's value
-  on the rollouts that picked it is biased upwards), and those values are reported.
+  on the rollouts that picked it is biased upwards), and those values are reported; a best
+  whose fresh value is not above the chosen one's is not shown: the chosen is the best.
 
 A Fantasyland hand is set in one street (street 1): its set is valued as royalties, plus the
 Fantasyland value if it stays, and compared with the setter's best (:func:`review_fantasyland`).
@@ -152,6 +153,8 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
         total += 2 * size
         for a, values in zip((chosen_at, best_at), fresh, strict=True):
             stats[a], counts[a] = _stats(values), size
+        if stats[best_at][0] <= stats[chosen_at][0]:  # not better on fresh deals: not shown
+            best_at = chosen_at
 
     def valued(a: int) -> Valued:
         return Valued(placements[a], stats[a][0], stats[a][1], counts[a])

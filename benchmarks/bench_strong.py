@@ -1,0 +1,89 @@
+"""Benchmark: the ``strong`` bot (learned value, no clairvoyance) at a three-handed pineapple
+table against ``careful`` and ``chaser`` (issue 21 point 5).
+
+Plays ``--hands`` hands in sessions of ``--session`` hands, the three policies rotating over
+the seats session by session (so no policy keeps a seat), and prints per policy: points a hand
+(mean and standard error over hands), foul %, Fantasyland entry % (of its normal hands),
+royalties a hand (of its normal hands, fouls counted as 0), and CPU seconds. Usage:
+``python benchmarks/bench_strong.py [--hands 20000] [--session 500] [--seed 1]``; the last line
+printed is JSON.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ[_var] = "1"  # one core: set before numpy loads
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ofc_core.batch import score_records  # noqa: E402
+from ofc_core.play.engine import Table  # noqa: E402
+from ofc_core.play.policies import policy  # noqa: E402
+from ofc_core.play.sessions import SessionSpec, play_session  # noqa: E402
+from ofc_core.rules import PRESETS  # noqa: E402
+
+NAMES = ("strong", "careful", "chaser")
+
+
+def play(hands: int, session: int, seed: int) -> dict[str, dict[str, list[float]]]:
+    rng = random.Random(seed)
+    stats: dict[str, dict[str, list[float]]] = {
+        n: {"points": [], "foul": [], "fl": [], "royalties": []} for n in NAMES}
+    done = 0
+    while done < hands:
+        shift = (done // session) % 3
+        seats = NAMES[shift:] + NAMES[:shift]
+        table = Table(PRESETS["pineapple"], seats, tuple(policy(n) for n in seats))
+        count = min(session, hands - done)
+        records = play_session(table, SessionSpec(f"strong-{done}", count), rng)
+        scores = score_records(records)
+        for k, record in enumerate(records):
+            for i, player in enumerate(record.players):
+                s = stats[player.name]
+                s["points"].append(float(scores.points[k, i]))
+                if player.fantasyland:
+                    continue
+                s["foul"].append(float(scores.fouled[k, i]))
+                s["fl"].append(float(scores.fantasyland_next[k, i] > 0))
+                s["royalties"].append(float(scores.royalties[k, i].sum()))
+        done += count
+        print(done, flush=True)
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--session", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    started = time.process_time()
+    stats = play(args.hands, args.session, args.seed)
+    out: dict[str, object] = {}
+    for name, s in stats.items():
+        points = np.array(s["points"])
+        out[name] = {"points_a_hand": round(float(points.mean()), 3),
+                     "se": round(float(points.std(ddof=1) / np.sqrt(len(points))), 3),
+                     "foul_pct": round(100 * float(np.mean(s["foul"])), 1),
+                     "fl_entry_pct": round(100 * float(np.mean(s["fl"])), 1),
+                     "royalties_a_hand": round(float(np.mean(s["royalties"])), 2)}
+        print(name, out[name])
+    out["hands"] = args.hands
+    out["cpu_s"] = round(time.process_time() - started, 1)
+    out["load_average"] = round(os.getloadavg()[0], 1)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""A rollout policy that does not see the future: every seat plays each street seeing only the
+cards dealt to it so far, choosing among all the legal placements of that street the one whose
+board the learned value (:mod:`ofc_core.play.value`) rates highest; on its last street it
+takes the best finished board by the exact :meth:`~ofc_core.play.value.PositionValue.terminal`
+value.
+
+It follows :class:`ofc_core.play.rollout.RolloutPolicy`, vectorised over every board and every
+rollout at once: per street, every option of :func:`ofc_core.play.value_features.expand` is laid
+on every board, the fitting ones are valued, and each board keeps its best. A street's choice
+reads only the board so far and that street's cards, never the cards of later streets (the
+test in ``tests/test_value.py`` changes them and finds the same choice).
+
+A ruleset it has no weights for (another variant, or other streets) is completed by
+``fallback`` (the clairvoyant best-of-24 of :class:`~ofc_core.play.rollout.BestOfK`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ofc_core.board import BOARD_SIZE
+from ofc_core.play.rollout import BestOfK, RolloutPolicy
+from ofc_core.play.value import PositionValue, load_value
+from ofc_core.play.value_features import expand
+from ofc_core.rules import Ruleset, Street
+
+
+def best_options(boards: np.ndarray, dealt: np.ndarray, place: int, value: PositionValue,
+                 ruleset: Ruleset, fl_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(B, 13)``: each of ``(B, 13)`` boards (all holding the same number of cards) after its
+    best placement of ``place`` of its ``(B, d)`` dealt cards, by ``value``; and ``(B,)`` that
+    best value.
+
+    Ties go to the first option in :func:`~ofc_core.play.value_features.street_options`'
+    order."""
+    after, fits = expand(boards, dealt, place)
+    cards = int((boards[0] >= 0).sum()) + place
+    b_index, o_index = np.nonzero(fits)
+    scores = np.full(fits.shape, -np.inf)
+    scores[b_index, o_index] = value(after[b_index, o_index], cards, ruleset, fl_values)
+    best = scores.argmax(axis=1)
+    rows = np.arange(len(boards))
+    chosen: np.ndarray = after[rows, best]
+    return chosen, scores[rows, best]
+
+
+@dataclass(frozen=True)
+class LearnedRollouts:
+    """The non-clairvoyant rollout policy by the learned value of ``variant``."""
+
+    variant: str = "pineapple"
+    fallback: RolloutPolicy = field(default_factory=BestOfK)
+
+    @property
+    def name(self) -> str:
+        return f"learned-{self.variant}"
+
+    def value_for(self, ruleset: Ruleset) -> PositionValue | None:
+        """The learned value this policy plays ``ruleset`` with, ``None`` if it has none (a
+        ruleset of another variant, or with jokers or a 2-7 middle)."""
+        if ruleset.variant.value != self.variant:
+            return None
+        return load_value(self.variant)
+
+    def complete(self, fixed: np.ndarray, future: np.ndarray, streets: tuple[Street, ...],
+                 ruleset: Ruleset, fl_values: np.ndarray) -> np.ndarray:
+        """``(m, n, 13)``: each of the ``m`` boards completed on each of the ``n`` futures."""
+        value = self.value_for(ruleset)
+        cards = int((fixed[0] >= 0).sum())
+        counts = [cards + sum(s.placed for s in streets[:i + 1]) for i in range(len(streets))]
+        if value is None or not all(value.knows(c) for c in counts):
+            return self.fallback.complete(fixed, future, streets, ruleset, fl_values)
+        m, n = len(fixed), len(future)
+        boards = np.repeat(fixed, n, axis=0)  # board a's rollouts together
+        deals = np.tile(future, (m, 1))
+        offset = 0
+        for s in streets:
+            dealt = deals[:, offset:offset + s.dealt]
+            offset += s.dealt
+            boards, _ = best_options(boards, dealt, s.placed, value, ruleset, fl_values)
+        return boards.reshape(m, n, BOARD_SIZE)

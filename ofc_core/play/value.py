@@ -1,0 +1,198 @@
+"""The learned value of a position: what a board is worth (points, at a three-handed table),
+before the cards still to come, when every seat plays on without seeing the future.
+
+A :class:`PositionValue` holds one small network per street (two hidden layers of rectified
+units over :func:`ofc_core.play.value_features.features`) for boards of 5, 7, 9 and 11 cards
+(pineapple's streets 1 to 4), and the exact value of a finished board, :meth:`terminal`:
+
+- a fouled board loses a scoop (and the opponent's royalties) to every opponent that did not
+  foul;
+- otherwise, against each opponent, each row is won, lost or tied with the chances read from
+  the rows of a pool of finished boards of simulated play (the rows taken as independent), the
+  scoop and majority bonuses of the table's scoring on those chances, plus the royalties' net;
+- plus the value of the Fantasyland hand the top earns (:mod:`ofc_core.play.fl_value`).
+
+The networks were fitted by backward induction (:mod:`ofc_core.play.value_train`): a board of
+11 cards is labelled by the mean, over sampled last streets, of the best :meth:`terminal`
+value among the placements of that street; a board of 9 cards by the best 11-card value, and
+so on. Inference is numpy only; the weights are package data (``ofc_core/play/data``), read by
+:func:`load_value` (``None`` for a variant without weights).
+
+>>> value = load_value("pineapple")
+>>> value is not None and value.streets
+(5, 7, 9, 11)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ofc_core.batch_boards import score_boards
+from ofc_core.play.value_features import features
+from ofc_core.rules import Ruleset
+
+FORMAT = "ofc-value/1"
+"""The weights file's format tag (bumped when the features or the network change)."""
+
+DATA = "data"
+"""The package folder of the shipped weights: ``value-<variant>.npz``."""
+
+
+@dataclass(frozen=True)
+class Network:
+    """A small network: standardised features, two ReLU layers, one linear output."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        w, b = self.layers[0]
+        folded = w / self.scale[:, None]  # the standardisation folded into the first layer
+        h = np.maximum(x @ folded + (b - self.mean @ folded), 0.0)
+        for w, b in self.layers[1:-1]:
+            h = np.maximum(h @ w + b, 0.0)
+        w, b = self.layers[-1]
+        out: np.ndarray = (h @ w + b)[:, 0]
+        return out
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Finished boards of simulated play, as the opponents a finished board meets: each row's
+    strengths (sorted) and the mean royalties of the boards that did not foul, and the share
+    that fouled."""
+
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray]
+    royalties: float
+    fouled: float
+
+
+@dataclass(frozen=True)
+class PositionValue:
+    """Values of boards by their cards on the board (see the module's doc)."""
+
+    variant: str
+    networks: dict[int, Network]
+    pool: Pool
+    opponents: int
+    meta: dict[str, Any]
+
+    @property
+    def streets(self) -> tuple[int, ...]:
+        """Cards on a board the networks value."""
+        return tuple(sorted(self.networks))
+
+    def knows(self, cards: int) -> bool:
+        """Whether a board of ``cards`` cards has a value here (a network, or 13: finished)."""
+        return cards == 13 or cards in self.networks
+
+    def __call__(self, boards: np.ndarray, cards: int, ruleset: Ruleset,
+                 fl_values: np.ndarray) -> np.ndarray:
+        """Values of ``(N, 13)`` boards holding ``cards`` cards each (13: :meth:`terminal`)."""
+        if cards == 13:
+            return self.terminal(boards, ruleset, fl_values)
+        if len(boards) == 0:
+            return np.zeros(0)
+        return self.networks[cards](features(boards)).astype(np.float64)
+
+    def terminal(self, boards: np.ndarray, ruleset: Ruleset, fl_values: np.ndarray
+                 ) -> np.ndarray:
+        """The value of ``(N, 13)`` finished boards against :attr:`opponents` opponents of the
+        pool, plus the Fantasyland value their tops earn."""
+        scores = score_boards(boards, ruleset.royalties)
+        pool = self.pool
+        won = np.empty((len(boards), 3))
+        lost = np.empty((len(boards), 3))
+        for r in range(3):
+            below = np.searchsorted(pool.rows[r], scores.strengths[:, r], "left")
+            above = len(pool.rows[r]) - np.searchsorted(pool.rows[r], scores.strengths[:, r],
+                                                        "right")
+            won[:, r], lost[:, r] = below / len(pool.rows[r]), above / len(pool.rows[r])
+        chances = np.stack([won, lost, 1.0 - won - lost], axis=2)  # (N, 3 rows, w/l/t)
+        joint = np.einsum("na,nb,nc->nabc", chances[:, 0], chances[:, 1], chances[:, 2])
+        rows_points = np.einsum("nabc,abc->n", joint, _outcome_points(ruleset))
+        mine = scores.royalties.sum(axis=1)
+        scoop = ruleset.scoring.scoop_value
+        sound = (1 - pool.fouled) * (rows_points + mine - pool.royalties) + pool.fouled * (
+            scoop + mine)
+        fouled = -(1 - pool.fouled) * (scoop + pool.royalties)
+        top = scores.strengths[:, 0]
+        entry = np.zeros(len(boards), np.intp)
+        if ruleset.fantasyland:
+            for minimum, n in ruleset.fl_cards.entry:
+                entry = np.where(top >= minimum, n, entry)
+        value = np.where(scores.fouled, self.opponents * fouled,
+                         self.opponents * sound + fl_values[entry])
+        return value.astype(np.float64)
+
+
+def _outcome_points(ruleset: Ruleset) -> np.ndarray:
+    """``(3, 3, 3)`` points against one opponent by each row's outcome (won, lost, tied)."""
+    out = np.empty((3, 3, 3))
+    for a in range(3):
+        for b in range(3):
+            for c in range(3):
+                outcome = (a, b, c)
+                out[a, b, c] = ruleset.scoring.points(outcome.count(0), outcome.count(1))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Weights files
+
+
+def save_value(value: PositionValue, path: Path) -> None:
+    """Write ``value`` as one ``.npz`` (float32 weights; the metadata as JSON)."""
+    arrays: dict[str, np.ndarray] = {}
+    for cards, net in value.networks.items():
+        arrays[f"n{cards}_mean"] = net.mean.astype(np.float32)
+        arrays[f"n{cards}_scale"] = net.scale.astype(np.float32)
+        for i, (w, b) in enumerate(net.layers):
+            arrays[f"n{cards}_w{i}"] = w.astype(np.float32)
+            arrays[f"n{cards}_b{i}"] = b.astype(np.float32)
+    for r in range(3):
+        arrays[f"pool_row{r}"] = value.pool.rows[r].astype(np.int32)
+    meta = dict(value.meta, format=FORMAT, variant=value.variant, opponents=value.opponents,
+                streets=list(value.networks), layers=len(next(iter(value.networks.values()))
+                                                          .layers),
+                pool_royalties=value.pool.royalties, pool_fouled=value.pool.fouled)
+    arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8)
+    with open(path, "wb") as out:
+        np.savez_compressed(out, allow_pickle=False, **arrays)
+
+
+def read_value(path: Path | Any) -> PositionValue:
+    """A :class:`PositionValue` from a file written by :func:`save_value`."""
+    with np.load(path) as data:
+        meta = json.loads(bytes(data["meta"]).decode())
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"{path}: not a {FORMAT} weights file")
+        networks = {}
+        for cards in meta["streets"]:
+            layers = tuple((data[f"n{cards}_w{i}"], data[f"n{cards}_b{i}"])
+                           for i in range(meta["layers"]))
+            networks[int(cards)] = Network(data[f"n{cards}_mean"], data[f"n{cards}_scale"],
+                                           layers)
+        rows = (data["pool_row0"], data["pool_row1"], data["pool_row2"])
+        pool = Pool(rows, float(meta["pool_royalties"]), float(meta["pool_fouled"]))
+    return PositionValue(meta["variant"], networks, pool, int(meta["opponents"]), meta)
+
+
+@cache
+def load_value(variant: str) -> PositionValue | None:
+    """The shipped value of ``variant`` (``ofc_core/play/data/value-<variant>.npz``), or
+    ``None`` when none ships."""
+    name = f"value-{variant}.npz"
+    source = resources.files("ofc_core.play").joinpath(DATA, name)
+    if not source.is_file():
+        return None
+    with source.open("rb") as handle:
+        return read_value(handle)

@@ -1,0 +1,258 @@
+"""Training the learned value of a position (:mod:`ofc_core.play.value`) by backward induction,
+numpy only (no training library: the networks are small enough for a hand-written Adam, and
+the runtime and the training then share one code path for features and values).
+
+1. **Positions.** Three-handed sessions of the engine's bots (``careful``, ``chaser``,
+   ``random``: the random seat gives the boards a strong player never makes, so the value
+   learns what they are worth too) are played from ``seed``; every normal hand gives each seat's
+   board after each street. The ``careful`` and ``chaser`` seats' finished boards are the pool
+   of opponents of :meth:`~ofc_core.play.value.PositionValue.terminal`.
+2. **Labels, last street first.** A board of 11 cards is labelled by the mean, over ``deals``
+   sampled last streets (3 cards from the 41 not on it), of the best exact terminal value among
+   that street's placements. Its network is fitted, then a board of 9 cards is labelled the
+   same way by the best 11-card network value, and so on down to the first five (5 cards).
+3. **Fit.** Each network (two ReLU layers) minimises the squared error by Adam on 90 % of the
+   positions; the other 10 % are held out and measured (:class:`StreetReport`).
+
+Everything random is drawn from ``seed``: the same arguments give the same weights (three runs
+of the shipped command, with one BLAS thread and with two, wrote identical arrays; another numpy
+or BLAS build may round differently). The labels of a street depend on the inference of the
+networks after it, so a change to :class:`~ofc_core.play.value.Network` changes the weights.
+
+>>> result = train("pineapple", hands=40, deals=2, epochs=1, seed=3)
+>>> sorted(result.value.networks)
+[5, 7, 9, 11]
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ofc_core.batch_boards import score_boards
+from ofc_core.play.engine import Rows, Table
+from ofc_core.play.learned_rollouts import best_options
+from ofc_core.play.policies import policy
+from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
+from ofc_core.play.sessions import SessionSpec, play_session
+from ofc_core.play.value import Network, Pool, PositionValue
+from ofc_core.play.value_features import features
+from ofc_core.rules import PRESETS, Ruleset, Street
+
+Progress = Callable[[str, int, int], None]
+"""Called with a stage's name, the work done and the work in all."""
+
+TABLES = (("careful", "chaser", "careful"), ("careful", "random", "chaser"))
+"""The seats of the sessions that give the positions (half the hands each)."""
+POOL_SEATS = ("careful", "chaser")
+HIDDEN = (64, 32)
+CHUNK = 1024
+"""Positions labelled at once (times ``deals`` times 27 options of boards in memory)."""
+
+
+@dataclass(frozen=True)
+class StreetReport:
+    """How well one network fits its held-out positions: root mean squared error against the
+    labels, the labels' spread, R squared, and the labels' own sampling error (the part of the
+    error no network can remove)."""
+
+    cards: int
+    positions: int
+    rmse: float
+    spread: float
+    r2: float
+    label_se: float
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Trained:
+    value: PositionValue
+    reports: tuple[StreetReport, ...]
+
+
+def _quiet(stage: str, done: int, total: int) -> None:
+    return None
+
+
+def positions(ruleset: Ruleset, hands: int, seed: int, progress: Progress = _quiet
+              ) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """Boards by cards on them (5, 7, ... 13) from ``hands`` simulated hands, and the pool's
+    finished boards."""
+    rng = random.Random(seed)
+    by_cards: dict[int, list[np.ndarray]] = {}
+    pool: list[np.ndarray] = []
+    for t, seats in enumerate(TABLES):
+        table = Table(ruleset, ("a", "b", "c"), tuple(policy(s) for s in seats))
+        count = hands // len(TABLES) + (t < hands % len(TABLES))
+        before = t * (hands // len(TABLES))
+
+        def tick(k: int, before: int = before) -> None:
+            progress("positions", before + k, hands)
+
+        records = play_session(table, SessionSpec(f"train-{t}", count), rng, tick)
+        for record in records:
+            for seat, player in enumerate(record.players):
+                if player.fantasyland or not player.streets:
+                    continue
+                rows: Rows = ((), (), ())
+                for street in player.streets:
+                    rows = (rows[0] + tuple(c.index for c in street.top),
+                            rows[1] + tuple(c.index for c in street.middle),
+                            rows[2] + tuple(c.index for c in street.bottom))
+                    board = board_array(rows)
+                    by_cards.setdefault(int((board >= 0).sum()), []).append(board)
+                if seats[seat] in POOL_SEATS:
+                    pool.append(board)
+    return {k: np.stack(v) for k, v in by_cards.items()}, np.stack(pool)
+
+
+def make_pool(boards: np.ndarray, ruleset: Ruleset) -> Pool:
+    """The opponents' pool from finished boards: the sound boards' sorted row strengths and
+    mean royalties, and the share that fouled."""
+    scores = score_boards(boards, ruleset.royalties)
+    sound = ~scores.fouled
+    top, middle, bottom = (np.sort(scores.strengths[sound, r]) for r in range(3))
+    return Pool((top, middle, bottom), float(scores.royalties[sound].sum(axis=1).mean()),
+                float(scores.fouled.mean()))
+
+
+def deal_next(boards: np.ndarray, count: int, deals: int, rng: np.random.Generator
+              ) -> np.ndarray:
+    """``(B * deals, count)``: ``deals`` random deals of ``count`` cards per board, none of them
+    on the board (board ``b``'s deals are rows ``b * deals`` to ``(b + 1) * deals - 1``)."""
+    keys = rng.random((len(boards) * deals, 53))
+    on_board = np.repeat(boards, deals, axis=0).astype(np.int64)
+    np.put_along_axis(keys, np.where(on_board >= 0, on_board, 52), 2.0, axis=1)
+    keys = keys[:, :52]
+    return np.argsort(keys, axis=1)[:, :count].astype(np.int8)
+
+
+def next_street(ruleset: Ruleset, cards: int) -> Street:
+    """The street dealt to a board holding ``cards`` cards (in a normal hand).
+
+    >>> next_street(PRESETS["pineapple"], 5)
+    Street(dealt=3, placed=2)
+    """
+    placed = 0
+    for street in ruleset.dealing.streets:
+        if placed == cards:
+            return street
+        placed += street.placed
+    raise ValueError(f"no street follows a board of {cards} cards")
+
+
+def label(boards: np.ndarray, value: PositionValue, ruleset: Ruleset, fl_values: np.ndarray,
+          deals: int, rng: np.random.Generator, progress: Callable[[int], None]
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Each board's label (mean over ``deals`` next streets of the best next value) and its
+    standard error."""
+    street = next_street(ruleset, int((boards[0] >= 0).sum()))
+    means, ses = np.empty(len(boards)), np.empty(len(boards))
+    for start in range(0, len(boards), CHUNK):
+        part = boards[start:start + CHUNK]
+        dealt = deal_next(part, street.dealt, deals, rng)
+        _, best = best_options(np.repeat(part, deals, axis=0), dealt, street.placed, value,
+                               ruleset, fl_values)
+        best = best.reshape(len(part), deals)
+        means[start:start + len(part)] = best.mean(axis=1)
+        ses[start:start + len(part)] = best.std(axis=1, ddof=1) / np.sqrt(deals) if deals > 1 \
+            else 0.0
+        progress(start + len(part))
+    return means, ses
+
+
+def fit(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epochs: int,
+        batch: int = 256, rate: float = 2e-3) -> Network:
+    """A :class:`Network` fitted to ``y`` by Adam on the squared error."""
+    mean = x.mean(axis=0)
+    scale = np.where(x.std(axis=0) > 1e-6, x.std(axis=0), 1.0)
+    xs = ((x - mean) / scale).astype(np.float32)
+    sizes = (x.shape[1],) + HIDDEN + (1,)
+    params = []
+    for a, b in zip(sizes[:-1], sizes[1:], strict=True):
+        params += [rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32),
+                   np.zeros(b, np.float32)]
+    params[-1] += np.float32(y.mean())
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    step = 0
+    target = y.astype(np.float32)[:, None]
+    for epoch in range(epochs):
+        order = rng.permutation(len(xs))
+        lr = rate * (0.5 ** (epoch * 3 / max(epochs, 1)))
+        for start in range(0, len(xs), batch):
+            idx = order[start:start + batch]
+            grads = _gradients(params, xs[idx], target[idx])
+            step += 1
+            for p, g, (m1, m2) in zip(params, grads, moments, strict=True):
+                m1 *= 0.9
+                m1 += 0.1 * g
+                m2 *= 0.999
+                m2 += 0.001 * g * g
+                p -= lr * (m1 / (1 - 0.9 ** step)) / (np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
+    layers = tuple((params[i], params[i + 1]) for i in range(0, len(params), 2))
+    return Network(mean.astype(np.float32), scale.astype(np.float32), layers)
+
+
+def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> list[np.ndarray]:
+    """Gradients of the mean squared error of the network ``params`` on one batch."""
+    acts = [x]
+    for i in range(0, len(params) - 2, 2):
+        acts.append(np.maximum(acts[-1] @ params[i] + params[i + 1], 0.0))
+    out = acts[-1] @ params[-2] + params[-1]
+    delta = 2 * (out - y) / len(x)
+    grads: list[np.ndarray] = []
+    for i in range(len(params) - 2, -1, -2):
+        grads = [acts[i // 2].T @ delta, delta.sum(axis=0)] + grads
+        if i:
+            delta = (delta @ params[i].T) * (acts[i // 2] > 0)
+    return grads
+
+
+def train(variant: str, *, hands: int = 6000, deals: int = 10, epochs: int = 15,
+          seed: int = 0, progress: Progress = _quiet) -> Trained:
+    """The learned value of ``variant`` (a preset with pineapple's streets), trained from
+    ``seed`` (see the module's doc), and how well each network fits held-out positions."""
+    ruleset = PRESETS[variant]
+    started = time.process_time()
+    boards, finished = positions(ruleset, hands, seed, progress)
+    fl_values = fl_table(ruleset, default_fantasyland_value)
+    rng = np.random.default_rng(seed)
+    meta = {"hands": hands, "deals": deals, "epochs": epochs, "seed": seed,
+            "tables": [list(t) for t in TABLES], "hidden": list(HIDDEN)}
+    value = PositionValue(variant, {}, make_pool(finished, ruleset), 2, meta)
+    reports = []
+    for cards in sorted((k for k in boards if k < 13), reverse=True):
+        t0 = time.process_time()
+        x_boards = boards[cards]
+
+        def labelled(k: int, c: int = cards, n: int = len(x_boards)) -> None:
+            progress(f"labels {c}", k, n)
+
+        y, se = label(x_boards, value, ruleset, fl_values, deals, rng, labelled)
+        held = rng.random(len(y)) < 0.1
+        x = features(x_boards)
+        net = fit(x[~held], y[~held], rng, epochs)
+        value.networks[cards] = net
+        reports.append(_report(cards, net, x[held], y[held], se[held], time.process_time() - t0))
+        progress(f"fit {cards}", 1, 1)
+    meta["cpu_seconds"] = round(time.process_time() - started, 1)
+    meta["held_out"] = [r.__dict__ for r in reports]
+    return Trained(value, tuple(reports))
+
+
+def _report(cards: int, net: Network, x: np.ndarray, y: np.ndarray, se: np.ndarray,
+            seconds: float) -> StreetReport:
+    if len(y) < 2:
+        return StreetReport(cards, len(y), float("nan"), float("nan"), float("nan"),
+                            float("nan"), seconds)
+    error = net(x) - y
+    rmse = float(np.sqrt((error ** 2).mean()))
+    spread = float(y.std())
+    return StreetReport(cards, len(y), round(rmse, 3), round(spread, 3),
+                        round(1 - rmse ** 2 / spread ** 2, 3) if spread > 0 else float("nan"),
+                        round(float(np.sqrt((se ** 2).mean())), 3), round(seconds, 1))

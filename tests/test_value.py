@@ -1,0 +1,175 @@
+"""The learned value of a position and the rollout policy that plays by it (issue 21, points 1
+and 2): a seeded training run is reproducible, the shipped value orders hand-worked boards as a
+player would, the policy never reads the cards of later streets, and the review never shows a
+best valued below the placement played."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pytest
+
+from ofc_cli import cmd_review
+from ofc_cli.cli import main
+from ofc_core.board import Board
+from ofc_core.play.engine import Table
+from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
+from ofc_core.play.policies import policy
+from ofc_core.play.review import Precision, evaluate, spots_of
+from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
+from ofc_core.play.sessions import SessionSpec, hero_view, play_session
+from ofc_core.play.value import load_value, read_value
+from ofc_core.play.value_features import FEATURES, PER_ROW, expand, features
+from ofc_core.play.value_train import train
+from ofc_core.rules import PRESETS, Street
+
+PINEAPPLE = PRESETS["pineapple"]
+FL = fl_table(PINEAPPLE, default_fantasyland_value)
+
+
+def board(text: str) -> np.ndarray:
+    """A partial board in the compact notation, as a 13-slot array."""
+    b = Board.parse_compact(text)
+    top, middle, bottom = (tuple(c.index for c in row) for row in (b.top, b.middle, b.bottom))
+    return board_array((top, middle, bottom))
+
+
+def value_of(*texts: str) -> list[float]:
+    value = load_value("pineapple")
+    assert value is not None
+    boards = np.stack([board(t) for t in texts])
+    cards = int((boards[0] >= 0).sum())
+    assert all(int((b >= 0).sum()) == cards for b in boards)
+    return [float(v) for v in value(boards, cards, PINEAPPLE, FL)]
+
+
+def test_a_small_seeded_training_is_reproducible(tmp_path: Path):
+    a = train("pineapple", hands=60, deals=2, epochs=1, seed=11)
+    b = train("pineapple", hands=60, deals=2, epochs=1, seed=11)
+    boards = np.stack([board("2c3d-8h8d-KsKd9c"), board("AhAd-2c3d-7s8c9d")])
+    for cards in (7,):
+        assert np.array_equal(a.value(boards, cards, PINEAPPLE, FL),
+                              b.value(boards, cards, PINEAPPLE, FL))
+    assert all(r.positions > 0 and np.isfinite(r.rmse) for r in a.reports)
+    path = tmp_path / "v.npz"
+    assert main(["train-value", "--variant", "pineapple", "--out", str(path), "--seed", "11",
+                 "--hands", "60", "--deals", "2", "--epochs", "1"]) == 0
+    saved = read_value(path)
+    assert np.allclose(saved(boards, 7, PINEAPPLE, FL), a.value(boards, 7, PINEAPPLE, FL),
+                       atol=1e-4)
+    assert saved.meta["seed"] == 11 and saved.meta["hands"] == 60
+
+
+def test_train_value_refuses_what_it_cannot_train(tmp_path: Path, capsys):
+    assert main(["train-value", "--variant", "regular", "--out", str(tmp_path / "v.npz")]) == 2
+    assert "not trainable yet" in capsys.readouterr().err
+    assert main(["train-value", "--variant", "pineapple", "--out",
+                 str(tmp_path / "no" / "v.npz")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+
+
+def test_features_read_the_rows():
+    f = features(np.stack([board("QhQd-8h8d8c-AsKsQsJs"), board("--")]))
+    assert f.shape == (2, FEATURES)
+    assert f[1].sum() == pytest.approx(1.0 + 3 * 1.0)  # empty: free share 1 per row, and total
+    assert f[0, PER_ROW + 13 + 3] == 1  # the middle holds trips
+
+
+def test_the_shipped_value_orders_hand_worked_boards():
+    # A fouling-bound board (aces on top, nothing below) is worth less than a sound one.
+    sound, fouling = value_of("2c3d-8h8d4s-KsKd9c5h", "AhAd-2c3d4s-7s8c9d5h")
+    assert sound > fouling
+    # Queens on top over a middle of two pair and bottom trips: Fantasyland, worth more than
+    # the same board with a low top.
+    fl, low = value_of("QhQd2c-8h8d5c5s-KsKdKc7s", "4h3d2c-8h8d5c5s-KsKdKc7s")
+    assert fl > low + 5
+    # A finished board that fouls is worth less than the same cards set legally.
+    legal, foul = value_of("2c3d4h-8h8d5c5s9s-KsKdKc7s6s", "8h8d4h-2c3d5c5s9s-KsKdKc7s6s")
+    assert legal > foul + 6
+    # First five: the pair of kings on the bottom beats them split across the rows.
+    bottom, split = value_of("-7c4s-KhKd2h", "Kh-7c4s-Kd2h")
+    assert bottom > split
+
+
+def test_the_policy_never_looks_at_later_cards():
+    start = board("Qh-8h8d-KsKd")[None]
+    streets = (Street(3, 2), Street(3, 2), Street(3, 2))
+    rng = np.random.default_rng(4)
+    unseen = np.array([c for c in range(52) if c not in set(start[0].tolist())], np.int8)
+    for _ in range(5):
+        deck = rng.permutation(unseen)
+        now, later = deck[:3], deck[3:]
+        futures = np.stack([np.r_[now, rng.permutation(later)[:6]] for _ in range(8)])
+        done = LearnedRollouts().complete(start, futures, streets, PINEAPPLE, FL)[0]
+        # where each of this street's cards went (slot, or -1 discarded): the same in all
+        placed = [[int(np.flatnonzero(b == c)[0]) if (b == c).any() else -1 for c in now]
+                  for b in done]
+        assert all(p == placed[0] for p in placed)
+        value = load_value("pineapple")
+        assert value is not None
+        alone, _ = best_options(start, now[None], 2, value, PINEAPPLE, FL)
+        assert [int(np.flatnonzero(alone[0] == c)[0]) if (alone[0] == c).any() else -1
+                for c in now] == placed[0]
+
+
+def test_every_option_of_a_street_fits_where_the_rows_have_room():
+    start = board("QhJd-8h8d7c6c5c-KsKd")[None]  # middle full, top and bottom open
+    after, fits = expand(start, np.array([[0, 1, 2]], np.int8), 2)
+    assert int(fits.sum()) == 3 * 3  # keep 2 of 3: top-bottom, bottom-top or both bottom
+    for b in after[0][fits[0]]:
+        assert sorted(b[b >= 0].tolist()) != sorted(start[0][start[0] >= 0].tolist())
+        assert (b >= 0).sum() == 11
+
+
+def test_the_learned_policy_completes_only_legal_boards():
+    fixed = np.stack([board("Qh-8h8d7c-KsKd9c"), board("Qh-8h8d-KsKd9c7c")])
+    unseen = [c for c in range(52) if c not in set(fixed[0].tolist())]
+    futures = np.array([unseen[:9], unseen[-9:]], np.int8)
+    done = LearnedRollouts().complete(fixed, futures, (Street(3, 2),) * 3, PINEAPPLE, FL)
+    for a in range(2):
+        for r in range(2):
+            b = done[a, r]
+            assert (b >= 0).all() and len(set(b.tolist())) == 13
+            assert set(fixed[a][fixed[a] >= 0].tolist()) <= set(b.tolist())
+            assert set(b.tolist()) - set(fixed[a].tolist()) <= set(futures[r].tolist())
+
+
+def test_ofc_review_names_the_policy_that_played():
+    learned = LearnedRollouts()
+    assert cmd_review.policy_name(learned, PINEAPPLE) == "learned-pineapple"
+    assert cmd_review.policy_name(learned, PRESETS["regular"]) == "best-of-24"
+    assert "learned" in cmd_review.POLICIES
+
+
+def test_the_best_shown_is_never_valued_below_the_played_placement():
+    table = Table(PINEAPPLE, ("a", "b", "c"), tuple(policy("careful") for _ in range(3)))
+    records = play_session(table, SessionSpec("s", hands=3), random.Random(8))
+    quick = Precision(precision=1.0, max_rollouts=48)
+    checked = 0
+    for record in records:
+        for d in spots_of(hero_view(record, "a"), "a"):
+            if d.street not in (2, 3):
+                continue
+            e = evaluate(d.spot, d.chosen, policy=LearnedRollouts(), precision=quick, seed=3)
+            assert e.best.ev >= e.chosen.ev
+            checked += 1
+    assert checked >= 4
+
+
+def test_ofc_review_with_the_learned_policy_stores_its_name(tmp_path: Path):
+    log, db = tmp_path / "s.jsonl", tmp_path / "s.duckdb"
+    assert main(["simulate", "--variant", "pineapple", "--players", "2", "--hands", "1",
+                 "--seed", "3", "--perspective", "hero", "--hero", "Hero",
+                 "--out", str(log)]) == 0
+    assert main(["import", str(log), "--db", str(db)]) == 0
+    assert main(["review", "--db", str(db), "--player", "Hero", "--policy", "learned",
+                 "--rollouts", "24"]) == 0
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT street, policy, best_ev >= chosen_ev FROM decisions "
+                       "ORDER BY street").fetchall()
+    con.close()
+    assert [r[0] for r in rows] == [1, 2, 3, 4, 5]
+    assert {r[1] for r in rows} == {"learned-pineapple"} and all(r[2] for r in rows)

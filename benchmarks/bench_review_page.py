@@ -49,18 +49,21 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 TARGET_MS = 3000
-CHARTS = 1  # the four breakdowns are the panels of one figure
+PANELS = ("By street", "By kind of decision", "By day", "By variant")
+"""The four breakdowns: the panels of one Vega-Lite chart, each drawn with its title."""
 
 COMPLETE = f"""() => {{
     const title = [...document.querySelectorAll('h1')].some(h =>
         h.textContent.includes('Decision review'));
-    const charts = document.querySelectorAll('.js-plotly-plot .main-svg').length >= {CHARTS * 2};
+    const panels = {list(PANELS)!r};
+    const charts = [...document.querySelectorAll('[data-testid=stVegaLiteChart] text')]
+        .filter(t => panels.includes(t.textContent)).length >= panels.length;
     const table = document.querySelector('[data-testid=stDataFrame] canvas') !== null;
     const busy = document.querySelector('[data-testid=stSkeleton],'
         + '[data-testid=stStatusWidgetRunningIcon],[data-testid=stStatusWidgetRunningManIcon]');
     return title && charts && table && !busy;
 }}"""
-"""The Review page is complete (plotly draws two main SVGs per chart)."""
+"""The Review page is complete (its chart's four panels drawn, each with its title)."""
 
 
 def ofc(*args: str) -> None:

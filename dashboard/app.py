@@ -42,9 +42,10 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+# URL paths that open a page of PAGES besides its own (/overview: the default page, which
+# Streamlit serves at / only). A comment, not a docstring: Streamlit runs this file as the
+# page's __main__ and draws a bare string at the top level (its magic).
 ALIASES: dict[str, str] = {"overview": "views/overview.py"}
-"""URL paths that open a page of :data:`PAGES` besides its own (``/overview``: the default
-page, which Streamlit serves at ``/`` only)."""
 
 
 def pages() -> list[st.Page]:

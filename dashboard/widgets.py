@@ -329,6 +329,39 @@ def chart(fig: go.Figure, key: str) -> list[Any] | None:
                                           selection_mode="points"))
 
 
+def vega_picked(event: Any, param: str, field: str) -> str | None:
+    """``field`` of the point a Vega-Lite chart's point selection ``param`` holds (drawn with
+    ``on_select="rerun"``); ``None`` when nothing is selected.
+
+    >>> vega_picked({"selection": {"pick": [{"ruleset": "pineapple 1-6"}]}}, "pick", "ruleset")
+    'pineapple 1-6'
+    >>> vega_picked({"selection": {"pick": {}}}, "pick", "ruleset") is None
+    True
+    """
+    found = filters.selection(event, param)
+    for point in found:
+        if isinstance(point, dict) and point.get(field) is not None:
+            return str(point[field])
+    return None
+
+
+def vega_chart(spec: dict[str, Any], key: str, param: str, field: str) -> list[Any] | None:
+    """Draw a Vega-Lite ``spec`` whose point selection ``param`` (a click) picks ``field``;
+    the picked value as a one-item list, as :func:`chart` gives a clicked point's
+    ``customdata`` (``None`` when nothing is picked). Lighter than a Plotly chart on a page's
+    first load (docs/benchmarks.md, "First loads")."""
+    event = st.vega_lite_chart(spec=spec, key=key, on_select="rerun", selection_mode=param,
+                               width="stretch")
+    value = vega_picked(event, param, field)
+    return None if value is None else [value]
+
+
+def sign_colour(field: str) -> dict[str, Any]:
+    """A Vega-Lite colour encoding: green where ``field`` is a gain (or zero), red for a loss
+    (as :func:`sign_colours`)."""
+    return {"condition": {"test": f"datum['{field}'] >= 0", "value": GREEN}, "value": RED}
+
+
 def chart_opens_hand(fig: go.Figure, key: str, note: str) -> None:
     """Draw a figure of single hands (``customdata`` = hand key): a click opens that hand."""
     hand = filters.hand_from_chart(st.plotly_chart(fig, key=key, on_select="rerun",

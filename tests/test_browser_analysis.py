@@ -43,9 +43,15 @@ def _check_page(page: Page, url: str, path: str, title: str) -> None:
     page.get_by_role("heading", name=title).first.wait_for(timeout=60_000)
     settle_drawn(page)
     analysis = path.strip("/") in PAGES
-    if analysis:
-        page.wait_for_selector(".js-plotly-plot", timeout=60_000)
+    if analysis:  # a Plotly chart, or a Vega-Lite one (Variants, Matches)
+        page.wait_for_selector(".js-plotly-plot, [data-testid='stVegaLiteChart'] .marks",
+                               timeout=60_000)
     save_screenshot(page, path.strip("/") or "overview")
+    if path.strip("/") == "review" and not page.get_by_text("No reviewed decisions").count():
+        # its Vega-Lite chart: all four panels drawn (a bad spec draws none, or one row)
+        chart = page.locator("[data-testid='stVegaLiteChart']")
+        for panel in ("By street", "By kind of decision", "By day", "By variant"):
+            chart.locator("text", has_text=panel).first.wait_for(timeout=60_000)
     assert page.get_by_text("Page not found").count() == 0, path
     assert page.locator("[data-testid='stException']").count() == 0, path
     assert "player=Hero" in page.url, (path, page.url)  # the filters are kept
@@ -99,7 +105,7 @@ def test_a_bar_opens_its_hands_and_a_hand_opens_in_hand_review(demo_dashboard: D
     page = open_page(browser, f"{demo_dashboard.url}/variants")
     page.get_by_role("heading", name="Variants").first.wait_for(timeout=60_000)
     settle_drawn(page)
-    bar = page.locator(".js-plotly-plot .bars .point path").first
+    bar = page.locator("[data-testid='stVegaLiteChart'] .mark-rect path").first  # Vega-Lite
     bar.scroll_into_view_if_needed()
     box = bar.bounding_box()
     assert box is not None

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from ingest import api
@@ -105,3 +106,57 @@ def test_two_y_axes_put_their_zeros_at_one_height(page, path: str) -> None:  # t
     assert twin
     for layout in twin:
         assert _zero_height(layout["yaxis"]) == pytest.approx(_zero_height(layout["yaxis2"]))
+
+
+def test_variants_chart_is_vega_lite_with_each_rulesets_interval_and_a_click(
+        demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Variants draws its chart with Vega-Lite (no Plotly script on the page): a bar per row
+    of the table, at its points per hand, its 95% interval, a label of its hands, and a click
+    selection whose ruleset lists the hands (``widgets.vega_picked``)."""
+    db = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db_path, db)
+    monkeypatch.setenv("OFC_DB", str(db))
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params.update({"player": "Hero"})
+    at.run()
+    at.switch_page("views/variants.py").run()
+    assert not at.exception
+    assert not at.get("plotly_chart")
+    chart = at.get("vega_lite_chart")[0].proto
+    spec = json.loads(chart.spec)
+    table = at.dataframe[0].value
+    # Streamlit sends the spec's data as Arrow beside it
+    data = convert_arrow_bytes_to_pandas_df(chart.data.data)
+    bars = {v["ruleset"]: v for v in data.to_dict("records")}
+    assert list(bars) == list(table["ruleset_label"])  # the table's order
+    for row in table.itertuples():
+        bar = bars[row.ruleset_label]
+        assert bar["per_hand"] == pytest.approx(row.points_per_hand)
+        assert bar["low"] == pytest.approx(row.ci_low) and bar["high"] == pytest.approx(row.ci_high)
+        assert bar["label"] == f"{row.hands:,} hands"
+    select = spec["layer"][0]["params"][0]
+    assert select["select"] == {"type": "point", "fields": ["ruleset"]}
+    assert list(chart.selection_mode) == [select["name"]]
+
+
+def test_matches_money_chart_is_vega_lite_a_bar_per_match_in_the_tables_order(
+        demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db_path, db)
+    monkeypatch.setenv("OFC_DB", str(db))
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params.update({"player": "Hero"})
+    at.run()
+    at.switch_page("views/matches.py").run()
+    assert not at.exception
+    assert not at.get("plotly_chart")
+    chart = at.get("vega_lite_chart")[0].proto
+    spec = json.loads(chart.spec)
+    bars = convert_arrow_bytes_to_pandas_df(chart.data.data)
+    table = next(t.value for t in at.dataframe if "opponent" in t.value.columns)
+    assert len(bars) == len(table) > 1
+    assert list(bars["match"]) == list(table["match_id"])
+    assert list(bars["n"]) == list(range(1, len(table) + 1))
+    assert np.allclose(bars["money"], table["money"].fillna(0).astype(float))
+    assert list(chart.selection_mode) == [spec["params"][0]["name"]]
+    assert spec["params"][0]["select"] == {"type": "point", "fields": ["match"]}

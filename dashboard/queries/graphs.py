@@ -110,7 +110,8 @@ def money_by_hand(con: Connection, filters: Filters, max_points: int = MONEY_POI
     play order (``played_at``, then ``hand_key``): ``currency`` (``''``: none named), ``n``
     (the hand's number among that currency's hands with money), ``hand_key``,
     ``played_at``, ``utc_offset``, ``stake``, ``money`` (that hand's) and ``total``. Long
-    histories keep every k-th hand of a currency and its last."""
+    histories keep a currency's first and last hand and its running total's extremes
+    (:func:`extremes`)."""
     cond, params = where(filters)
     rows = fetch_df(con, f"""
         SELECT coalesce(hp.currency, '') AS currency, hp.hand_key, hp.played_at,
@@ -122,20 +123,40 @@ def money_by_hand(con: Connection, filters: Filters, max_points: int = MONEY_POI
         group = group.reset_index(drop=True)
         group["n"] = np.arange(1, len(group) + 1)
         group["total"] = group["money"].cumsum()
-        parts.append(group.iloc[kept(len(group), max_points)])
+        parts.append(group.iloc[extremes([group["total"].to_numpy()], max_points)])
     columns = ["currency", "n", "hand_key", "played_at", "utc_offset", "stake", "money", "total"]
     if not parts:
         return pd.DataFrame(columns=columns)
     return pd.concat(parts, ignore_index=True)[columns]
 
 
-def kept(count: int, max_points: int) -> np.ndarray:
-    """Indexes of the rows a graph keeps: all, or every k-th and always the last (the
-    Overview's graphs: a long history is drawn from a few thousand points).
+def extremes(lines: list[np.ndarray], max_points: int) -> np.ndarray:
+    """Indexes of the rows a graph of ``lines`` (equal-length series over the same x) keeps,
+    sorted: all when there are at most ``max_points``; else both ends and, in each of up to
+    ``(max_points - 2) // (2 * len(lines))`` equal buckets of x, the first minimum and the
+    first maximum of every line, so each drawn line still reaches every peak and trough a
+    screen can show (what every k-th point would skip). A line of NaN only is left out of
+    the choice; NaN elsewhere is passed over.
 
-    >>> kept(3, 10).tolist(), kept(10, 4).tolist()
-    ([0, 1, 2], [1, 4, 6, 9])
+    >>> y = np.array([0, 5, -3, 2, 9, 1, 4, -8, 6, 2.0])
+    >>> extremes([y], 6).tolist()  # two buckets of five: their min and max, and both ends
+    [0, 2, 4, 7, 8, 9]
+    >>> extremes([y], 20).tolist() == list(range(10))
+    True
     """
+    count = len(lines[0]) if lines else 0
     if count <= max_points:
         return np.arange(count)
-    return (np.arange(1, max_points + 1) * count) // max_points - 1
+    shown = [np.asarray(y, dtype=float) for y in lines]
+    shown = [y for y in shown if not np.isnan(y).all()] or [np.zeros(count)]
+    buckets = max(1, (max_points - 2) // (2 * len(shown)))
+    starts = (np.arange(buckets) * count) // buckets
+    bucket = np.repeat(np.arange(buckets), np.diff(np.append(starts, count)))
+    keep = [np.array([0, count - 1])]
+    for y in shown:
+        for reduce, fill in ((np.minimum, np.inf), (np.maximum, -np.inf)):
+            values = np.where(np.isnan(y), fill, y)
+            best = reduce.reduceat(values, starts)
+            hits = np.flatnonzero(values == best[bucket])
+            keep.append(hits[np.unique(bucket[hits], return_index=True)[1]])
+    return np.unique(np.concatenate(keep))

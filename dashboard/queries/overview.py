@@ -26,11 +26,12 @@ from dashboard.queries.common import (
     scoring_label,
     where,
 )
-from dashboard.queries.graphs import kept
+from dashboard.queries.graphs import extremes
 
 Z95 = 1.959964
 GRAPH_POINTS = 2000
-"""The cumulative graph keeps at most about this many points (every k-th hand, plus the last)."""
+"""The cumulative graph keeps at most this many points: the first and last hand and every line's
+extremes in each of a few hundred buckets (:func:`dashboard.queries.graphs.extremes`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +124,9 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     ``points`` (that hand), ``total``,
     ``without_fl`` (hands not played in Fantasyland), ``royalties`` (net royalties exchanged,
     from ``pairs``) and ``row_points`` (rows and bonuses won, from ``pairs``), all cumulative.
-    Long histories keep every k-th hand and the last one. When the hands mix race scoring
-    (OFC Double) with another system, the race hands are left out.
+    Long histories keep the first and last hand and each line's minimum and maximum in each
+    of a few hundred buckets of hands (:func:`dashboard.queries.graphs.extremes`). When the
+    hands mix race scoring (OFC Double) with another system, the race hands are left out.
 
     ``expected`` is the luck line (only with a player chosen and some hands reviewed, else all
     NaN): the same running total with each reviewed hand's points replaced by the EV of the
@@ -155,7 +157,10 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     royalties, rows = _per_hand(seat_key, pairs)
     points = np.asarray(mine["points"], dtype=float)[order]
     fl = np.asarray(mine["fantasyland"], dtype=bool)[order]
-    keep = kept(count, max_points)
+    lines = {"total": np.cumsum(points), "without_fl": np.cumsum(np.where(fl, 0.0, points)),
+             "royalties": np.cumsum(royalties[order]), "row_points": np.cumsum(rows[order]),
+             "expected": _expected(con, filters, mine["hand_key"][order], points)}
+    keep = extremes(list(lines.values()), max_points)
     stamps = mine["t"][order][keep]
     played = pd.to_datetime(np.where(stamps == _NULL_TIME_FIRST, np.iinfo(np.int64).min,
                                      stamps), unit="us", utc=True, errors="coerce")
@@ -166,11 +171,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
         "utc_offset": pd.Series(mine["utc_offset"][order][keep], dtype="Float64").replace(
             _NO_OFFSET, pd.NA),
         "points": points[keep],
-        "total": np.cumsum(points)[keep],
-        "without_fl": np.cumsum(np.where(fl, 0.0, points))[keep],
-        "royalties": np.cumsum(royalties[order])[keep],
-        "row_points": np.cumsum(rows[order])[keep],
-        "expected": _expected(con, filters, mine["hand_key"][order], points)[keep],
+        **{name: line[keep] for name, line in lines.items()},
     })
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import db, widgets
@@ -56,18 +55,39 @@ def headline(s: dict[str, Any]) -> None:
                        ("Money per match", widgets.num(s["money_per_match"])))
 
 
+# The money chart is Vega-Lite, not Plotly: a page's first Plotly chart costs the browser
+# 1.3-1.9 s of CPU (docs/benchmarks.md, "First loads"). PICK is its click (a bar's match).
+PICK = "match_pick"
+
+
+def money_spec(frame: pd.DataFrame) -> dict[str, Any]:
+    """The money of each match in time order as a Vega-Lite spec: a bar per match (green won,
+    red lost; none yet: 0), its match, opponent and cube in the tooltip; a click selects its
+    match (:data:`PICK`). Ids and names from files are data values, drawn as text."""
+    values = [{"n": n, "match": str(m), "opponent": str(o), "cube": f"x{c}",
+               "money": 0.0 if pd.isna(v) else float(v)}
+              for n, (m, o, c, v) in enumerate(zip(frame["match_id"], frame["opponent"],
+                                                   frame["cube"], frame["money"], strict=True),
+                                               start=1)]
+    return {
+        "title": "Money per match", "height": 260, "data": {"values": values},
+        "params": [{"name": PICK, "select": {"type": "point", "fields": ["match"]}}],
+        "mark": {"type": "bar", "cursor": "pointer"},
+        "encoding": {
+            "x": {"field": "n", "type": "ordinal", "title": "match (in time order)",
+                  "axis": {"labelAngle": 0, "labelOverlap": True}},
+            "y": {"field": "money", "type": "quantitative", "title": "money"},
+            "color": widgets.sign_colour("money"),
+            "opacity": {"condition": {"param": PICK, "value": 1, "empty": True}, "value": 0.4},
+            "tooltip": [{"field": "match", "type": "nominal"},
+                        {"field": "opponent", "type": "nominal"},
+                        {"field": "cube", "type": "nominal"},
+                        {"field": "money", "type": "quantitative", "format": "+,.2f"}]}}
+
+
 def money_chart(frame: pd.DataFrame) -> list[Any] | None:
-    money = frame["money"].fillna(0)
-    fig = go.Figure(go.Bar(
-        x=list(range(1, len(frame) + 1)), y=money, marker_color=widgets.sign_colours(money),
-        customdata=frame[["match_id"]].to_numpy(),
-        hovertext=widgets.plot_text(f"{m} vs {o}, cube x{c}" for m, o, c in
-                                    zip(frame["match_id"], frame["opponent"], frame["cube"],
-                                        strict=True)),
-        hovertemplate="%{hovertext}: %{y:+,.2f}<extra></extra>"))
-    widgets.layout(fig, height=300, title="Money per match", xaxis_title="match (in time order)",
-                   yaxis_title="money")
-    return widgets.chart(fig, "matches_money")
+    """Draw :func:`money_spec`; the clicked bar's match id (as a one-item list), if any."""
+    return widgets.vega_chart(money_spec(frame), "matches_money", PICK, "match")
 
 
 def cube(current: Filters, frame: pd.DataFrame) -> None:

@@ -10,9 +10,7 @@ import html
 from typing import Any
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
-from plotly.subplots import make_subplots
 
 from dashboard import db, filters, timefmt, widgets
 from dashboard.cards import board_html, cards_html, placement_words, pretty
@@ -121,67 +119,94 @@ def readable(frame: pd.DataFrame) -> pd.DataFrame:
     return widgets.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
 
 
-DAY_MS = 86_400_000
 MAX_DAY_TICKS = 10
-
-
-def day_axis(days: pd.Series) -> dict[str, Any]:
-    """A date axis whose ticks fall on whole days (one tick every few days when there are
-    many), read as dates; a single day gets a day's room each side.
-
-    >>> day_axis(pd.Series(pd.to_datetime(["2026-03-14"])))["range"]
-    ['2026-03-13', '2026-03-15']
-    >>> day_axis(pd.Series(pd.to_datetime(["2026-03-01", "2026-03-31"])))["dtick"]
-    345600000
-    """
-    first, last = pd.Timestamp(days.min()), pd.Timestamp(days.max())
-    span = (last - first).days + 1
-    axis: dict[str, Any] = {"type": "date", "tickformat": "%b %-d, %Y",
-                            "dtick": DAY_MS * max(1, -(-span // MAX_DAY_TICKS))}
-    if span <= 2:
-        axis["range"] = [(first - pd.Timedelta(days=1)).strftime("%Y-%m-%d"),
-                         (last + pd.Timedelta(days=1)).strftime("%Y-%m-%d")]
-    return axis
-
-
-# The four breakdowns of EV lost per hand, drawn as the panels of one figure: one plotly chart
-# costs the browser about as much as four panels of one (docs/benchmarks.md).
+PANEL_WIDTH, PANEL_HEIGHT = 400, 200
+# The four breakdowns of EV lost per hand are the panels of one Vega-Lite chart: a page's
+# first Plotly chart costs the browser about 1.5 s more than a Vega-Lite one on this 2-core
+# machine (Plotly's 4.7 MB script loaded and run: docs/benchmarks.md, "First loads").
 PANELS = ("By street", "By kind of decision", "By day", "By variant")
 
 
-def bars(frame: pd.DataFrame, x: str) -> go.Bar:
-    return go.Bar(x=widgets.plot_text(frame[x]), y=frame["per_hand"],
-                  text=[tenth(v) for v in frame["per_hand"]], showlegend=False,
-                  marker_color=widgets.BLUE,
-                  hovertemplate="%{x}<br>%{y:.1f} points per hand<extra></extra>")
+def utc_day(day: pd.Timestamp) -> dict[str, Any]:
+    """A day as a Vega-Lite date (month 1-12), at midnight UTC.
+
+    >>> utc_day(pd.Timestamp("2026-03-14"))
+    {'year': 2026, 'month': 3, 'date': 14, 'utc': True}
+    """
+    return {"year": day.year, "month": day.month, "date": day.day, "utc": True}
 
 
-def by_day(frame: pd.DataFrame) -> go.Scatter:
-    return go.Scatter(x=pd.to_datetime(frame["day"]), y=frame["per_hand"],
-                      mode="lines+markers", customdata=frame["hands"], showlegend=False,
-                      marker_color=widgets.BLUE,
-                      hovertemplate="%{x|%b %-d, %Y}<br>%{y:.1f} per hand "
-                                    "(%{customdata} hands)<extra></extra>")
+def day_axis(days: pd.Series) -> dict[str, Any]:
+    """The x encoding of the day panel: dates on whole days (one tick every few days when
+    there are many), read as dates, in UTC so no browser zone moves a day; a single day gets
+    a day's room each side.
+
+    >>> axis = day_axis(pd.Series(pd.to_datetime(["2026-03-14"])))
+    >>> axis["scale"]["domain"][0]["date"], axis["axis"]["tickCount"]
+    (13, {'interval': 'day', 'step': 1})
+    >>> day_axis(pd.Series(pd.to_datetime(["2026-03-01", "2026-03-31"])))["axis"]["tickCount"]
+    {'interval': 'day', 'step': 4}
+    """
+    x: dict[str, Any] = {"field": "day", "type": "temporal", "timeUnit": "utcyearmonthdate",
+                         "title": None, "scale": {"type": "utc"}}
+    if days.empty:
+        return x
+    first, last = pd.Timestamp(days.min()), pd.Timestamp(days.max())
+    span = (last - first).days + 1
+    x["axis"] = {"format": "%b %-d, %Y", "labelAngle": 0,
+                 "tickCount": {"interval": "day", "step": max(1, -(-span // MAX_DAY_TICKS))}}
+    if span <= 2:
+        x["scale"]["domain"] = [utc_day(first - pd.Timedelta(days=1)),
+                                utc_day(last + pd.Timedelta(days=1))]
+    return x
+
+
+EV_AXIS = {"field": "per_hand", "type": "quantitative", "title": "EV lost per hand",
+           "axis": {"format": ".1f"}}
+PER_HAND_TIP = {"field": "per_hand", "type": "quantitative", "format": ".1f",
+                "title": "points per hand"}
+
+
+def bar_panel(title: str, frame: pd.DataFrame, x: str) -> dict[str, Any]:
+    """One panel of bars: EV lost per hand by ``x``, each bar labelled to a tenth. Labels
+    from files are data values, drawn as text."""
+    values = [{"x": str(v), "per_hand": float(p), "label": tenth(p)}
+              for v, p in zip(frame[x], frame["per_hand"], strict=True)]
+    return {"title": title, "width": PANEL_WIDTH, "height": PANEL_HEIGHT,
+            "data": {"values": values},
+            "encoding": {"x": {"field": "x", "type": "nominal", "sort": None, "title": None,
+                               "axis": {"labelAngle": 0}}, "y": EV_AXIS},
+            "layer": [{"mark": {"type": "bar", "color": widgets.BLUE},
+                       "encoding": {"tooltip": [{"field": "x", "type": "nominal",
+                                                 "title": title}, PER_HAND_TIP]}},
+                      {"mark": {"type": "text", "dy": -7}, "encoding": {"text": {
+                          "field": "label", "type": "nominal"}}}]}
+
+
+def day_panel(frame: pd.DataFrame) -> dict[str, Any]:
+    """The day panel: EV lost per hand on each day (the log's day), a line with points."""
+    days = pd.to_datetime(frame["day"])
+    values = [{"day": d.strftime("%Y-%m-%d"), "per_hand": float(p), "hands": int(h)}
+              for d, p, h in zip(days, frame["per_hand"], frame["hands"], strict=True)]
+    return {"title": PANELS[2], "width": PANEL_WIDTH, "height": PANEL_HEIGHT,
+            "data": {"values": values},
+            "mark": {"type": "line", "point": True, "color": widgets.BLUE},
+            "encoding": {"x": day_axis(days), "y": EV_AXIS, "tooltip": [
+                {"field": "day", "type": "temporal", "timeUnit": "utcyearmonthdate",
+                 "format": "%b %-d, %Y", "title": "day"}, PER_HAND_TIP,
+                {"field": "hands", "type": "quantitative", "format": ",d"}]}}
 
 
 def breakdowns(street: pd.DataFrame, kind: pd.DataFrame, day: pd.DataFrame,
-               variant: pd.DataFrame) -> go.Figure:
+               variant: pd.DataFrame) -> dict[str, Any]:
     """EV lost per hand by street, by kind, by day (the log's day, a date axis) and by
-    variant, in one figure of four panels."""
-    fig = make_subplots(rows=2, cols=2, subplot_titles=PANELS, vertical_spacing=0.2,
-                        horizontal_spacing=0.08)
-    fig.add_trace(bars(street, "street"), row=1, col=1)
-    fig.add_trace(bars(kind, "kind"), row=1, col=2)
-    fig.add_trace(by_day(day), row=2, col=1)
-    fig.add_trace(bars(variant, "variant"), row=2, col=2)
-    for row, col in ((1, 1), (1, 2), (2, 2)):
-        fig.update_xaxes(type="category", row=row, col=col)
-    fig.update_xaxes(**day_axis(pd.to_datetime(day["day"])), row=2, col=1)
-    fig.update_yaxes(tickformat=".1f", rangemode="tozero")
-    fig.update_yaxes(title_text="EV lost per hand", col=1)
-    widgets.layout(fig, height=620, top=40,
-                   title={"text": "EV lost per hand", "font": {"size": 14}})
-    return fig
+    variant: the Vega-Lite spec of one chart of four panels, two a row."""
+    return {"title": {"text": "EV lost per hand", "fontSize": 14},
+            "autosize": {"type": "pad", "contains": "padding"},  # panels keep their size
+            "vconcat": [{"hconcat": [bar_panel(PANELS[0], street, "street"),
+                                     bar_panel(PANELS[1], kind, "kind")]},
+                        {"hconcat": [day_panel(day), bar_panel(PANELS[3], variant, "variant")]}],
+            "resolve": {"scale": {"y": "independent"}}}
 
 
 def costliest(current: Any) -> None:
@@ -233,8 +258,10 @@ def main() -> None:
     costliest(current)
     zone = timefmt.chosen_zone()
     day = db.query(q.over_time, current, None if zone == timefmt.LOG_ZONE else zone)
-    st.plotly_chart(breakdowns(db.query(q.by_street, current), db.query(q.by_kind, current),
-                               day, db.query(q.by_variant, current)), key="review_breakdowns")
+    st.vega_lite_chart(spec=breakdowns(db.query(q.by_street, current),
+                                       db.query(q.by_kind, current), day,
+                                       db.query(q.by_variant, current)),
+                       key="review_breakdowns", width="content")
 
 
 if __name__ == "__main__":  # Streamlit runs a page as __main__; importing it runs nothing

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import widgets
@@ -26,19 +25,51 @@ COLUMNS = {
 }
 
 
+def chart_spec(frame: pd.DataFrame) -> dict[str, Any]:
+    """Points per hand of each ruleset with its 95% interval, as a Vega-Lite spec: a bar per
+    ruleset (green for a gain, red for a loss), the interval as a rule, the hands as a label;
+    a click selects a bar's ruleset (:data:`PICK`). Labels from files are data values, drawn
+    as text."""
+    def number(v: Any) -> float | None:
+        return None if pd.isna(v) else float(v)
+
+    values = [{"ruleset": str(r), "per_hand": float(m), "low": number(lo), "high": number(hi),
+               "hands": int(h), "label": f"{h:,} hands"}
+              for r, m, lo, hi, h in zip(frame["ruleset_label"], frame["points_per_hand"],
+                                         frame["ci_low"], frame["ci_high"], frame["hands"],
+                                         strict=True)]
+    y = {"field": "per_hand", "type": "quantitative", "title": "points per hand"}
+    return {
+        "title": "Points per hand, with the 95% interval", "height": 300,
+        "data": {"values": values},
+        "encoding": {"x": {"field": "ruleset", "type": "nominal", "sort": None, "title": None,
+                           "axis": {"labelAngle": 0}}},
+        "layer": [
+            {"params": [{"name": PICK, "select": {"type": "point", "fields": ["ruleset"]}}],
+             "mark": {"type": "bar", "cursor": "pointer"},
+             "encoding": {"y": y, "color": widgets.sign_colour("per_hand"),
+                          "opacity": {"condition": {"param": PICK, "value": 1, "empty": True},
+                                      "value": 0.4},
+                          "tooltip": [{"field": "ruleset", "type": "nominal"},
+                                      {**y, "format": "+.2f"},
+                                      {"field": "hands", "type": "quantitative",
+                                       "format": ",d"}]}},
+            {"mark": {"type": "rule"},
+             "encoding": {"y": {"field": "low", "type": "quantitative"},
+                          "y2": {"field": "high"}}},
+            {"mark": {"type": "text", "dy": -8},
+             "encoding": {"y": y, "text": {"field": "label", "type": "nominal"}}},
+        ]}
+
+
+# The chart is Vega-Lite, not Plotly: a page's first Plotly chart costs the browser 1.3-1.9 s of
+# CPU (docs/benchmarks.md, "First loads"). PICK is its click selection (a bar's ruleset).
+PICK = "ruleset_pick"
+
+
 def chart(frame: pd.DataFrame) -> list[Any] | None:
-    mean = frame["points_per_hand"]
-    fig = go.Figure(go.Bar(
-        x=widgets.plot_text(frame["ruleset_label"]), y=mean,
-        error_y={"type": "data", "symmetric": False,
-                 "array": (frame["ci_high"] - mean).fillna(0),
-                 "arrayminus": (mean - frame["ci_low"]).fillna(0)},
-        text=[f"{h:,} hands" for h in frame["hands"]],
-        customdata=frame[["ruleset_label"]].to_numpy(), marker_color=widgets.sign_colours(mean),
-        hovertemplate="%{x}: %{y:+.2f} per hand (%{text})<extra></extra>"))
-    widgets.layout(fig, height=340, title="Points per hand, with the 95% interval",
-                   yaxis_title="points per hand", xaxis={"type": "category"})
-    return widgets.chart(fig, "variants_chart")
+    """Draw :func:`chart_spec`; the clicked bar's ruleset (as a one-item list), if any."""
+    return widgets.vega_chart(chart_spec(frame), "variants_chart", PICK, "ruleset")
 
 
 def main() -> None:

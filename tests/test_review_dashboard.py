@@ -157,3 +157,41 @@ def test_the_demo_ships_reviewed_and_its_removal_takes_the_decisions(tmp_path: P
     remove_demo(con)
     assert con.execute("SELECT count(*) FROM decisions").fetchone() == (0,)
     con.close()
+
+
+def test_an_ev_lost_within_the_noise_is_marked_so(reviewed_db: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch):
+    """Issue 21, point 7: an EV lost no larger than two standard errors of the difference
+    (sqrt(0.3^2 + 0.4^2) = 0.5, so 1.0 here) is marked "within the noise", on the Review page
+    and in the replayer; an exact position (no standard error) never is."""
+    from dataclasses import fields, replace
+
+    from ingest.api import DecisionRow, write_decisions
+
+    db = tmp_path / "noise.duckdb"
+    db.write_bytes(reviewed_db.read_bytes())
+    names = [f.name for f in fields(DecisionRow)]
+    con = connect(db)
+    try:
+        rows = {r[3]: DecisionRow(*r) for r in
+                con.execute(f"SELECT {', '.join(names)} FROM decisions").fetchall()}
+        planted = {2: (1.5, 0.3, 0.4), 3: (1.0, 0.3, 0.4), 4: (0.3, 0.0, 0.0)}
+        write_decisions(con, [replace(rows[s], ev_lost=lost, chosen_se=a, best_se=b)
+                              for s, (lost, a, b) in planted.items()])
+    finally:
+        con.close()
+    at = app(db, monkeypatch)
+    at.run()
+    at.switch_page("views/review.py").run()
+    assert not at.exception
+    costly = at.dataframe[0].value.set_index("street")
+    assert costly.loc[[2, 3, 4], "noise"].tolist() == pytest.approx([1.0, 1.0, 0.0])
+    assert costly.loc[[2, 3, 4], "within_noise"].tolist() == [False, True, False]
+    config = json.loads(at.dataframe[0].proto.columns)
+    assert {v.get("label") for v in config.values()} >= {"± noise", "Within the noise"}
+
+    at = app(db, monkeypatch, hand=str(FACTS["key"]), street="3")
+    at.run()
+    at.switch_page("views/hand_review.py").run()
+    assert not at.exception
+    assert "**1.0 points lost**, within the noise (± 1.0)" in texts(at)

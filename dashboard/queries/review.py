@@ -45,13 +45,22 @@ def summary(con: Any, filters: Filters) -> Summary:
     return Summary(int(hands), int(decisions), float(lost), int(costly))
 
 
+NOISE = "2 * sqrt(coalesce(d.chosen_se, 0) ^ 2 + coalesce(d.best_se, 0) ^ 2)"
+"""Two standard errors of a decision's EV lost (best minus played, each valued on its own
+rollouts): an EV lost no larger is within the noise of the rollouts. An exact position has no
+noise (standard errors 0). For example EV lost 0.5 with standard errors 0.3 and 0.4 is within
+the noise (2 x 0.5 = 1.0); EV lost 1.5 is not."""
+
+
 def costliest(con: Any, filters: Filters, limit: int = 50) -> pd.DataFrame:
-    """The decisions that lost the most, costliest first."""
+    """The decisions that lost the most, costliest first, with the ``noise`` of each EV lost
+    (:data:`NOISE`) and whether it is ``within_noise``."""
     cond, params = where(filters)
     return fetch_df(con, f"""
         SELECT h.hand_key, h.played_at, h.utc_offset, h.hand_id, d.street, d.kind, d.board,
                d.dealt, d.chosen,
-               d.chosen_ev, d.best, d.best_ev, d.ev_lost, d.fl_chase, h.variant
+               d.chosen_ev, d.best, d.best_ev, d.ev_lost, {NOISE} AS noise,
+               d.ev_lost <= {NOISE} AS within_noise, d.fl_chase, h.variant
         {DECISIONS} WHERE {cond}
         ORDER BY d.ev_lost DESC, h.hand_key, d.street LIMIT ?""", [*params, limit])
 
@@ -156,10 +165,12 @@ def unreviewed(con: Any, filters: Filters) -> pd.DataFrame:
 
 
 def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:
-    """The reviewed decisions of one street of a hand (one per reviewed player)."""
-    return fetch_df(con, """
+    """The reviewed decisions of one street of a hand (one per reviewed player), with the
+    ``noise`` of each EV lost and whether it is ``within_noise`` (:data:`NOISE`)."""
+    return fetch_df(con, f"""
         SELECT d.player, d.kind, d.chosen, d.chosen_ev, d.chosen_se, d.best, d.best_ev,
-               d.best_se, d.ev_lost, d.rollouts
+               d.best_se, d.ev_lost, {NOISE} AS noise, d.ev_lost <= {NOISE} AS within_noise,
+               d.rollouts
         FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
         WHERE h.hand_key = ? AND d.street = ? ORDER BY d.player""", [hand_key, street])
 

@@ -111,8 +111,10 @@ def reviewed_street(hand_key: int, street: int, four: bool) -> None:
     """What ``ofc review`` found for this street: what was played and the best placement
     found, drawn as cards, each with its EV (docs/review.md)."""
     for d in db.query(review_q.at_street, hand_key, street).itertuples(index=False):
-        verdict = (f"**{d.ev_lost:.1f} points lost**" if d.ev_lost > 0
-                   else "the best placement found")
+        verdict = ("the best placement found" if d.ev_lost <= 0 else
+                   f"**{d.ev_lost:.1f} points lost**, within the noise (± {d.noise:.1f}): the "
+                   "rollouts cannot tell the two apart" if d.within_noise else
+                   f"**{d.ev_lost:.1f} points lost**")
         st.markdown(f":material/insights: Review of {md_text(d.player)}'s {md_text(d.kind)}: "
                     f"{verdict}")
         shown = [("played", d.chosen, d.chosen_ev, d.chosen_se)]

@@ -35,6 +35,12 @@ COSTLY_COLUMNS = {
     "best": widgets.text("Best placement", help="the best placement the rollouts found"),
     "best_ev": widgets.signed("EV of the best", 1),
     "ev_lost": widgets.count("EV lost", format="%.1f"),
+    "noise": widgets.count("± noise", format="%.1f", help="two standard errors of the EV lost "
+                           "(the rollouts' own uncertainty; 0 where the position was valued "
+                           "exactly)"),
+    "within_noise": widgets.flag("Within the noise", help="the EV lost is no larger than its "
+                                 "noise: the rollouts cannot tell the two placements apart, so "
+                                 "read it as a tie, not a mistake"),
     "fl_chase": widgets.flag("FL chase"),
     "variant": widgets.text("Variant"),
 }

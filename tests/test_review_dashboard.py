@@ -102,6 +102,9 @@ def test_the_review_page_reads_well(reviewed_db: Path, monkeypatch: pytest.Monke
         assert panel["encoding"]["y"]["axis"]["format"] == ".1f"
         tips = panel["encoding"].get("tooltip") or panel["layer"][0]["encoding"]["tooltip"]
         assert any(t.get("format") == ".1f" for t in tips), panel
+    # issue 21 point 7: EV lost by stage of the hand, each apart (no Fantasyland set here)
+    assert [v["x"] for v in panels[1]["data"]["values"]][:3] == [
+        "first five", "middle streets", "last street"]
     day = panels[2]
     x = day["encoding"]["x"]
     assert x["type"] == "temporal" and x["timeUnit"] == "utcyearmonthdate"  # by whole day

@@ -81,11 +81,31 @@ def by_street(con: Any, filters: Filters) -> pd.DataFrame:
     return _per_hand(con, filters, "d.street", "street")
 
 
+STAGES = ("first five", "middle streets", "last street", "Fantasyland")
+"""The stages of a hand the page shows EV lost by, in this order."""
+
+STAGE = f"""CASE WHEN d.kind = 'fantasyland set' THEN '{STAGES[3]}'
+                 WHEN d.street = 1 THEN '{STAGES[0]}'
+                 WHEN d.street = max(d.street) OVER (PARTITION BY d.source, d.hand_id, d.player)
+                 THEN '{STAGES[2]}'
+                 ELSE '{STAGES[1]}' END"""
+"""A decision's stage: a Fantasyland set; the first five; the last street (the hand's
+highest reviewed street of that player: 5 in pineapple, 9 in regular); the streets between
+(2-4 in pineapple)."""
+
+
 def by_kind(con: Any, filters: Filters) -> pd.DataFrame:
-    """The three kinds, plus Fantasyland chases (decisions that are also counted in their
-    kind)."""
-    kinds = _per_hand(con, filters, "d.kind", "kind")
+    """EV lost per hand by stage of the hand (:data:`STAGES`), plus Fantasyland chases
+    (decisions that are also counted in their stage)."""
     cond, params = where(filters)
+    order = " ".join(f"WHEN '{name}' THEN {n}" for n, name in enumerate(STAGES))
+    kinds = fetch_df(con, f"""
+        WITH reviewed AS (SELECT count(DISTINCT h.hand_key) AS n {DECISIONS} WHERE {cond}),
+             staged AS (SELECT d.ev_lost, {STAGE} AS kind {DECISIONS} WHERE {cond})
+        SELECT kind, count(*) AS decisions, sum(ev_lost) AS ev_lost,
+               sum(ev_lost) / any_value(reviewed.n) AS per_hand, avg(ev_lost) AS per_decision
+        FROM staged, reviewed GROUP BY 1 ORDER BY CASE kind {order} END""",
+                     [*params, *params])
     chases = fetch_df(con, f"""
         WITH reviewed AS (SELECT count(DISTINCT h.hand_key) AS n {DECISIONS} WHERE {cond})
         SELECT '{CHASE}' AS kind, count(*) AS decisions, coalesce(sum(d.ev_lost), 0) AS ev_lost,

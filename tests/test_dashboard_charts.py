@@ -20,6 +20,8 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from ingest import api
+from tests.helpers import apptest
+from tests.helpers.apptest import open_page
 
 APP = str(Path(__file__).resolve().parents[1] / "dashboard" / "app.py")
 
@@ -108,21 +110,24 @@ def test_two_y_axes_put_their_zeros_at_one_height(page, path: str) -> None:  # t
         assert _zero_height(layout["yaxis"]) == pytest.approx(_zero_height(layout["yaxis2"]))
 
 
+def _vega_page(demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+               page: str) -> tuple[AppTest, Any]:
+    """``page`` on a copy of the demo store, Hero's view, run without an exception and with no
+    Plotly chart: the app and its first Vega-Lite chart's proto."""
+    db = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db, db)
+    at = open_page(apptest.app(db, monkeypatch, player="Hero"), page)
+    assert not at.exception
+    assert not at.get("plotly_chart")
+    return at, at.get("vega_lite_chart")[0].proto
+
+
 def test_variants_chart_is_vega_lite_with_each_rulesets_interval_and_a_click(
         demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Variants draws its chart with Vega-Lite (no Plotly script on the page): a bar per row
     of the table, at its points per hand, its 95% interval, a label of its hands, and a click
     selection whose ruleset lists the hands (``widgets.vega_picked``)."""
-    db = tmp_path / "demo.duckdb"
-    shutil.copy(demo_db_path, db)
-    monkeypatch.setenv("OFC_DB", str(db))
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.query_params.update({"player": "Hero"})
-    at.run()
-    at.switch_page("views/variants.py").run()
-    assert not at.exception
-    assert not at.get("plotly_chart")
-    chart = at.get("vega_lite_chart")[0].proto
+    at, chart = _vega_page(demo_db_path, tmp_path, monkeypatch, "views/variants.py")
     spec = json.loads(chart.spec)
     table = at.dataframe[0].value
     # Streamlit sends the spec's data as Arrow beside it
@@ -141,16 +146,7 @@ def test_variants_chart_is_vega_lite_with_each_rulesets_interval_and_a_click(
 
 def test_matches_money_chart_is_vega_lite_a_bar_per_match_in_the_tables_order(
         demo_db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "demo.duckdb"
-    shutil.copy(demo_db_path, db)
-    monkeypatch.setenv("OFC_DB", str(db))
-    at = AppTest.from_file(APP, default_timeout=90)
-    at.query_params.update({"player": "Hero"})
-    at.run()
-    at.switch_page("views/matches.py").run()
-    assert not at.exception
-    assert not at.get("plotly_chart")
-    chart = at.get("vega_lite_chart")[0].proto
+    at, chart = _vega_page(demo_db_path, tmp_path, monkeypatch, "views/matches.py")
     spec = json.loads(chart.spec)
     bars = convert_arrow_bytes_to_pandas_df(chart.data.data)
     table = next(t.value for t in at.dataframe if "opponent" in t.value.columns)

@@ -17,6 +17,7 @@ from ingest.formats import LogFile, ParsedHand, ParseIssue
 from ingest.formats.pineapple_app import APP_RULES, parse_database
 from ofc_cli.cmd_import import print_report
 from ofc_core.settlement import table_stakes
+from tests.helpers.store import query
 from tests.reallogs_fixtures import START, simulated, write_app_sqlite
 
 
@@ -32,14 +33,6 @@ def edit(path: Path, sql: str, params: tuple = ()) -> None:
     con.execute(sql, params)
     con.commit()
     con.close()
-
-
-def rows(db: Path, sql: str, params: list | None = None) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
 
 
 def a_losing_hand(path: Path) -> tuple[str, list[int]]:
@@ -72,22 +65,22 @@ def test_a_short_stack_pays_what_it_has_and_the_audit_names_a_settlement_that_do
          (json.dumps(stacks), json.dumps(wrong), hand_id))
     db = tmp_path / "ofc.duckdb"
     (f,) = import_paths([log], db).files
-    query = ("SELECT seat, points, raw_points, stack, reported_points, reported_raw_points "
-             "FROM hand_players JOIN hands USING (hand_key) WHERE hand_id = ? ORDER BY seat")
-    stored = rows(db, query, [hand_id])
+    sql = ("SELECT seat, points, raw_points, stack, reported_points, reported_raw_points "
+           "FROM hand_players JOIN hands USING (hand_key) WHERE hand_id = ? ORDER BY seat")
+    stored = query(db, sql, [hand_id])
     assert [r[1] for r in stored] == settled and [r[2] for r in stored] == raw
     assert [r[3] for r in stored] == stacks and [r[4] for r in stored] == wrong
     differ = [(d.hand_id, d.what, d.reported, d.ours) for d in f.audit.differ]
     assert (hand_id, "points", raw[1 - loser], settled[1 - loser]) in differ
     assert not any(d[0] == hand_id and d[1] == "uncapped points" for d in differ)
 
-    before = rows(db, query, [hand_id])
+    before = query(db, sql, [hand_id])
     con = duckdb.connect(str(db))
     try:
         assert rescore(con).failed == ()
     finally:
         con.close()
-    assert rows(db, query, [hand_id]) == before  # the stacks survive a rescore
+    assert query(db, sql, [hand_id]) == before  # the stacks survive a rescore
 
 
 def test_the_audit_compares_fouls_royalties_and_fantasyland(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from dashboard.queries.common import Filters
 from ingest import api, store
 from ofc_cli.cli import main as ofc
 from tests.helpers.apptest import app, open_page
+from tests.helpers.store import query
 
 HANDS = 1100
 HERO = "Hero"
@@ -172,9 +173,7 @@ def test_a_note_and_tags_saved_in_the_replayer_and_the_tag_filter(
 
 def test_a_refused_note_is_a_message_and_nothing_changes(
         fixture_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    con = duckdb.connect(str(fixture_db), read_only=True)
-    key = con.execute("SELECT hand_key FROM hands WHERE hand_id = 'h002'").fetchone()[0]
-    con.close()
+    (key,), = query(fixture_db, "SELECT hand_key FROM hands WHERE hand_id = ?", ["h002"])
     at = hand_review(app(fixture_db, monkeypatch, source="fixture", id="h002"))
     area, _ = note_widgets(at, f"hand_{key}_")
     area.set_value("bell \x07")
@@ -212,9 +211,7 @@ def test_an_opponent_note_and_tags_on_opponents(fixture_db: Path,
 
 def test_the_form_shows_what_the_store_keeps_and_a_later_save_replaces_it(
         fixture_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    con = duckdb.connect(str(fixture_db), read_only=True)
-    key = con.execute("SELECT hand_key FROM hands WHERE hand_id = 'h004'").fetchone()[0]
-    con.close()
+    (key,), = query(fixture_db, "SELECT hand_key FROM hands WHERE hand_id = ?", ["h004"])
     at = hand_review(app(fixture_db, monkeypatch, source="fixture", id="h004"))
     area, tags = note_widgets(at, f"hand_{key}_")
     area.set_value("  river misread \n")

@@ -17,6 +17,7 @@ import duckdb
 
 from ingest import api
 from tests.helpers.double import MATCHES, expected_money, write_matches
+from tests.helpers.store import query
 
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
 
@@ -38,12 +39,8 @@ def _write(path: Path, hands: list[dict[str, Any]]) -> str:
 
 
 def _money(db: Path) -> dict[tuple[str, str], float | None]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        rows = con.execute("SELECT h.hand_id, hp.player, hp.money FROM hand_players hp "
-                           "JOIN hands h USING (hand_key)").fetchall()
-    finally:
-        con.close()
+    rows = query(db, "SELECT h.hand_id, hp.player, hp.money FROM hand_players hp "
+                     "JOIN hands h USING (hand_key)")
     return {(hand, player): money for hand, player, money in rows}
 
 

@@ -100,10 +100,13 @@ class Browsing:
             if found.count():
                 self.errors.append(f"{path or 'overview'}: {found.first.inner_text()[:500]}")
 
-    def until_done(self, procs: list[subprocess.Popen[Any]], seconds: float) -> None:
-        """Load pages until every process of ``procs`` has exited (fail after ``seconds``)."""
+    def until_done(self, procs: list[subprocess.Popen[Any]], seconds: float,
+                   pages: int = 0) -> None:
+        """Load pages until every process of ``procs`` has exited and at least ``pages`` pages
+        have been asked for (fail after ``seconds``). Commands on a quiet machine may all end
+        before one round of the pages: the round is finished all the same."""
         deadline = time.monotonic() + seconds
-        while not self._all_exited(procs):
+        while not self._all_exited(procs) or self.turn < pages:
             if time.monotonic() > deadline:
                 pytest.fail(f"the commands did not finish in {seconds:.0f} s")
             self.load_next()

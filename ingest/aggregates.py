@@ -10,9 +10,11 @@ that any set of its rows adds up to the numbers of the hands behind them. ``hour
 date), whatever the reader's time zone, so a day in any zone whose offset is whole hours is a
 range of hours (the dashboard checks that before using it: ``dashboard.queries.aggregated``).
 
-- ``agg_players``: one row per player and group of their hands (also by ``player_count``,
-  ``position``, ``fantasyland``): hands, points and their squares, fouls, Fantasyland earned,
-  royalties, money, first and last time, the first hand.
+- ``agg_players``: one row per player and group of their hands: hands, points and their
+  squares, fouls, Fantasyland hands, entries and stays, royalties, money, first and last
+  time, the first hand.
+- ``agg_fouls``: the same groups split by ``player_count``, ``position`` and ``fantasyland``
+  (the Fouls page's breakdowns): hands, hands set, fouls and which relation broke.
 - ``agg_opponents``: one row per player, opponent and group of their hands together (the
   pairs, with both players' own rows): hands, points and squares, money, rows won, scoops,
   royalties and fouls on both sides.
@@ -52,22 +54,34 @@ _KEYS = "_ofc_agg_keys"
 _PLAYERS = f"""
 SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
        hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency,
-       hp.player_count, hp.position, hp.fantasyland,
        count(*) AS hands,
        sum(hp.points) AS points,
        sum(hp.points * hp.points) AS points_sq,
-       count_if(NOT hp.surrendered) AS hands_set,
-       count_if(hp.fouled) AS fouled,
-       count_if(hp.fouled AND NOT hp.surrendered) AS fouls,
-       count_if(hp.foul_top_middle) AS top_beat_middle,
-       count_if(hp.foul_middle_bottom) AS middle_beat_bottom,
-       count_if(hp.fantasyland_next > 0) AS earned,
+       count_if(NOT hp.surrendered)::BIGINT AS hands_set,
+       count_if(hp.fouled)::BIGINT AS fouled,
+       count_if(hp.fouled AND NOT hp.surrendered)::BIGINT AS fouls,
+       count_if(hp.fantasyland)::BIGINT AS fl_hands,
+       count_if(hp.fantasyland_next > 0 AND NOT hp.fantasyland)::BIGINT AS entries,
+       count_if(hp.fantasyland_next > 0 AND hp.fantasyland)::BIGINT AS stays,
        sum(hp.royalties)::BIGINT AS royalties,
        sum(hp.money) AS money,
        min(hp.played_at) AS started,
        max(hp.played_at) AS ended,
        min(hp.utc_offset) AS utc_offset,
        arg_min(hp.hand_key, hp.played_at) AS first_hand
+FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
+WHERE {{rows}}
+GROUP BY ALL"""
+
+_FOULS = f"""
+SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
+       hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency,
+       hp.player_count, hp.position, hp.fantasyland,
+       count(*) AS hands,
+       count_if(NOT hp.surrendered)::BIGINT AS hands_set,
+       count_if(hp.fouled AND NOT hp.surrendered)::BIGINT AS fouls,
+       count_if(hp.foul_top_middle)::BIGINT AS top_beat_middle,
+       count_if(hp.foul_middle_bottom)::BIGINT AS middle_beat_bottom
 FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
 WHERE {{rows}}
 GROUP BY ALL"""
@@ -82,14 +96,14 @@ SELECT p.player, p.opponent, h.source, me.session_id,
        sum(p.points * me.stake) AS pair_money,
        sum(me.money) AS hand_money,
        sum(p.rows_won)::BIGINT AS rows_won,
-       count_if(p.scoop) AS scoops_for,
-       count_if(p.rows_lost = 3) AS scoops_against,
+       count_if(p.scoop)::BIGINT AS scoops_for,
+       count_if(p.rows_lost = 3)::BIGINT AS scoops_against,
        sum(me.royalties)::BIGINT AS royalties_for,
-       count_if(NOT me.surrendered) AS our_set,
-       count_if(me.fouled AND NOT me.surrendered) AS our_fouls,
+       count_if(NOT me.surrendered)::BIGINT AS our_set,
+       count_if(me.fouled AND NOT me.surrendered)::BIGINT AS our_fouls,
        sum(o.royalties)::BIGINT AS royalties_against,
-       count_if(NOT o.surrendered) AS their_set,
-       count_if(o.fouled AND NOT o.surrendered) AS their_fouls
+       count_if(NOT o.surrendered)::BIGINT AS their_set,
+       count_if(o.fouled AND NOT o.surrendered)::BIGINT AS their_fouls
 FROM pairs p
 JOIN hand_players me ON me.hand_key = p.hand_key AND me.seat = p.seat
 JOIN hand_players o ON o.hand_key = p.hand_key AND o.seat = p.opp_seat
@@ -109,6 +123,7 @@ GROUP BY ALL"""
 
 AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_players": (_PLAYERS, "hp.hand_key"),
+    "agg_fouls": (_FOULS, "hp.hand_key"),
     "agg_opponents": (_OPPONENTS, "p.hand_key"),
     "agg_hands": (_HANDS, "h.hand_key"),
 }

@@ -20,7 +20,7 @@ Opening a store never upgrades it: an entry point calls :func:`connect`, then :f
 
 from __future__ import annotations
 
-from .aggregates import HOUR_US
+from .aggregates import AGGREGATES, HOUR_US
 from .aggregates import present as aggregates_present
 from .aggregates import rebuild as rebuild_aggregates
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
@@ -83,8 +83,11 @@ from .watched_folders import (
     watched_folders,
 )
 
+AGGREGATE_TABLES = tuple(AGGREGATES)
+"""The pre-aggregated tables' names."""
+
 __all__ = [
-    "HOUR_US", "aggregates_present", "rebuild_aggregates",
+    "AGGREGATE_TABLES", "HOUR_US", "aggregates_present", "rebuild_aggregates",
     "CUBE_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",

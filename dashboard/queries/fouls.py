@@ -53,7 +53,7 @@ WITH cells AS (
            sum(s.fouls) AS fouls,
            sum(s.top_beat_middle) AS top_beat_middle,
            sum(s.middle_beat_bottom) AS middle_beat_bottom
-    FROM (SELECT * FROM agg_players a WHERE {cond}) s
+    FROM (SELECT * FROM agg_fouls a WHERE {cond}) s
     GROUP BY ALL
 )"""
 """:data:`_CELLS` from the aggregates (grouped by every column a breakdown reads)."""

@@ -83,10 +83,7 @@ _SUMMARY_AGG = """
 SELECT a.stake IS NOT NULL, coalesce(a.currency, ''), a.scoring, sum(a.hands),
        coalesce(sum(a.points), 0), coalesce(sum(a.points_sq), 0),
        sum(a.hands_set), sum(a.fouls),
-       coalesce(sum(a.hands) FILTER (WHERE NOT a.fantasyland), 0),
-       coalesce(sum(a.earned) FILTER (WHERE NOT a.fantasyland), 0),
-       coalesce(sum(a.hands) FILTER (WHERE a.fantasyland), 0),
-       coalesce(sum(a.earned) FILTER (WHERE a.fantasyland), 0),
+       sum(a.hands - a.fl_hands), sum(a.entries), sum(a.fl_hands), sum(a.stays),
        coalesce(sum(a.royalties), 0), sum(a.money)
 FROM agg_players a WHERE {cond}
 GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2, 3, 1"""
@@ -276,7 +273,7 @@ SELECT coalesce(a.session_id, '(none)') AS session, min(a.started) AS started,
        sum(a.points) / sum(a.hands) AS per_hand,
        sum(a.fouled) / sum(a.hands) AS foul_rate,
        {scoring} AS scoring,
-       coalesce(sum(a.hands) FILTER (WHERE a.fantasyland), 0)::BIGINT AS fl_hands,
+       sum(a.fl_hands)::BIGINT AS fl_hands,
        sum(a.money) AS money,
        arg_min(a.first_hand, a.started) AS first_hand
 FROM agg_players a WHERE {cond}

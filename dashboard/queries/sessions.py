@@ -176,9 +176,8 @@ WITH grouped AS (
            sum(a.points) AS points,
            sum(a.points) / sum(a.hands) AS points_per_hand,
            sum(a.fouls) / nullif(sum(a.hands_set), 0) AS foul_rate,
-           sum(a.earned) FILTER (WHERE NOT a.fantasyland)
-               / nullif(sum(a.hands) FILTER (WHERE NOT a.fantasyland), 0) AS fl_entry_rate,
-           coalesce(sum(a.hands) FILTER (WHERE a.fantasyland), 0)::BIGINT AS fl_hands,
+           sum(a.entries) / nullif(sum(a.hands - a.fl_hands), 0) AS fl_entry_rate,
+           sum(a.fl_hands)::BIGINT AS fl_hands,
            sum(a.money) AS money,
            {currency} AS currency,
            {scoring} AS scoring,

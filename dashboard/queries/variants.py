@@ -43,10 +43,8 @@ WITH s AS (SELECT * FROM agg_players a WHERE {cond}), sums AS (
                - sum(s.points) * sum(s.points) / sum(s.hands)) / (sum(s.hands) - 1))) END AS sd,
            sum(s.points) AS points,
            sum(s.fouls) / nullif(sum(s.hands_set), 0) AS foul_rate,
-           sum(s.earned) FILTER (WHERE NOT s.fantasyland)
-               / nullif(sum(s.hands) FILTER (WHERE NOT s.fantasyland), 0) AS fl_entry_rate,
-           coalesce(sum(s.hands) FILTER (WHERE s.fantasyland), 0) / sum(s.hands)
-               AS fl_hand_share,
+           sum(s.entries) / nullif(sum(s.hands - s.fl_hands), 0) AS fl_entry_rate,
+           sum(s.fl_hands) / sum(s.hands) AS fl_hand_share,
            sum(s.royalties) / sum(s.hands) AS royalties_per_hand,
            sum({money}) AS money,
            {currency} AS currency

@@ -116,7 +116,7 @@ PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
 def _same(a: Any, b: Any, what: str) -> None:
     if isinstance(a, pd.DataFrame):
         pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True),
-                                      check_dtype=False, rtol=1e-9, obj=what)
+                                      rtol=1e-9, obj=what)
     else:
         assert a == b, what
 

@@ -273,7 +273,7 @@ SELECT coalesce(a.session_id, '(none)') AS session, min(a.started) AS started,
        sum(a.points) / sum(a.hands) AS per_hand,
        sum(a.fouled) / sum(a.hands) AS foul_rate,
        {scoring} AS scoring,
-       sum(a.fl_hands)::BIGINT AS fl_hands,
+       sum(a.fl_hands) AS fl_hands,
        sum(a.money) AS money,
        arg_min(a.first_hand, a.started) AS first_hand
 FROM agg_players a WHERE {cond}

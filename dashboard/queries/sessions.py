@@ -177,12 +177,12 @@ WITH grouped AS (
            sum(a.points) / sum(a.hands) AS points_per_hand,
            sum(a.fouls) / nullif(sum(a.hands_set), 0) AS foul_rate,
            sum(a.entries) / nullif(sum(a.hands - a.fl_hands), 0) AS fl_entry_rate,
-           sum(a.fl_hands)::BIGINT AS fl_hands,
+           sum(a.fl_hands) AS fl_hands,
            sum(a.money) AS money,
            {currency} AS currency,
            {scoring} AS scoring,
            coalesce(sum(a.points) FILTER (WHERE a.scoring <> '{race}'), 0) AS plain_points,
-           coalesce(sum(a.hands) FILTER (WHERE a.scoring = '{race}'), 0)::BIGINT AS race_hands
+           coalesce(sum(a.hands) FILTER (WHERE a.scoring = '{race}'), 0) AS race_hands
     FROM agg_players a WHERE {cond}
     GROUP BY 1, 2
 )"""

@@ -237,7 +237,9 @@ def _ahead(files: Iterator[_Item], ledger: duckdb.DuckDBPyConnection,
             data: bytes | _Unreadable = read()
         except _Unreadable as exc:
             data = exc
-        digest, known, shipped = "", None, None
+        digest = ""
+        known: tuple[Format, int] | None = None
+        shipped: Future[import_pool.Shipped | None] | None = None
         if isinstance(data, bytes):
             digest = hashlib.sha256(data).hexdigest()
             known = already_stored(ledger, digest)  # while the last file commits

@@ -15,9 +15,10 @@ its worker processes; peak RSS of the process and of its largest worker), altern
 ``--rounds`` rounds (order swapped every round), and DuckDB's own ``read_json`` of the same
 files into a table (parse and store only: no checks, scoring or hand tables) runs in each
 round as the floor. The JSON then gives each side's median, the speed-up (wall and CPU) and
-the ratio to ``read_json``.
+the ratio to ``read_json``. The environment is passed on: ``OFC_IMPORT_WORKERS=1`` gives the
+import its worker process (``ingest/import_pool.py``; code before it ignores the variable).
 
-    python benchmarks/bench_import.py --hands 200000 --baseline a93ff5f --rounds 3 --keep DIR
+    OFC_IMPORT_WORKERS=1 python benchmarks/bench_import.py --hands 200000 --baseline a93ff5f
 """
 
 from __future__ import annotations

@@ -197,7 +197,7 @@ def test_only_the_placements_the_value_rates_highest_are_rolled_out():
     assert chosen in kept and len(kept) in (8, 9) and len(placements) == 232
     prior = LearnedRollouts().prior(
         np.stack([board_array(apply(d.spot.hero_seat.board, p)) for p in placements]),
-        PINEAPPLE, learned.fl)
+        PINEAPPLE, fl_table(PINEAPPLE, default_fantasyland_value, 3))
     assert prior is not None
     dropped = [a for a in range(len(placements)) if a not in kept]
     assert min(prior[a] for a in kept if a != chosen) >= max(prior[a] for a in dropped)

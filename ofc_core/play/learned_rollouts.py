@@ -10,12 +10,13 @@ on every board, the fitting ones are valued, and each board keeps its best. A st
 reads only the board so far and that street's cards, never the cards of later streets (the
 test in ``tests/test_value.py`` changes them and finds the same choice).
 
-Each hand is played with the value of its own preset (``ofc_core/play/data/value-<preset>.npz``:
-pineapple, progressive-pineapple, regular, turbo, joker-pineapple, 2-7-pineapple); a house rule
+Each hand is played with the value of its own preset (``ofc_core/play/data/value-<preset>.npz``,
+where one ships: pineapple and regular; ``ofc train-value`` trains the others); a house rule
 plays with its preset's value, whose terminal value scores the house rule's own scoring and
-royalties. A ruleset no shipped value fits (``double``, or a house rule that adds jokers to a
-preset trained without them: :meth:`~ofc_core.play.value.PositionValue.fits`) is completed by
-``fallback`` (the clairvoyant best-of-24 of :class:`~ofc_core.play.rollout.BestOfK`).
+royalties. A ruleset no shipped value fits (``double``, a preset not trained yet, a house rule
+that adds jokers to a preset trained without them:
+:meth:`~ofc_core.play.value.PositionValue.fits`) is completed by ``fallback`` (the clairvoyant
+best-of-24 of :class:`~ofc_core.play.rollout.BestOfK`).
 """
 
 from __future__ import annotations

@@ -174,7 +174,9 @@ def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: i
         return list(range(len(placements)))
     hero = rollouts.spot.hero_seat
     boards = np.stack([board_array(apply(hero.board, p)) for p in placements])
-    values = prior(boards, rollouts.spot.ruleset, rollouts.fl)
+    spot = rollouts.spot
+    values = prior(boards, spot.ruleset, fl_table(spot.ruleset, rollouts.fl_value,
+                                                  len(spot.seats)))
     if values is None:
         return list(range(len(placements)))
     top = np.argsort(-values, kind="stable")[:most]

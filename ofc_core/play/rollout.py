@@ -407,11 +407,6 @@ class SpotRollouts:
             raise ValueError(f"the seats need {need} more cards, {len(self._unseen)} are unseen")
 
     @property
-    def fl(self) -> np.ndarray:
-        """The Fantasyland value per opponent by card count, at this table's size."""
-        return self._fl
-
-    @property
     def exact(self) -> bool:
         """Nothing is left to deal: one rollout is the exact value."""
         return all(s.to_come == 0 for s in self.spot.seats)

@@ -124,10 +124,11 @@ def _windows(seen: np.ndarray, wheel: bool) -> np.ndarray:
     return most
 
 
-def _row_summary(ranks: np.ndarray, suits: np.ndarray, size: int
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(13, N)`` summaries of one row from its rank ``(13, N)`` and suit ``(4, N)`` counts,
-    with the row's made category and the rank (+1, 0 for none) of its highest pair."""
+def _row_summary(ranks: np.ndarray, suits: np.ndarray, size: int, out: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Writes into ``(13, N)`` ``out`` the summaries of one row from its rank ``(13, N)`` and
+    suit ``(4, N)`` counts; returns the row's made category and the rank (+1, 0 for none) of
+    its highest pair."""
     held = ranks.sum(axis=0)
     pairs, trips, quads = ((ranks == k).sum(axis=0) for k in (2, 3, 4))
     pair_rank = ((ranks >= 2) * _RANK_PLUS_ONE).max(axis=0)
@@ -142,10 +143,11 @@ def _row_summary(ranks: np.ndarray, suits: np.ndarray, size: int
     made_flush = five & (longest_suit == 5)
     made_straight = five & (in_window == 5)
     category = _category(pairs, trips, quads, made_flush, made_straight)
-    out = np.stack([held / size, (size - held) / size, pairs, trips, quads, pair_rank / 13,
-                    trips_rank / 13, high / 13, longest_suit / 5, flush_live, straight_live,
-                    in_window / 5, category / 7], axis=0)
-    return out, category, pair_rank
+    for k, column in enumerate((held / size, (size - held) / size, pairs, trips, quads,
+                                pair_rank / 13, trips_rank / 13, high / 13, longest_suit / 5,
+                                flush_live, straight_live, in_window / 5, category / 7)):
+        out[k] = column
+    return category, pair_rank
 
 
 def features(boards: np.ndarray, jokers: bool = False, low27: bool = False) -> np.ndarray:
@@ -165,8 +167,8 @@ def feature_columns(boards: np.ndarray, jokers: bool = False, low27: bool = Fals
     for r in range(3):
         at = r * PER_ROW
         out[at:at + 13] = ranks[r]
-        summary, category, pair_rank = _row_summary(ranks[r], suits[r], ROW_SIZE[r])
-        out[at + 13:at + PER_ROW] = summary
+        category, pair_rank = _row_summary(ranks[r], suits[r], ROW_SIZE[r],
+                                           out[at + 13:at + PER_ROW])
         cats.append(category)
         pair_ranks.append(pair_rank)
     out[TOP_PAIR_AT:TOP_PAIR_AT + 13] = ranks[0] >= 2

@@ -235,7 +235,7 @@ def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> list[n
 
 
 def train(variant: str, *, hands: int = 6000, deals: int = 10, epochs: int = 15,
-          seed: int = 0, progress: Progress = _quiet) -> Trained:
+          seed: int = 0, progress: Progress = _quiet, rounds: int = ROUNDS) -> Trained:
     """The learned value of the preset ``variant``, trained from ``seed`` (see the module's
     doc), and how well each network fits held-out positions: one network per board size
     between streets (pineapple 5, 7, 9, 11 cards; regular 5 to 12; turbo 5 and 9)."""
@@ -248,7 +248,7 @@ def train(variant: str, *, hands: int = 6000, deals: int = 10, epochs: int = 15,
     boards, finished = positions(ruleset, hands, seed, progress)
     result = _fit_streets(variant, boards, make_pool(finished, ruleset), meta, seed, progress)
     fouls = [round(result.value.pool.fouled, 3)]
-    while fouls[-1] > BOOTSTRAP_FOULS and len(fouls) < ROUNDS:
+    while fouls[-1] > BOOTSTRAP_FOULS and len(fouls) < rounds:
         round_seed = seed + len(fouls)
         meta = dict(meta, rounds=len(fouls) + 1, tables=[list(t) for t in STRONG_TABLES])
         boards, finished = positions(ruleset, hands, round_seed, progress, result.value)

@@ -26,8 +26,6 @@ Fixtures
 ``rooms_db_path`` (session)
     The demo database plus its pineapple log again as played in another room (source
     :data:`HOME_ROOM`) at 0.25 USD: two rooms, two currencies, four stakes. Read only.
-``chromium`` (session)
-    One headless Chromium (Playwright on :func:`chromium_path`) for the tests that use it.
 ``serve_dashboard`` (function)
     ``serve_dashboard(db)`` starts ``ofc dashboard --db db`` on a free port (its output in
     ``tmp_path/dashboard.log``), waits for its health check and returns its URL; stopped at
@@ -39,10 +37,13 @@ Fixtures
 The browser (one Chromium a browser group, two dashboard servers for the whole session)
 -------------------------------------------------------------------------------------
 ``browser`` (session)
-    Playwright's ``Browser``: the headless Chromium of this worker (open a tab with
-    ``browser.new_page()``, or take the ``tab`` fixture).
+    Playwright's ``Browser``: the headless Chromium of this worker. Tests do not open tabs of
+    their own: they take ``tab``.
 ``tab`` (function)
-    A new 1400 x 2000 tab of that browser (timeouts 60 s), closed after the test.
+    The worker's one tab of that browser, 1400 x 2000 (timeouts 60 s), for one test: every
+    browser test navigates in the same tab (Chromium keeps its renderer and compiled scripts,
+    about half the browser's CPU a page load against a new tab: docs/testing.md). A test sets
+    its own viewport height when it needs a taller one, and removes any listener it adds.
 ``demo_dashboard`` (session), read-only
     ``ofc dashboard`` on a copy of ``demo_db_path``, visited once (the first page a fresh
     server renders may flash "Page not found"): a :class:`tests.helpers.browser.Dashboard`
@@ -409,60 +410,68 @@ def browser(chromium_path: str) -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def tab(browser: Any) -> Iterator[Any]:
-    """A new tab (1400 x 2000, timeouts 60 s: a shared, busy machine), closed afterwards."""
-    from playwright.sync_api import expect
-
+@pytest.fixture(scope="session")
+def worker_tab(browser: Any) -> Iterator[Any]:
+    """The worker's one tab, kept open for the whole session (see ``tab``)."""
     page = browser.new_page(viewport={"width": 1400, "height": 2000})
-    page.set_default_timeout(60_000)
-    expect.set_options(timeout=60_000)
     yield page
     page.close()
 
 
-def _first_visit(browser: Any, url: str) -> None:
+@pytest.fixture
+def tab(worker_tab: Any) -> Any:
+    """The worker's tab for one test: 1400 x 2000, timeouts 60 s (a shared, busy machine)."""
+    from playwright.sync_api import expect
+
+    worker_tab.set_viewport_size({"width": 1400, "height": 2000})
+    worker_tab.set_default_timeout(60_000)
+    expect.set_options(timeout=60_000)
+    return worker_tab
+
+
+def _first_visit(worker_tab: Any, url: str) -> None:
     """One visit to the default page: the first page a fresh server renders may flash
     Streamlit's "Page not found" dialog before running it anyway (a cold-start race of the app
     entry, not of a page), which would cover a test's screenshots."""
-    page = open_page(browser, url)
-    try:
-        page.get_by_role("heading", name="Overview").first.wait_for(timeout=90_000)
-    finally:
-        page.close()
+    page = open_page(worker_tab, url)
+    page.get_by_role("heading", name="Overview").first.wait_for(timeout=90_000)
 
 
 @pytest.fixture(scope="session")
 def demo_dashboard(demo_db_path: Path, tmp_path_factory: pytest.TempPathFactory,
-                   ofc_script: str, browser: Any) -> Iterator[Dashboard]:
+                   ofc_script: str, worker_tab: Any) -> Iterator[Dashboard]:
     """The read-only demo server (see the module docstring)."""
     folder = tmp_path_factory.mktemp("demo-dashboard")
     db = folder / "demo.duckdb"
     shutil.copy(demo_db_path, db)
     with start_dashboard(ofc_script, db, folder) as server:
-        _first_visit(browser, server.url)
+        _first_visit(worker_tab, server.url)
         yield server
 
 
 @pytest.fixture(scope="session")
 def writable_dashboard(tmp_path_factory: pytest.TempPathFactory, ofc_script: str,
-                       browser: Any) -> Iterator[Dashboard]:
+                       worker_tab: Any) -> Iterator[Dashboard]:
     """The writable server, on a database made at its first start (see the module
     docstring)."""
     folder = tmp_path_factory.mktemp("writable-dashboard")
     with start_dashboard(ofc_script, folder / "fresh.duckdb", folder) as server:
-        _first_visit(browser, server.url)
+        _first_visit(worker_tab, server.url)
         yield server
 
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
-    """A local Spark session for the whole test session (started once: about 10 s)."""
+    """A local Spark session for the whole test session (started once: about 10 s), its JVM
+    (and ``spark-submit``'s in ``test_spark_submit.py``) on
+    :data:`tests.helpers.spark.SPARK_TEST_JVM`."""
     from ofc_spark.session import java_missing, session
+    from tests.helpers.spark import SPARK_TEST_JVM
 
     problem = java_missing()
     if problem is not None:
         pytest.fail(problem)
+    os.environ.setdefault("JDK_JAVA_OPTIONS", SPARK_TEST_JVM)
     spark = session("local[2]", app="ofc-tests", shuffle_partitions=2)
     spark.sparkContext.setLogLevel("ERROR")
     yield spark
@@ -479,8 +488,8 @@ def spark_run(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     return run_both_paths(spark, tmp_path_factory.mktemp("spark"))
 
 
-BROWSER_FIXTURES = frozenset({"browser", "tab", "demo_dashboard", "writable_dashboard",
-                              "chromium", "serve_dashboard"})
+BROWSER_FIXTURES = frozenset({"browser", "worker_tab", "tab", "demo_dashboard",
+                              "writable_dashboard", "serve_dashboard"})
 
 
 def _group(item: pytest.Item) -> str:
@@ -497,6 +506,14 @@ def _group(item: pytest.Item) -> str:
     return item.nodeid.split("::")[0]
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """Workers for ``-n auto``: the cores plus two. The three longest groups (Spark, the two
+    browser groups) spend much of their time waiting on other processes (the JVM, Chromium,
+    the servers, ``ofc`` commands), so two workers on two cores left a core idle part of the
+    time (docs/benchmarks.md, "The test suite")."""
+    return (os.cpu_count() or 1) + 2
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test gets its xdist group (:func:`_group`); browser tests are marked
@@ -509,13 +526,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: order.get(_group(item), len(order)))
-
-
-@pytest.fixture(scope="session")
-def chromium(browser: Any) -> Any:
-    """The worker's Chromium under the name the graph tests use (a second Playwright in
-    one process would fail: its sync API refuses to run inside the first one's loop)."""
-    return browser
 
 
 @pytest.fixture

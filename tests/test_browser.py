@@ -73,7 +73,11 @@ def test_upload_overview_and_replay_in_chromium(writable_dashboard: Dashboard, t
     shots.mkdir()
     page = tab
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def on_error(error: object) -> None:
+        errors.append(str(error))
+
+    page.on("pageerror", on_error)  # removed at the end: the tab is the worker's
 
     # a fresh database opens on the demo sample, and says so
     page.goto(dashboard)
@@ -175,4 +179,5 @@ def test_upload_overview_and_replay_in_chromium(writable_dashboard: Dashboard, t
     assert re.search(r"[?&]hand=\d+", bookmark)
     page.goto(bookmark)
     expect(page.locator("h3").filter(has_text="Hand ").first).to_have_text(heading)
+    page.remove_listener("pageerror", on_error)
     assert not errors, errors

@@ -77,7 +77,7 @@ def documented_pages() -> dict[str, str]:
 
 
 def test_every_page_and_every_url_the_docs_give_renders(demo_dashboard: Dashboard,
-                                                        browser) -> None:  # type: ignore[no-untyped-def]
+                                                        tab) -> None:  # type: ignore[no-untyped-def]
     """Every URL of docs/dashboard.md's Pages table, ``/overview`` too (issue 23: the default
     page is served at ``/``, and its own name used to open "Page not found"), and with them
     every page of the app, in one tab (a tall one: the screenshots show whole pages); every
@@ -86,23 +86,21 @@ def test_every_page_and_every_url_the_docs_give_renders(demo_dashboard: Dashboar
     assert {"/", "/overview", "/hands", "/review", "/import", "/sessions"} <= set(pages), pages
     every_page = {f"/{path}": title for path, title in {**PAGES, **OTHER_PAGES}.items()}
     assert every_page.items() <= pages.items(), "a page missing from docs/dashboard.md"
-    page = browser.new_page(viewport={"width": 1400, "height": 3200})
+    page = tab
+    page.set_viewport_size({"width": 1400, "height": 3200})
     failures: dict[str, str] = {}
-    try:
-        for path, title in pages.items():
-            try:
-                _check_page(page, demo_dashboard.url, path, title)
-            except Exception as exc:  # noqa: BLE001 (one page's failure, reported below)
-                failures[path] = f"{type(exc).__name__}: {exc}"[:2000]
-    finally:
-        page.close()
+    for path, title in pages.items():
+        try:
+            _check_page(page, demo_dashboard.url, path, title)
+        except Exception as exc:  # noqa: BLE001 (one page's failure, reported below)
+            failures[path] = f"{type(exc).__name__}: {exc}"[:2000]
     assert not failures, failures
 
 
 def test_a_bar_opens_its_hands_and_a_hand_opens_in_hand_review(demo_dashboard: Dashboard,
-                                                              browser,  # type: ignore[no-untyped-def]
+                                                              tab,  # type: ignore[no-untyped-def]
                                                               tmp_path: Path) -> None:
-    page = open_page(browser, f"{demo_dashboard.url}/variants")
+    page = open_page(tab, f"{demo_dashboard.url}/variants")
     page.get_by_role("heading", name="Variants").first.wait_for(timeout=60_000)
     settle_drawn(page)
     bar = page.locator("[data-testid='stVegaLiteChart'] .mark-rect path").first  # Vega-Lite
@@ -120,4 +118,3 @@ def test_a_bar_opens_its_hands_and_a_hand_opens_in_hand_review(demo_dashboard: D
     assert "hand=" in page.url
     page.get_by_text("Showdown").first.wait_for(timeout=60_000)
     page.screenshot(path=str(tmp_path / "hand_review.png"), full_page=True)
-    page.close()

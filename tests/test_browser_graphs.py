@@ -59,8 +59,9 @@ def _traces(page) -> list[dict]:  # type: ignore[no-untyped-def]
     return list(found)
 
 
-def _open(browser, url: str):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1400, "height": 1400})
+def _open(page, url: str):  # type: ignore[no-untyped-def]
+    """The worker's tab on ``url``, 1400 x 1400, settled."""
+    page.set_viewport_size({"width": 1400, "height": 1400})
     page.set_default_timeout(90_000)
     page.goto(url)
     _settle(page)
@@ -87,7 +88,7 @@ def _money_by_day(rows: pd.DataFrame) -> dict[str, float]:
 
 
 def test_graphs_filters_and_updates_in_the_browser(
-        chromium, serve_dashboard, rooms_db_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+        tab, serve_dashboard, rooms_db_path: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from ingest import api
 
     db = tmp_path / "rooms.duckdb"
@@ -102,13 +103,13 @@ def test_graphs_filters_and_updates_in_the_browser(
     rows = _rows(db)
     url = serve_dashboard(db)
 
-    _graph_by_date_in_money(chromium, url, rows)
-    _room_and_stake_filters(chromium, url, rows)
-    _a_dropped_file_shows_without_a_reload(chromium, url, folder, len(_kept(rows, None, None)))
+    _graph_by_date_in_money(tab, url, rows)
+    _room_and_stake_filters(tab, url, rows)
+    _a_dropped_file_shows_without_a_reload(tab, url, folder, len(_kept(rows, None, None)))
 
 
-def _graph_by_date_in_money(browser, url: str, rows: pd.DataFrame) -> None:  # type: ignore[no-untyped-def]
-    page = _open(browser, f"{url}/?" + urlencode({"player": HERO, "by": "date",
+def _graph_by_date_in_money(tab, url: str, rows: pd.DataFrame) -> None:  # type: ignore[no-untyped-def]
+    page = _open(tab, f"{url}/?" + urlencode({"player": HERO, "by": "date",
                                                           "in": "money"}))
     page.get_by_role("heading", name="Cumulative money").wait_for()
     eur = [t for t in _traces(page) if t["name"] == "EUR"]
@@ -128,7 +129,6 @@ def _graph_by_date_in_money(browser, url: str, rows: pd.DataFrame) -> None:  # t
     page.get_by_role("heading", name="Cumulative points").wait_for()
     _settle(page)
     assert "by=" not in page.url and "in=" not in page.url
-    page.close()
 
 
 PAGES = (
@@ -156,8 +156,8 @@ def _pick(page, label: str, option: str) -> None:  # type: ignore[no-untyped-def
     choice.click()
 
 
-def _room_and_stake_filters(browser, url: str, rows: pd.DataFrame) -> None:  # type: ignore[no-untyped-def]
-    page = _open(browser, f"{url}/?player={HERO}")
+def _room_and_stake_filters(tab, url: str, rows: pd.DataFrame) -> None:  # type: ignore[no-untyped-def]
+    page = _open(tab, f"{url}/?player={HERO}")
     everything = len(_kept(rows, None, None))
     assert _metric(page, "Hands") == f"{everything:,}"
     _pick(page, "Room", HOME)  # the sidebar offers the rooms; the choice goes to the URL
@@ -170,20 +170,18 @@ def _room_and_stake_filters(browser, url: str, rows: pd.DataFrame) -> None:  # t
     page.wait_for_function("document.location.search.includes('stake=0.25+USD')")
     _settle(page)
     assert _metric(page, "Hands") == f"{len(_kept(rows, HOME, (0.25, 'USD'))):,}"
-    page.close()
     for path, label, value, room, stake in PAGES:  # bookmarked views of other pages
         params = {"player": HERO, **({"room": room} if room else {}),
                   **({"stake": f"{stake[0]:g} {stake[1]}"} if stake else {})}
-        page = _open(browser, f"{url}/{path}?{urlencode(params)}")
+        page = _open(tab, f"{url}/{path}?{urlencode(params)}")
         expected = value(_kept(rows, room, stake))
         assert expected != value(_kept(rows, None, None)), path  # the filters change it
         assert _metric(page, label) == expected, (path, room, stake)
-        page.close()
 
 
-def _a_dropped_file_shows_without_a_reload(browser, url: str, folder: Path,  # type: ignore[no-untyped-def]
+def _a_dropped_file_shows_without_a_reload(tab, url: str, folder: Path,  # type: ignore[no-untyped-def]
                                            before: int) -> None:
-    page = _open(browser, f"{url}/?player={HERO}")
+    page = _open(tab, f"{url}/?player={HERO}")
     assert _metric(page, "Hands") == f"{before:,}"
     page.evaluate("window.__ofc_no_reload = true")
     lines = (Path(__file__).resolve().parents[1] / "data" / "demo" / "regular.Hero.jsonl"
@@ -202,4 +200,3 @@ def _a_dropped_file_shows_without_a_reload(browser, url: str, folder: Path,  # t
     print(f"the dropped file showed on the open Overview {time.monotonic() - dropped:.1f} s "
           "after the drop")
     assert page.evaluate("window.__ofc_no_reload === true")  # the same page, not reloaded
-    page.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.helpers.browser import Dashboard, open_page
 
@@ -71,8 +71,8 @@ def choose_tag(page: Page, tag: str) -> None:
 
 
 def test_a_note_and_tag_saved_at_once_in_the_replayer_come_back_and_filter_the_hands(
-        writable_dashboard: Dashboard, browser: Browser) -> None:
-    page = open_page(browser, f"{writable_dashboard.url}/hands?player=Hero")
+        writable_dashboard: Dashboard, tab: Page) -> None:
+    page = open_page(tab, f"{writable_dashboard.url}/hands?player=Hero")
     page.wait_for_url(re.compile(r"[?&]hand=\d+"), timeout=WAIT)  # the hand shown is chosen
     title = page.locator("h3").first
     expect(title).to_have_text(re.compile(r"^Hand "), timeout=WAIT)
@@ -91,13 +91,12 @@ def test_a_note_and_tag_saved_at_once_in_the_replayer_come_back_and_filter_the_h
     expect(page.get_by_text("hands 1–1 of 1").first).to_be_visible(timeout=WAIT)
     expect(page.locator("h3").first).to_have_text(hand, timeout=WAIT)
     assert "tag=" in page.url
-    page.close()
 
 
 def test_an_opponent_note_and_tag_saved_at_once_come_back_after_a_reload(
-        writable_dashboard: Dashboard, browser: Browser) -> None:
+        writable_dashboard: Dashboard, tab: Page) -> None:
     note, tag = "doubles light, <i>never</i> folds", "Station ✓"
-    page = open_page(browser, f"{writable_dashboard.url}/opponents?player=Hero")
+    page = open_page(tab, f"{writable_dashboard.url}/opponents?player=Hero")
     box = note_editor(page, "Your note and tags on", opened=False)
     type_tag_and_save(page, box, note, tag)
     expect(box.get_by_text(SAVED)).to_be_visible(timeout=WAIT)  # what a user waits for
@@ -106,4 +105,3 @@ def test_an_opponent_note_and_tag_saved_at_once_come_back_after_a_reload(
     page.reload()
     expect_shown(note_editor(page, "Your note and tags on", opened=True), note, tag)
     assert page.locator("i", has_text="never").count() == 0
-    page.close()

@@ -40,11 +40,11 @@ def _hands_metric(page) -> int:  # type: ignore[no-untyped-def]
 
 
 def test_a_file_dropped_into_a_watched_folder_shows_up(
-        browser, writable_dashboard: Dashboard, ofc_script: str,  # type: ignore[no-untyped-def]
+        tab, writable_dashboard: Dashboard, ofc_script: str,  # type: ignore[no-untyped-def]
         tmp_path: Path) -> None:
     server = writable_dashboard
-    _watch_on_the_page(browser, server.url, tmp_path)
-    _watch_from_the_command_line(browser, server.url, server.db, tmp_path, ofc_script)
+    _watch_on_the_page(tab, server.url, tmp_path)
+    _watch_from_the_command_line(tab, server.url, server.db, tmp_path, ofc_script)
     assert "Traceback" not in server.log_text(), server.log_text()[-3000:]
     con = store.connect(server.db, read_only=True, wait_seconds=60)  # beside the server
     try:
@@ -56,16 +56,14 @@ def test_a_file_dropped_into_a_watched_folder_shows_up(
     assert all(n == 1 for _, n in per_file), per_file  # neither watcher imported it twice
 
 
-def _watch_on_the_page(browser, server: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def _watch_on_the_page(page, server: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
     folder = tmp_path / "client logs"  # a space, as on many desktops
     folder.mkdir()
     shots = tmp_path / "screenshots"
     shots.mkdir()
-    page = browser.new_page(viewport={"width": 1400, "height": 1800})
-    page.set_default_timeout(60_000)
-    expect.set_options(timeout=60_000)
+    page.set_viewport_size({"width": 1400, "height": 1800})
     page.goto(server)
     before = _hands_metric(page)
 
@@ -93,10 +91,9 @@ def _watch_on_the_page(browser, server: str, tmp_path: Path) -> None:  # type: i
     expect(metric_value(page, "Hands")).to_have_text(f"{before + DROPPED:,}")
     page.screenshot(path=str(shots / "overview-after-watch.png"))
     no_errors(page)
-    page.close()
 
 
-def _watch_from_the_command_line(browser, server: str, db: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+def _watch_from_the_command_line(page, server: str, db: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
                                  ofc_script: str) -> None:
     from playwright.sync_api import expect
 
@@ -110,13 +107,11 @@ def _watch_from_the_command_line(browser, server: str, db: Path, tmp_path: Path,
         wait_until("the command watching", lambda: "watching 1 folder" in err.read_text())
         _log(folder / "from-cli.jsonl", "cli-watch", 4)
         wait_until("the command's import", lambda: "from-cli.jsonl" in out.read_text())
-        page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.goto(f"{server}/import")
         expect(page.get_by_text(str(folder.resolve()), exact=True)).to_be_visible(
             timeout=60_000)  # the command's folder, listed by the dashboard
         expect(page.get_by_text("1 file · 4 hands · no errors")).to_be_visible()
         no_errors(page)
-        page.close()
         cli.send_signal(signal.SIGTERM)
         assert cli.wait(timeout=30) == 0
     finally:

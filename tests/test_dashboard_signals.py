@@ -42,7 +42,7 @@ def _port_free(port: int) -> bool:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_stops_streamlit_and_frees_port_and_database(
         sig: signal.Signals, demo_db_path: Path, tmp_path: Path, ofc_script: str,
-        browser) -> None:  # type: ignore[no-untyped-def]
+        tab) -> None:  # type: ignore[no-untyped-def]
     db = tmp_path / "demo.duckdb"
     shutil.copy(demo_db_path, db)
     watched = tmp_path / "logs"
@@ -61,9 +61,9 @@ def test_a_signal_stops_streamlit_and_frees_port_and_database(
     try:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
         urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).close()
-        page = open_page(browser, f"http://127.0.0.1:{port}/")  # a page run starts the watcher
+        page = open_page(tab, f"http://127.0.0.1:{port}/")  # a page run starts the watcher
         page.get_by_role("heading", name="Overview").first.wait_for(timeout=60_000)
-        page.close()
+        page.goto("about:blank")  # the worker's tab leaves the server it is about to stop
         wait_until("the watcher's import", lambda: _watched_hands(db) == 3)
         assert not _port_free(port)
         proc.send_signal(sig)

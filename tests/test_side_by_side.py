@@ -119,48 +119,46 @@ class Browsing:
         return all(p.pid in self.exited for p in procs)
 
 
-def test_cli_beside_a_running_dashboard(writable_dashboard: Dashboard, browser,  # type: ignore[no-untyped-def]
+def test_cli_beside_a_running_dashboard(writable_dashboard: Dashboard, tab,  # type: ignore[no-untyped-def]
                                         tmp_path: Path, ofc_script: str) -> None:
     db, url = writable_dashboard.db, writable_dashboard.url
     before, before_hero = _hands(db), _hands(db, "Hero")
     files = _new_logs(tmp_path)
-    browsing = Browsing(browser.new_page(viewport={"width": 1400, "height": 1000}), url)
-    try:
-        browsing.load_next()  # the pages are being loaded before the commands start
-        commands = [["import", str(f), "--json"] for f in files]
-        commands += [["score", "--json"]] * 2
-        commands += [["export", "--parquet", str(tmp_path / f"export-{i}")] for i in range(2)]
-        commands += [["rescore"]]
-        assert len(commands) == 10
-        started = time.monotonic()
-        env = {**os.environ, "OFC_WAIT": "600"}
-        env.pop("OFC_DB", None)
-        # outputs go to files: a full pipe would stall a command that holds the store
-        procs = []
-        for n, c in enumerate(commands):
-            out, err = tmp_path / f"out-{n}.txt", tmp_path / f"err-{n}.txt"
-            with out.open("w") as o, err.open("w") as e:
-                procs.append((c, out, err, subprocess.Popen(
-                    [ofc_script, c[0], "--db", str(db), *c[1:]], stdout=o, stderr=e,
-                    env=env)))
-        browsing.until_done([p for *_, p in procs], 600)
-        results = [(command, proc.returncode, out.read_text(), err.read_text(),
-                    browsing.exited[proc.pid] - started) for command, out, err, proc in procs]
-        elapsed = time.monotonic() - started
-        # the dashboard shows the new hands at its next run, without a restart
-        shown = _overview_hands(browsing.page, url)
-        # one import at a time beside the pages: it waits at most for a page run
-        alone = []
-        for path in _new_logs(tmp_path, "alone", 3):
-            t0 = time.monotonic()
-            err_file = tmp_path / f"alone-{path.name}.err"
-            with err_file.open("w") as e:
-                proc = subprocess.Popen([ofc_script, "import", str(path), "--db", str(db)],
-                                        stdout=subprocess.DEVNULL, stderr=e, env=env)
-                browsing.until_done([proc], 300)
-            alone.append((proc.returncode, err_file.read_text(), time.monotonic() - t0))
-    finally:
-        browsing.page.close()
+    tab.set_viewport_size({"width": 1400, "height": 1000})
+    browsing = Browsing(tab, url)
+    browsing.load_next()  # the pages are being loaded before the commands start
+    commands = [["import", str(f), "--json"] for f in files]
+    commands += [["score", "--json"]] * 2
+    commands += [["export", "--parquet", str(tmp_path / f"export-{i}")] for i in range(2)]
+    commands += [["rescore"]]
+    assert len(commands) == 10
+    started = time.monotonic()
+    env = {**os.environ, "OFC_WAIT": "600"}
+    env.pop("OFC_DB", None)
+    # outputs go to files: a full pipe would stall a command that holds the store
+    procs = []
+    for n, c in enumerate(commands):
+        out, err = tmp_path / f"out-{n}.txt", tmp_path / f"err-{n}.txt"
+        with out.open("w") as o, err.open("w") as e:
+            procs.append((c, out, err, subprocess.Popen(
+                [ofc_script, c[0], "--db", str(db), *c[1:]], stdout=o, stderr=e,
+                env=env)))
+    browsing.until_done([p for *_, p in procs], 600, pages=len(PAGES))
+    results = [(command, proc.returncode, out.read_text(), err.read_text(),
+                browsing.exited[proc.pid] - started) for command, out, err, proc in procs]
+    elapsed = time.monotonic() - started
+    # the dashboard shows the new hands at its next run, without a restart
+    shown = _overview_hands(browsing.page, url)
+    # one import at a time beside the pages: it waits at most for a page run
+    alone = []
+    for path in _new_logs(tmp_path, "alone", 3):
+        t0 = time.monotonic()
+        err_file = tmp_path / f"alone-{path.name}.err"
+        with err_file.open("w") as e:
+            proc = subprocess.Popen([ofc_script, "import", str(path), "--db", str(db)],
+                                    stdout=subprocess.DEVNULL, stderr=e, env=env)
+            browsing.until_done([proc], 300)
+        alone.append((proc.returncode, err_file.read_text(), time.monotonic() - t0))
     waits = [float(m) for *_, err, _ in results
              for m in re.findall(r"waited ([0-9.]+) s for", err)]
     alone_waits = [float(m) for _, err, _ in alone

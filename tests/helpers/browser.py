@@ -2,9 +2,9 @@
 helpers the browser tests share.
 
 The session's one Chromium and its two servers are fixtures in ``tests/conftest.py``
-(``browser``, ``demo_dashboard`` read-only, ``writable_dashboard``, and ``tab``, a new tab for
-one test). A test that must stop a server itself (signals) starts its own with
-:func:`start_dashboard`.
+(``browser``, ``demo_dashboard`` read-only, ``writable_dashboard``, and ``tab``, the worker's
+one tab, lent to one test at a time). A test that must stop a server itself (signals) starts
+its own with :func:`start_dashboard`.
 """
 
 from __future__ import annotations
@@ -108,10 +108,10 @@ def start_dashboard(ofc_script: str, db: Path, folder: Path,
                 proc.wait()
 
 
-def open_page(browser: Any, url: str, height: int = 1000) -> Page:
-    """A new tab on ``url``; Streamlit scrolls inside the page, so a tall viewport is what
-    makes a screenshot show the whole page."""
-    page = browser.new_page(viewport={"width": 1400, "height": height})
+def open_page(page: Page, url: str, height: int = 1000) -> Page:
+    """``page`` (the ``tab`` fixture) on ``url``, ``height`` pixels tall; Streamlit scrolls
+    inside the page, so a tall viewport is what makes a screenshot show the whole page."""
+    page.set_viewport_size({"width": 1400, "height": height})
     page.goto(url)
     page.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
     return page

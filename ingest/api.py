@@ -10,6 +10,9 @@ decision review's table (``write_decisions``), to the user's names (``set_my_nam
 ids come from the reports these functions return. The dashboard imports ingest only through
 this module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
+``open_parquet`` opens the Parquet tables of ``ofc export --parquet`` or ``ofc spark score``
+as a read-only store (views in memory) that the same queries read.
+
 Opening a store never upgrades it: an entry point calls :func:`connect`, then :func:`upgrade`
 (:func:`import_paths` does both itself).
 """
@@ -59,6 +62,8 @@ from .notes import (
     tag_choices,
     tag_key,
 )
+from .parquet_store import PARQUET_ENV, ParquetError, open_parquet
+from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
@@ -83,7 +88,8 @@ __all__ = [
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
-    "writer_waiting", "Audit", "Difference", "audit_import", "combined",
+    "writer_waiting", "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
+    "Audit", "Difference", "audit_import", "combined",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",

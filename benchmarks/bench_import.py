@@ -7,6 +7,18 @@ of JSON with hands/s (wall and CPU time of the process, which includes DuckDB's 
 the peak memory (RSS) of the process.
 
     python benchmarks/bench_import.py --hands 100000
+
+``--baseline REV`` compares against the code of another commit in the same run: ``git
+archive REV`` is unpacked beside the logs and both import the same files into fresh stores,
+each in its own process (``PYTHONPATH`` set to the code; CPU counted over the process and
+its worker processes; peak RSS of the process and of its largest worker), alternating for
+``--rounds`` rounds (order swapped every round), and DuckDB's own ``read_json`` of the same
+files into a table (parse and store only: no checks, scoring or hand tables) runs in each
+round as the floor. The JSON then gives each side's median, the speed-up (wall and CPU) and
+the ratio to ``read_json``. The environment is passed on: ``OFC_IMPORT_WORKERS=1`` gives the
+import its worker process (``ingest/import_pool.py``; code before it ignores the variable).
+
+    OFC_IMPORT_WORKERS=1 python benchmarks/bench_import.py --hands 200000 --baseline a93ff5f
 """
 
 from __future__ import annotations
@@ -17,6 +29,8 @@ import os
 import random
 import resource
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -87,8 +101,101 @@ def generate(folder: Path, hands: int, *, per_file: int = 10_000, seed: int = 1,
     return files
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the import's workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+CHILD = """
+import json, os, resource, sys, time
+t = time.perf_counter()
+if sys.argv[1] == "read_json":
+    import duckdb
+    con = duckdb.connect(sys.argv[3])
+    pattern = os.path.join(sys.argv[2], "*.jsonl").replace("'", "''")
+    con.execute(f"CREATE TABLE raw AS SELECT * FROM read_json('{pattern}', "
+                "format = 'newline_delimited')")
+    hands = con.execute("SELECT count(*) FROM raw").fetchone()[0]
+    con.close()
+else:
+    from ingest.api import import_paths
+    hands = import_paths([sys.argv[2]], sys.argv[3]).stored
+wall = time.perf_counter() - t
+me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"hands": hands, "seconds": wall,
+                  "cpu_seconds": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
+                  "peak_rss_mb": me.ru_maxrss / 1024, "worker_peak_rss_mb": kids.ru_maxrss / 1024}))
+"""
+"""One measured run in its own process: ``CHILD MODE LOGS DB`` (``import`` or ``read_json``)."""
+
+
+def run_child(mode: str, code: Path | None, logs: Path, db: Path) -> dict[str, float]:
+    """One run of :data:`CHILD` (the import with the code at ``code``); its JSON (it runs at
+    the niceness of the benchmark: `nice -n 10 python benchmarks/bench_import.py ...`)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    for stale in (db, db.with_name(db.name + ".wal")):
+        stale.unlink(missing_ok=True)
+    out = subprocess.run([sys.executable, "-c", CHILD, mode, str(logs),
+                          str(db)], env=env, cwd=db.parent, capture_output=True, text=True,
+                         check=True)
+    db.unlink(missing_ok=True)
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def baseline_code(rev: str, folder: Path) -> Path:
+    """The code of commit ``rev`` (``git archive``), unpacked under ``folder``."""
+    target = folder / f"code-{rev}"
+    if not (target / "ingest").is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def _median(runs: list[dict[str, float]], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
+def compare(rev: str, rounds: int, logs: Path, work: Path) -> dict[str, object]:
+    """``rounds`` alternating runs of the code now and of ``rev``, and ``read_json``."""
+    code = {"now": ROOT, "before": baseline_code(rev, work)}
+    runs: dict[str, list[dict[str, float]]] = {"now": [], "before": [], "read_json": []}
+    for n in range(rounds):
+        order = ["now", "before"] if n % 2 == 0 else ["before", "now"]
+        for side in [*order, "read_json"]:
+            mode = "read_json" if side == "read_json" else "import"
+            result = run_child(mode, code.get(side), logs, work / "bench.duckdb")
+            runs[side].append(result)
+            print(f"round {n + 1} {side}: {result['hands'] / result['seconds']:,.0f} hands/s "
+                  f"({result['seconds']:.1f} s, {result['cpu_seconds']:.1f} s CPU, load "
+                  f"{os.getloadavg()[0]:.1f})", file=sys.stderr)
+    rate = {side: _median([{"r": r["hands"] / r["seconds"]} for r in got], "r")
+            for side, got in runs.items()}
+    cpu = {side: _median([{"r": r["hands"] / r["cpu_seconds"]} for r in got], "r")
+           for side, got in runs.items()}
+    return {
+        "benchmark": "import", "baseline": rev, "rounds": rounds,
+        "hands": int(runs["now"][0]["hands"]),
+        "hands_per_s": {k: round(v) for k, v in rate.items()},
+        "cpu_hands_per_s": {k: round(v) for k, v in cpu.items()},
+        "speedup_wall": round(rate["now"] / rate["before"], 2),
+        "speedup_cpu": round(cpu["now"] / cpu["before"], 2),
+        "ratio_to_read_json": {"now": round(rate["now"] / rate["read_json"], 3),
+                               "before": round(rate["before"] / rate["read_json"], 3)},
+        "peak_rss_mb": {k: round(max(r["peak_rss_mb"] + r["worker_peak_rss_mb"] for r in got))
+                        for k, got in runs.items()},
+        "load_average": [round(x, 1) for x in os.getloadavg()],
+    }
 
 
 def main() -> int:
@@ -97,6 +204,9 @@ def main() -> int:
     parser.add_argument("--per-file", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, default=None,
                         help="generate into (and keep) this folder instead of a temp one")
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="compare with the code of this commit (alternating runs)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of --baseline (2)")
     args = parser.parse_args()
 
     from ingest.api import import_paths
@@ -111,10 +221,14 @@ def main() -> int:
         t1 = time.perf_counter()
         print(f"generated {args.hands:,} hands ({size / 1e6:,.0f} MB) in {t1 - t0:.1f} s",
               file=sys.stderr)
-        cpu = time.process_time()
+        if args.baseline:
+            result = compare(args.baseline, args.rounds, logs, work)
+            print(json.dumps({**result, "megabytes": round(size / 1e6, 1)}))
+            return 0
+        cpu = cpu_seconds()
         report = import_paths([logs], work / "bench.duckdb")
         t2 = time.perf_counter()
-        cpu = time.process_time() - cpu
+        cpu = cpu_seconds() - cpu
         seconds = t2 - t1
         result = {
             "benchmark": "import",

@@ -72,11 +72,20 @@ def demo_banner() -> None:
         left.markdown(":material/info: **You are looking at demo data**: simulated hands from "
                       "the sample that ships with OFC Analytics, not your own. Import your logs "
                       "on the Import page, and remove the demo when you are done looking.")
-        if right.button("Remove demo data", key="remove_demo", type="primary"):
+        if right.button("Remove demo data", key="remove_demo", type="primary",
+                        disabled=db.read_only()):
             with db.writing() as con:
                 removed = db.remove_demo(con)
             st.toast(f"Removed {removed} demo hands.")
             st.rerun()
+
+
+def read_only_banner() -> None:
+    """Over Parquet tables (``ofc dashboard --parquet DIR``): the one line that says every
+    write is off."""
+    line = db.read_only_line()
+    if line is not None:
+        st.info(cards.md_text(line), icon=":material/lock:")
 
 
 def main() -> None:
@@ -89,10 +98,12 @@ def main() -> None:
         except StoreError as exc:
             st.error(str(exc))
             st.stop()
-        watching.keep_watching([f.path for f in folders])  # the server's watcher, started once
+        if not db.read_only():  # over Parquet tables nothing is imported
+            watching.keep_watching([f.path for f in folders])  # the server's watcher, once
         navigation = st.navigation(pages())
         profiling.name_page(navigation.url_path or Path(PAGES[0][0]).stem)  # "" at "/"
         st.markdown(cards.CSS, unsafe_allow_html=True)
+        read_only_banner()
         demo_banner()
         filters.render_sidebar()
         timefmt.render_choice()

@@ -15,6 +15,12 @@ Pages never open the database themselves: they call :func:`query` with a query f
 :mod:`dashboard.queries` (first parameter ``con``) and its arguments, and get the cached result.
 
 The demo sample's bookkeeping is in :mod:`dashboard.demo` (re-exported here).
+
+``ofc dashboard --parquet DIR`` (``--parquet DIR`` after ``--``, or ``$OFC_PARQUET``) runs the
+same pages over the Parquet tables of ``ofc spark score`` or ``ofc export --parquet``: one
+in-memory connection of views (:func:`ingest.api.open_parquet`), opened once and kept (no
+writer ever waits for it); :func:`read_only` is then true, :func:`writing` refuses, and the
+pages disable what writes (:func:`read_only_line` says so).
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ from dashboard.demo import demo_import_ids, load_demo, remove_demo
 from ingest import api
 
 __all__ = ["connection", "query", "clear_cache", "db_path", "open_database", "page_run", "prepare",
-           "writing", "data_version", "demo_import_ids", "load_demo", "remove_demo"]
+           "writing", "data_version", "demo_import_ids", "load_demo", "remove_demo",
+           "parquet_dir", "read_only", "read_only_line", "source"]
 
 
 CACHE_TTL_SECONDS = 600
@@ -57,6 +64,44 @@ def db_path(argv: list[str] | None = None) -> Path:
     return api.default_db_path()
 
 
+def parquet_dir(argv: list[str] | None = None) -> Path | None:
+    """The Parquet folder the app reads instead of a store: ``--parquet DIR`` after ``--`` on
+    the streamlit command line, else ``$OFC_PARQUET``; ``None``: the app runs on a store.
+
+    >>> parquet_dir(["--parquet", "tables"])
+    PosixPath('tables')
+    """
+    args = sys.argv[1:] if argv is None else argv
+    for i, arg in enumerate(args):
+        if arg == "--parquet" and i + 1 < len(args):
+            return Path(args[i + 1])
+        if arg.startswith("--parquet="):
+            return Path(arg.split("=", 1)[1])
+    env = os.environ.get(api.PARQUET_ENV)
+    return Path(env) if env else None
+
+
+def read_only() -> bool:
+    """Whether the app runs over Parquet tables: every write is off."""
+    return parquet_dir() is not None
+
+
+def read_only_line() -> str | None:
+    """The line every page shows over Parquet tables (``None`` on a store)."""
+    folder = parquet_dir()
+    if folder is None:
+        return None
+    return (f"Read-only: the Parquet tables in {folder.resolve()}. Importing, notes and tags, "
+            "your names and watched folders are off here (they need a store: ofc dashboard "
+            "--db PATH).")
+
+
+def source() -> Path:
+    """What the app reads: the Parquet folder, else the store's file."""
+    folder = parquet_dir()
+    return (folder if folder is not None else db_path()).resolve()
+
+
 def open_database(path: Path, *, load_demo_if_new: bool = True) -> duckdb.DuckDBPyConnection:
     """Open (creating) the store at ``path``, upgrading an older one; a database created here
     gets the demo sample."""
@@ -74,6 +119,17 @@ def open_database(path: Path, *, load_demo_if_new: bool = True) -> duckdb.DuckDB
 
 _prepared: set[Path] = set()
 _preparing = threading.Lock()
+_tables: dict[Path, duckdb.DuckDBPyConnection] = {}
+
+
+def _parquet(folder: Path) -> duckdb.DuckDBPyConnection:
+    """The process's connection over the Parquet tables in ``folder`` (opened once, kept:
+    nothing ever writes them through the app)."""
+    with _preparing:
+        con = _tables.get(folder)
+        if con is None:
+            con = _tables[folder] = api.open_parquet(folder)
+        return con
 
 
 def _path() -> Path:
@@ -162,6 +218,10 @@ def prepare() -> None:
     :mod:`dashboard.serve`): opened for writing once (created, upgraded), then the shared
     read-only connection opened and let go, so that it is open, its catalog read, when the
     first page runs (it stays open between runs, as after any run)."""
+    folder = parquet_dir()
+    if folder is not None:
+        _parquet(folder.resolve())
+        return
     path = _path()
     _reader.acquire(path)
     _reader.release()
@@ -191,7 +251,10 @@ def _let_go() -> None:
 def connection() -> duckdb.DuckDBPyConnection:
     """The read-only connection to the app's database for this page run (use
     ``con.cursor()`` per query). Outside :func:`page_run` it is held until the thread's next
-    run ends."""
+    run ends. Over Parquet tables: the process's one connection (:func:`read_only`)."""
+    folder = parquet_dir()
+    if folder is not None:
+        return _parquet(folder.resolve())
     con = _reader.acquire(_path()) if not getattr(_run, "holding", False) else _reader.con
     _run.holding = True
     assert con is not None
@@ -202,7 +265,11 @@ def connection() -> duckdb.DuckDBPyConnection:
 def writing() -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-write connection for the dashboard's own writes (imports, demo removal): this
     run lets go of the reader first; other runs and writers are waited for. Clears the result
-    cache afterwards."""
+    cache afterwards. Over Parquet tables (:func:`read_only`) it raises
+    :class:`ingest.api.StoreError` saying so: the pages disable their writes there."""
+    line = read_only_line()
+    if line is not None:
+        raise api.StoreError(line)
     _let_go()
     con = api.connect(_path(), wait_seconds=WAIT_SECONDS)
     try:
@@ -214,7 +281,10 @@ def writing() -> Iterator[duckdb.DuckDBPyConnection]:
 
 def data_version(path: Path) -> tuple[int, ...]:
     """A stamp that changes whenever the store is written (by any process): the size and
-    modification time of the database file and its write-ahead log."""
+    modification time of the database file and its write-ahead log (of a Parquet folder:
+    :func:`ingest.api.parquet_stamp`)."""
+    if path.is_dir():
+        return api.parquet_stamp(path)
     stamp: list[int] = []
     for file in (path, path.with_name(path.name + ".wal")):
         try:
@@ -240,7 +310,7 @@ def query(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     ``fn`` must be a module-level function (e.g. ``queries.overview.summary``); arguments must
     be hashable values (a :class:`~dashboard.queries.common.Filters`, ints, strings).
     """
-    path = _path()
+    path = source() if read_only() else _path()
     with profiling.query_timer(f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__qualname__}"):
         return _cached(str(path), data_version(path), fn.__module__, fn.__qualname__,
                        args, tuple(sorted(kwargs.items())))

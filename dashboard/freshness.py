@@ -29,7 +29,7 @@ _SEEN = "_ofc_store_stamp"
 
 def stamp() -> tuple[int, ...]:
     """The store's current stamp."""
-    return db.data_version(db.db_path().resolve())
+    return db.data_version(db.source())
 
 
 def note() -> None:
@@ -47,7 +47,7 @@ def changed() -> bool:
 def due() -> bool:
     """Whether the page should run again now: the store changed since its last run, and no
     writer waits in line for it (:func:`ingest.api.writer_waiting`)."""
-    return changed() and not writer_waiting(db.db_path().resolve())
+    return changed() and not writer_waiting(db.source())
 
 
 @st.fragment(run_every=POLL_SECONDS)

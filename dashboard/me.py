@@ -115,8 +115,13 @@ def manage(names: tuple[MyName, ...], suggested: tuple[Suggestion, ...]) -> None
 
 
 def section() -> None:
-    """The section, at the top of the Import page."""
+    """The section, at the top of the Import page (over Parquet tables only the names, if
+    the tables hold any: they cannot be set there)."""
     names = db.query(my_names)
+    if db.read_only():  # over Parquet tables: nothing to write the names to
+        if names:
+            st.markdown(":material/person: **You are** " + ", ".join(md_text(n) for n in names))
+        return
     suggested = db.query(suggested_names)
     if names:
         manage(names, suggested)

@@ -73,22 +73,25 @@ def editor(name: str, saved: Annotation, choices: Sequence[str], write: Write,
            label: str = "Note and tags") -> None:
     """Draw the editor of ``saved`` (widget keys ``{name}_note``, ``{name}_tags``,
     ``{name}_save``), which starts from the stored note and tags; its button saves the two
-    together through ``write`` (:func:`save`)."""
+    together through ``write`` (:func:`save`). Over Parquet tables (:func:`dashboard.db.read_only`)
+    the widgets are disabled."""
     keys = Keys.of(name)
     if keys.note not in st.session_state:  # first drawn (or again after the page left it)
         st.session_state[keys.note] = saved.note
     if keys.tags not in st.session_state:
         st.session_state[keys.tags] = list(saved.tags)
+    off = db.read_only()  # over Parquet tables: shown, not editable (the page says why)
     with st.expander(label, expanded=bool(saved.note or saved.tags)):
         with st.form(keys.form, border=False):
-            st.text_area("Note", max_chars=api.NOTE_MAX_CHARS, key=keys.note, height=90)
+            st.text_area("Note", max_chars=api.NOTE_MAX_CHARS, key=keys.note, height=90,
+                         disabled=off)
             st.multiselect(
                 "Tags", tuple(dict.fromkeys((*saved.tags, *choices))),
-                accept_new_options=True, key=keys.tags,
+                accept_new_options=True, key=keys.tags, disabled=off,
                 help=f"Pick a tag or type a new one and press Enter (at most "
                      f"{api.TAG_MAX_CHARS} characters; the tag filter ignores case).")
             st.form_submit_button("Save note and tags", key=keys.save, on_click=save,
-                                  args=(keys, write))
+                                  args=(keys, write), disabled=off)
         shown(st.session_state.get(keys.outcome))
 
 

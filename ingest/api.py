@@ -14,6 +14,9 @@ The pre-aggregated tables (:mod:`ingest.aggregates`) are kept current by these w
 :func:`rebuild_aggregates` builds them on any connection holding the base tables (or views of
 them), :func:`aggregates_present` says whether a connection has them.
 
+``open_parquet`` opens the Parquet tables of ``ofc export --parquet`` or ``ofc spark score``
+as a read-only store (views in memory) that the same queries read.
+
 Opening a store never upgrades it: an entry point calls :func:`connect`, then :func:`upgrade`
 (:func:`import_paths` does both itself).
 """
@@ -66,6 +69,8 @@ from .notes import (
     tag_choices,
     tag_key,
 )
+from .parquet_store import PARQUET_ENV, ParquetError, open_parquet
+from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
@@ -94,7 +99,8 @@ __all__ = [
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
-    "writer_waiting", "Audit", "Difference", "audit_import", "combined",
+    "writer_waiting", "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
+    "Audit", "Difference", "audit_import", "combined",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",

@@ -47,7 +47,7 @@ def batch(lines: list[str], start: int) -> list[tuple[int, str]]:
 @dataclass(frozen=True)
 class Ready:
     """A chunk's hands checked, scored and in tables as if none were stored yet, numbered
-    from 0 and for import 0 (:func:`_numbered` gives them their keys)."""
+    from 0 and for import 0 (:func:`renumbered` gives them their keys)."""
 
     deferred: list[int]
     fresh: int
@@ -63,7 +63,7 @@ def ready(parsed: ParsedLines) -> Ready:
     return Ready(deferred, fresh, tables)
 
 
-def _numbered(tables: dict[str, pa.Table], first: int, import_id: int) -> dict[str, pa.Table]:
+def renumbered(tables: dict[str, pa.Table], first: int, import_id: int) -> dict[str, pa.Table]:
     """``tables`` of :func:`ready` with hand keys from ``first`` and their import."""
     out = {}
     for name, table in tables.items():
@@ -169,7 +169,7 @@ def _chunk_tables(con: duckdb.DuckDBPyConnection, parsed: ParsedLines,
     if made is not None and keep.all():  # checked and built before the transaction
         tables = None
         if made.fresh and made.tables is not None:
-            tables = _numbered(made.tables, next_id(con, "hands", "hand_key"), import_id)
+            tables = renumbered(made.tables, next_id(con, "hands", "hand_key"), import_id)
             counts.hands += made.fresh
             counts.stored += made.fresh
         return sorted(made.deferred + later), tables

@@ -7,8 +7,9 @@ registry, parsed, checked (:func:`ofc_core.hand.validate`, inside the parsers), 
 together with its ledger row: a crash mid-import leaves all of the file's hands or none.
 Canonical ofc-hh/1 lines take the fast path (:mod:`ingest.fast_path`: columns, array checks,
 ``ofc_core.batch.score_batch``), every other hand the record path (:mod:`ingest.record_path`);
-both paths store the same rows. Merging is in :mod:`ingest.merge`, the ledger rows and
-transactions in :mod:`ingest.ledger`, the reports in :mod:`ingest.reports`.
+both paths store the same rows. In a big import, worker processes read the coming files
+(:mod:`ingest.import_pool`) while this process stores. Merging is in :mod:`ingest.merge`, the
+ledger rows and transactions in :mod:`ingest.ledger`, the reports in :mod:`ingest.reports`.
 
 A hand is identified by ``(source, hand_id)`` and stored once. Seeing it again adds nothing
 (a *duplicate*), unless the new log shows cards the stored one hid (another player's view of
@@ -26,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -34,19 +36,16 @@ from pathlib import Path
 
 import duckdb
 
-from . import aggregates, archives, fast_path, store
+from . import aggregates, archives, fast_path, import_pool, store
 from .audit import audit_import
 from .formats import (
     FileFormat,
     Format,
     LogFile,
     UnreadableFile,
-    detect,
     detect_file,
-    registry,
     sqlite_db,
 )
-from .formats.encoding import DecodeError, decode_bytes
 from .ledger import (
     IMPORT_LOCK,
     already_stored,
@@ -56,7 +55,7 @@ from .ledger import (
     transaction,
 )
 from .money import settle_matches
-from .record_path import ReaderFailed, reader_failed, store_parsed, store_records
+from .record_path import ReaderFailed, reader_failed, recognise, store_parsed, store_records
 from .reports import Counts, FileReport, HandIssue, ImportReport, Progress
 from .upgrade import upgrade
 
@@ -193,21 +192,18 @@ def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
             ticker.file_done(size)
             reports.append(report)
 
-    with _import_settings(con), con.cursor() as ledger, \
+    with _import_settings(con), con.cursor() as ledger, import_pool.pool() as workers, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
         try:
-            for name, read, path in files:
-                try:
-                    data = read()
-                except _Unreadable as exc:
+            for name, data, path, digest, known, shipped in _ahead(files, ledger, workers):
+                if isinstance(data, _Unreadable):
                     settle()
-                    reports.append(FileReport(name, None, unreadable=str(exc),
-                                              errors=(HandIssue(0, None, str(exc)),)))
+                    reports.append(FileReport(name, None, unreadable=str(data),
+                                              errors=(HandIssue(0, None, str(data)),)))
                     continue
-                digest = hashlib.sha256(data).hexdigest()
-                known = already_stored(ledger, digest)  # while the last file commits
                 prepared = _Prepared(name, data, digest, known[0], "", None, known=known[1]) \
-                    if known is not None else _prepare(name, data, digest, path)
+                    if known is not None else _from_worker(shipped, name, data, digest) \
+                    or _prepare(name, data, digest, path)
                 settle()
                 IMPORT_LOCK.acquire()
                 try:
@@ -222,6 +218,49 @@ def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
             if pending is not None:  # an error elsewhere: let the commit finish, then raise
                 pending[0].exception()
     return ImportReport(tuple(reports), time.monotonic() - started)
+
+
+_Ahead = tuple[str, "bytes | _Unreadable", Path | None, str, "tuple[Format, int] | None",
+               "Future[import_pool.Shipped | None] | None"]
+"""A file read ahead: name, bytes (or why not), path, sha256, :func:`already_stored`'s
+answer, and the worker's reading of it (:mod:`ingest.import_pool`; ``None``: no worker)."""
+
+
+def _ahead(files: Iterator[_Item], ledger: duckdb.DuckDBPyConnection,
+           workers: import_pool.Pool) -> Iterator[_Ahead]:
+    """Files read, hashed and checked against the ledger ``workers.ahead`` files before
+    their turn, and handed to the worker processes once the pool runs (a file whose bytes
+    were imported in full before is not: nothing of it is read)."""
+    queue: deque[_Ahead] = deque()
+    for name, read, path in files:
+        try:
+            data: bytes | _Unreadable = read()
+        except _Unreadable as exc:
+            data = exc
+        digest = ""
+        known: tuple[Format, int] | None = None
+        shipped: Future[import_pool.Shipped | None] | None = None
+        if isinstance(data, bytes):
+            digest = hashlib.sha256(data).hexdigest()
+            known = already_stored(ledger, digest)  # while the last file commits
+            workers.feed(len(data))
+            shipped = None if known is not None else workers.submit(name, data)
+        queue.append((name, data, path, digest, known, shipped))
+        while len(queue) > (workers.ahead if workers.executor is not None else 0):
+            yield queue.popleft()
+    yield from queue
+
+
+def _from_worker(shipped: Future[import_pool.Shipped | None] | None, name: str, data: bytes,
+                 digest: str) -> _Prepared | None:
+    """The file as a worker read it (``None``: read it here)."""
+    try:
+        done = None if shipped is None else shipped.result()
+    except Exception:  # a worker that failed or died: this process reads it and says why
+        done = None
+    if done is None:
+        return None
+    return _Prepared(name, data, digest, done.format(), "", None, shipped=done)
 
 
 CHECKPOINT_THRESHOLD = "256MB"
@@ -305,28 +344,9 @@ class _Prepared:
     known: int | None = None
     """Hands of an earlier import of the same bytes that stored all of them, all still stored
     (:func:`~ingest.ledger.already_stored`): nothing is decoded or parsed."""
-
-
-def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:
-    """A file's text, its format (``None`` for an empty file or one no format reads) and why
-    it cannot be read (``None`` if it can): decoded strictly, then detected by the registry.
-    Also used by ``ofc spark``, which reads files the same way."""
-    fmt: Format | None = None
-    unreadable = None
-    text = ""
-    try:
-        text = decode_bytes(data, name)
-        if text.strip():
-            fmt = detect(text, name)
-            if fmt is None:
-                known = ", ".join(f.name for f in registry())
-                unreadable = (f"{name}: not a hand history this version reads (known formats: "
-                              f"{known})")
-    except DecodeError as exc:
-        unreadable = str(exc)
-    except Exception as exc:  # a bug in a format's sniff(): report it, never a traceback
-        unreadable = reader_failed(name, "format detection", exc)
-    return text, fmt, unreadable
+    shipped: import_pool.Shipped | None = None
+    """The file's tables, made by a worker process (:mod:`ingest.import_pool`): not decoded
+    here unless the store holds one of its hands."""
 
 
 def _prepare(name: str, data: bytes, digest: str, path: Path | None = None) -> _Prepared:
@@ -445,6 +465,11 @@ def _store_hands(con: duckdb.DuckDBPyConnection, prepared: _Prepared, import_id:
     elif not isinstance(fmt, Format):  # detection gives a file format only with its file
         raise TypeError(f"{name}: {fmt.name} is read from a file, and none was given")
     elif fast_path.takes(fmt):
+        if prepared.shipped is not None:
+            if import_pool.store_shipped(con, prepared.shipped, import_id, counts):
+                tick(1.0)
+                return
+            prepared = _prepare_text(name, prepared.data, prepared.digest)  # read it here
         fast_path.store_fast(con, fmt, name, prepared.text, prepared.first, import_id, counts,
                              tick)
     else:

@@ -15,7 +15,8 @@ import pyarrow as pa
 
 from ofc_core.batch import score_records
 
-from .formats import Format, ParsedHand, ParseIssue, UnreadableFile
+from .formats import Format, ParsedHand, ParseIssue, UnreadableFile, detect, registry
+from .formats.encoding import DecodeError, decode_bytes
 from .hand_tables import HandRow, hand_tables, insert_tables
 from .ledger import next_id
 from .merge import merge
@@ -193,3 +194,25 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
             seen.add(key)
         merge(con, now, existing, counts, import_id, name)
         again = later
+
+
+def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:
+    """A file's text, its format (``None`` for an empty file or one no format reads) and why
+    it cannot be read (``None`` if it can): decoded strictly, then detected by the registry.
+    Also used by ``ofc spark``, which reads files the same way."""
+    fmt: Format | None = None
+    unreadable = None
+    text = ""
+    try:
+        text = decode_bytes(data, name)
+        if text.strip():
+            fmt = detect(text, name)
+            if fmt is None:
+                known = ", ".join(f.name for f in registry())
+                unreadable = (f"{name}: not a hand history this version reads (known formats: "
+                              f"{known})")
+    except DecodeError as exc:
+        unreadable = str(exc)
+    except Exception as exc:  # a bug in a format's sniff(): report it, never a traceback
+        unreadable = reader_failed(name, "format detection", exc)
+    return text, fmt, unreadable

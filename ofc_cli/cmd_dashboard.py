@@ -1,8 +1,12 @@
-"""``ofc dashboard [--db PATH] [--port N]``: start the Streamlit dashboard.
+"""``ofc dashboard [--db PATH | --parquet DIR] [--port N]``: start the Streamlit dashboard.
 
 On a fresh machine (no database at the path) the database is created first and the committed
 demo sample (``data/demo/``) is imported, so the dashboard opens on something to look at; the
 app says it is demo data and removes it in one click.
+
+``--parquet DIR`` opens the tables ``ofc spark score`` or ``ofc export --parquet`` wrote
+instead, read-only (:func:`ingest.api.open_parquet`): the same pages, every write off. The
+folder is checked before the server starts, so a wrong one is a message, not a page error.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from pathlib import Path
 
 from dashboard.demo import demo_files, load_demo
 from dashboard.uploads import MAX_UPLOAD_MB
-from ingest import store
+from ingest import api, store
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 
@@ -24,15 +28,21 @@ APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None,
                         help=f"database file (default ${store.DB_ENV} or data/ofc.duckdb)")
+    parser.add_argument("--parquet", type=Path, default=None, metavar="DIR",
+                        help="read the Parquet tables of `ofc spark score` or `ofc export "
+                             "--parquet` in DIR instead of a database (read-only: importing, "
+                             "notes, tags and names are off)")
     parser.add_argument("--port", type=int, default=8501, help="port to serve on (8501)")
     parser.add_argument("--address", default="localhost",
                         help="address to listen on (default localhost: only this computer; "
                              "0.0.0.0 shares your results with your network)")
 
 
-def streamlit_command(db: Path, port: int, address: str | None = None) -> list[str]:
+def streamlit_command(db: Path, port: int, address: str | None = None,
+                      parquet: Path | None = None) -> list[str]:
     """The ``streamlit run`` command line (headless, no usage statistics), through
-    :mod:`dashboard.serve`, which warms the app up while the server starts."""
+    :mod:`dashboard.serve`, which warms the app up while the server starts; over the Parquet
+    tables in ``parquet`` when given."""
     cmd = [sys.executable, "-m", "dashboard.serve", "run", str(APP),
            "--server.headless", "true", "--server.port", str(port),
            "--browser.gatherUsageStats", "false",
@@ -41,6 +51,8 @@ def streamlit_command(db: Path, port: int, address: str | None = None) -> list[s
            "--client.toolbarMode", "minimal"]  # no "Deploy" button: this is a local tool
     if address:
         cmd += ["--server.address", address]
+    if parquet is not None:
+        return [*cmd, "--", "--parquet", str(parquet)]
     return [*cmd, "--", "--db", str(db)]
 
 
@@ -59,7 +71,29 @@ def prepare(db: Path) -> None:
         con.close()
 
 
+def run_parquet(args: argparse.Namespace) -> int:
+    """``--parquet DIR``: check that the folder opens, then serve it read-only."""
+    folder = args.parquet.resolve()
+    if args.db is not None:
+        print("ofc dashboard: give --db or --parquet, not both", file=sys.stderr)
+        return 1
+    try:
+        con = api.open_parquet(folder)
+        (hands,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
+        con.close()
+    except api.StoreError as exc:
+        print(f"ofc dashboard: {exc}", file=sys.stderr)
+        return 1
+    env = {k: v for k, v in os.environ.items() if k != store.DB_ENV}
+    env[api.PARQUET_ENV] = str(folder)
+    print(f"OFC Analytics dashboard on http://localhost:{args.port} (read-only: {hands:,} hands "
+          f"of the Parquet tables in {folder})", flush=True)
+    return serve(streamlit_command(folder, args.port, args.address, parquet=folder), env)
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.parquet is not None:
+        return run_parquet(args)
     db = (args.db or store.default_db_path()).resolve()
     try:
         prepare(db)

@@ -3,8 +3,8 @@
 a player by rollouts (docs/review.md) and store them in the ``decisions`` table.
 
 ``--policy learned`` completes the rollouts with the non-clairvoyant policy of the learned
-value (:mod:`ofc_core.play.learned_rollouts`; pineapple only, other variants keep the default
-``best-of-24``): slower (docs/review.md), and not the default yet.
+value of each hand's preset (:mod:`ofc_core.play.learned_rollouts`; a preset without shipped
+weights keeps the default ``best-of-24``): slower (docs/review.md), and not the default yet.
 
 Resumable: hands already reviewed by this version of the review are skipped (an interrupted
 review goes on where it stopped); ``--again`` reviews them again (after a code change, or at
@@ -78,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", choices=list(POLICIES), default=DEFAULT_POLICY.name,
                         help="the rollout policy (default %(default)s; learned: every seat "
                              "plays without seeing its future cards, by the learned value, "
-                             "pineapple only, slower)")
+                             "where its preset's value ships, slower)")
     parser.add_argument("--again", action="store_true",
                         help="review hands already reviewed by this version too")
     parser.add_argument("--json", action="store_true",
@@ -101,8 +101,9 @@ def _text(cards: Sequence[int]) -> str:
 def policy_name(policy: RolloutPolicy, ruleset: Ruleset) -> str:
     """The name of the policy that really plays ``ruleset`` (the learned policy falls back to
     the default where it has no value)."""
-    if isinstance(policy, LearnedRollouts) and policy.value_for(ruleset) is None:
-        return policy.fallback.name
+    if isinstance(policy, LearnedRollouts):
+        value = policy.value_for(ruleset)
+        return policy.fallback.name if value is None else f"learned-{value.variant}"
     return policy.name
 
 

@@ -2,14 +2,14 @@
 [--json]``: train the learned value of a position (:mod:`ofc_core.play.value_train`) and write
 its weights file.
 
-The shipped weights (``ofc_core/play/data/value-pineapple.npz``) were made by this command with
-its defaults and ``--seed 1`` (docs/review.md says how long it took and how well it fits); a
-house rule can train its own with the same seed and compare. A progress bar on a terminal
-counts each stage (the simulated hands, then the positions labelled street by street). At the
-end one line per network: the positions held out, their root mean squared error against the
-labels, the labels' spread, R squared and the labels' own sampling error. Exit status 0; 2 for
-an unknown variant or a variant whose streets the training does not know, or an output it
-cannot write.
+The shipped weights (``ofc_core/play/data/value-<preset>.npz``, one per preset but
+``double``) were made by this command with its defaults and ``--seed 1`` (docs/review.md says
+how long each took and how well it fits); a house rule can train its own with the same seed
+and compare. A progress bar on a terminal counts each stage (the simulated hands, then the
+positions labelled street by street). At the end one line per network: the positions held
+out, their root mean squared error against the labels, the labels' spread, R squared and the
+labels' own sampling error. Exit status 0; 2 for an unknown variant or one the training does
+not know (``double``), or an output it cannot write.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from ofc_core.play.value import save_value
 from ofc_core.play.value_train import train
 from ofc_core.rules import PRESETS
 
-TRAINABLE = ("pineapple",)
-"""Presets the training knows: pineapple's streets, 52 cards, a poker middle (the others are
-issue 21's next steps: their streets, jokers and 2-7 middles need their own features)."""
+TRAINABLE = ("pineapple", "progressive-pineapple", "regular", "turbo", "joker-pineapple",
+             "2-7-pineapple")
+"""Presets the training knows: every preset but ``double`` (a race, whose points are what a
+seat banks: the terminal value scores pairwise points)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.variant not in TRAINABLE:
-        known = "unknown preset" if args.variant not in PRESETS else "not trainable yet"
+        known = "unknown preset" if args.variant not in PRESETS else "not trainable"
         print(f"ofc train-value: --variant {args.variant!r}: {known} (trainable: "
               f"{', '.join(TRAINABLE)})", file=sys.stderr)
         return 2

@@ -42,7 +42,7 @@ import pyarrow.compute as pc
 from ingest.formats import ParsedHand, ParseIssue, ofc_hh, ofc_hh_fast
 from ingest.hand_tables import HAND_TABLES, HandRow, build_tables, hand_tables
 from ingest.merge import MergeConflict, merge_records
-from ingest.pipeline import recognise
+from ingest.record_path import recognise
 from ingest.stored_hands import assemble_records, stored_time
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate

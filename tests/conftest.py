@@ -462,12 +462,16 @@ def writable_dashboard(tmp_path_factory: pytest.TempPathFactory, ofc_script: str
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
-    """A local Spark session for the whole test session (started once: about 10 s)."""
+    """A local Spark session for the whole test session (started once: about 10 s), its JVM
+    (and ``spark-submit``'s in ``test_spark_submit.py``) on
+    :data:`tests.helpers.spark.SPARK_TEST_JVM`."""
     from ofc_spark.session import java_missing, session
+    from tests.helpers.spark import SPARK_TEST_JVM
 
     problem = java_missing()
     if problem is not None:
         pytest.fail(problem)
+    os.environ.setdefault("JDK_JAVA_OPTIONS", SPARK_TEST_JVM)
     spark = session("local[2]", app="ofc-tests", shuffle_partitions=2)
     spark.sparkContext.setLogLevel("ERROR")
     yield spark

@@ -105,6 +105,28 @@ def test_report_equals_the_dashboard_queries(spark: Any, spark_run: SparkRun) ->
     _check_reports(spark, spark_run.tmp)
 
 
+def test_every_page_shows_the_store_numbers_over_sparks_parquet(spark_run: SparkRun) -> None:
+    """``ofc dashboard --parquet`` over Spark's tables: every page's main queries
+    (``tests/helpers/pages.py``) give the numbers they give on the embedded store of the same
+    logs, whatever the hand keys (Spark's ``import_id << 32 | line``, the store's 1, 2, ...)."""
+    from dashboard.queries.filter_set import Filters
+    from ingest.api import open_parquet
+    from tests.helpers.pages import differences, page_numbers, players_to_check
+
+    ours = duckdb.connect(str(spark_run.tmp / "ofc.duckdb"), read_only=True)
+    theirs = open_parquet(spark_run.tmp / "spark")
+    try:
+        assert theirs.execute("SELECT max(hand_key) FROM hands").fetchone()[0] > 1 << 32
+        for player in players_to_check(ours):
+            a, b = page_numbers(ours, Filters(player=player)), page_numbers(theirs,
+                                                                            Filters(player=player))
+            assert not differences(a, b), (player, differences(a, b))
+            assert a["overview.summary"]["hands"] > 0
+    finally:
+        ours.close()
+        theirs.close()
+
+
 def _close(a: Any, b: Any) -> bool:
     if a is None or b is None or (isinstance(b, float) and math.isnan(b)):
         return (a is None or (isinstance(a, float) and math.isnan(a))) and (

@@ -19,7 +19,7 @@ from ingest import store
 from ingest.api import import_paths
 from ofc_cli.cmd_export import export_parquet
 from ofc_spark.session import java_missing
-from tests.helpers.spark import TABLES, ofc_hh_samples, table_rows
+from tests.helpers.spark import SPARK_TEST_JVM, TABLES, ofc_hh_samples, table_rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.spark]
 
@@ -63,7 +63,7 @@ def test_spark_submit_with_the_wheel_writes_the_embedded_tables(tmp_path: Path) 
         con.close()
 
     submit = Path(sys.executable).with_name("spark-submit")
-    env = {**os.environ, "PYSPARK_PYTHON": sys.executable,
+    env = {"JDK_JAVA_OPTIONS": SPARK_TEST_JVM, **os.environ, "PYSPARK_PYTHON": sys.executable,
            "PYSPARK_DRIVER_PYTHON": sys.executable}
     done = subprocess.run(
         [str(submit), "--master", "local[1]", "--py-files", str(wheel),

@@ -64,8 +64,10 @@ def test_a_small_seeded_training_is_reproducible(tmp_path: Path):
 
 
 def test_train_value_refuses_what_it_cannot_train(tmp_path: Path, capsys):
-    assert main(["train-value", "--variant", "regular", "--out", str(tmp_path / "v.npz")]) == 2
-    assert "not trainable yet" in capsys.readouterr().err
+    assert main(["train-value", "--variant", "double", "--out", str(tmp_path / "v.npz")]) == 2
+    assert "not trainable" in capsys.readouterr().err
+    assert main(["train-value", "--variant", "nope", "--out", str(tmp_path / "v.npz")]) == 2
+    assert "unknown preset" in capsys.readouterr().err
     assert main(["train-value", "--variant", "pineapple", "--out",
                  str(tmp_path / "no" / "v.npz")]) == 2
     assert "no such folder" in capsys.readouterr().err
@@ -140,7 +142,8 @@ def test_the_learned_policy_completes_only_legal_boards():
 def test_ofc_review_names_the_policy_that_played():
     learned = LearnedRollouts()
     assert cmd_review.policy_name(learned, PINEAPPLE) == "learned-pineapple"
-    assert cmd_review.policy_name(learned, PRESETS["regular"]) == "best-of-24"
+    assert cmd_review.policy_name(learned, PRESETS["regular"]) == "learned-regular"
+    assert cmd_review.policy_name(learned, PRESETS["double"]) == "best-of-24"
     assert "learned" in cmd_review.POLICIES
 
 
@@ -173,3 +176,29 @@ def test_ofc_review_with_the_learned_policy_stores_its_name(tmp_path: Path):
     con.close()
     assert [r[0] for r in rows] == [1, 2, 3, 4, 5]
     assert {r[1] for r in rows} == {"learned-pineapple"} and all(r[2] for r in rows)
+
+
+def test_only_the_placements_the_value_rates_highest_are_rolled_out():
+    """Issue 21, point 2: before any rollout the learned value rates every placement's board;
+    only the best ``Precision.shortlist`` of them and the chosen one are rolled out."""
+    from ofc_core.play.placements import apply, free_slots, legal_placements
+    from ofc_core.play.review import _shortlist
+    from ofc_core.play.rollout import SpotRollouts
+
+    table = Table(PINEAPPLE, ("a", "b", "c"), tuple(policy("careful") for _ in range(3)))
+    record = play_session(table, SessionSpec("s", hands=1), random.Random(8))[0]
+    d = next(d for d in spots_of(hero_view(record, "a"), "a") if d.street == 1)
+    placements = legal_placements(d.spot.dealt, 5, free_slots(d.spot.hero_seat.board))
+    chosen = next(i for i, p in enumerate(placements)
+                  if sorted(p.top) == sorted(d.chosen.top)
+                  and sorted(p.middle) == sorted(d.chosen.middle))
+    learned = SpotRollouts(d.spot, LearnedRollouts(), seed=1)
+    kept = _shortlist(learned, placements, chosen, 8)
+    assert chosen in kept and len(kept) in (8, 9) and len(placements) == 232
+    prior = LearnedRollouts().prior(
+        np.stack([board_array(apply(d.spot.hero_seat.board, p)) for p in placements]),
+        PINEAPPLE, fl_table(PINEAPPLE, default_fantasyland_value, 3))
+    assert prior is not None
+    dropped = [a for a in range(len(placements)) if a not in kept]
+    assert min(prior[a] for a in kept if a != chosen) >= max(prior[a] for a in dropped)
+    assert _shortlist(SpotRollouts(d.spot, seed=1), placements, chosen, 8) == list(range(232))

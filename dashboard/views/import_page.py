@@ -264,6 +264,10 @@ def watched_folders_section() -> None:
 def main() -> None:
     st.title("Import")
     me.section()
+    if db.read_only():  # over Parquet tables: the ledger only (the page's top line says why)
+        st.subheader("Every import so far")
+        import_history()
+        return
     st.markdown(f"Upload session logs: one or many files of any supported format (our "
                 "`.jsonl`, live notation, board CSV; FPDB's SwC captures `.json`/`.jsonl` and its "
                 "`.db3` database; the pineapple app's `.db`), or a .zip of them "

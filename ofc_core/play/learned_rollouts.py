@@ -10,8 +10,13 @@ on every board, the fitting ones are valued, and each board keeps its best. A st
 reads only the board so far and that street's cards, never the cards of later streets (the
 test in ``tests/test_value.py`` changes them and finds the same choice).
 
-A ruleset it has no weights for (another variant, or other streets) is completed by
-``fallback`` (the clairvoyant best-of-24 of :class:`~ofc_core.play.rollout.BestOfK`).
+Each hand is played with the value of its own preset (``ofc_core/play/data/value-<preset>.npz``,
+where one ships: pineapple and regular; ``ofc train-value`` trains the others); a house rule
+plays with its preset's value, whose terminal value scores the house rule's own scoring and
+royalties. A ruleset no shipped value fits (``double``, a preset not trained yet, a house rule
+that adds jokers to a preset trained without them:
+:meth:`~ofc_core.play.value.PositionValue.fits`) is completed by ``fallback`` (the clairvoyant
+best-of-24 of :class:`~ofc_core.play.rollout.BestOfK`).
 """
 
 from __future__ import annotations
@@ -48,21 +53,40 @@ def best_options(boards: np.ndarray, dealt: np.ndarray, place: int, value: Posit
 
 @dataclass(frozen=True)
 class LearnedRollouts:
-    """The non-clairvoyant rollout policy by the learned value of ``variant``."""
+    """The non-clairvoyant rollout policy by the learned value of each hand's preset (or of
+    ``variant``'s weights for every hand, when given)."""
 
-    variant: str = "pineapple"
+    variant: str | None = None
     fallback: RolloutPolicy = field(default_factory=BestOfK)
+    weights: PositionValue | None = field(default=None, compare=False, repr=False)
+    """A value to play by instead of the shipped ones (the training's second round)."""
 
     @property
     def name(self) -> str:
-        return f"learned-{self.variant}"
+        return f"learned-{self.variant}" if self.variant else "learned"
 
     def value_for(self, ruleset: Ruleset) -> PositionValue | None:
-        """The learned value this policy plays ``ruleset`` with, ``None`` if it has none (a
-        ruleset of another variant, or with jokers or a 2-7 middle)."""
-        if ruleset.variant.value != self.variant:
+        """The learned value this policy plays ``ruleset`` with, ``None`` if none fits it.
+
+        >>> from ofc_core.rules import PRESETS
+        >>> LearnedRollouts().value_for(PRESETS["regular"]).variant
+        'regular'
+        >>> LearnedRollouts().value_for(PRESETS["double"]) is None
+        True
+        """
+        value = self.weights or load_value(self.variant or ruleset.variant.value)
+        return value if value is not None and value.fits(ruleset) else None
+
+    def prior(self, boards: np.ndarray, ruleset: Ruleset, fl_values: np.ndarray
+              ) -> np.ndarray | None:
+        """The learned value of ``(m, 13)`` boards (all holding the same cards count: the
+        boards after each placement of a decision), before any rollout; ``None`` where no
+        value fits the ruleset or the board (the review then rolls out every placement)."""
+        value = self.value_for(ruleset)
+        cards = int((boards[0] >= 0).sum())
+        if value is None or not value.knows(cards):
             return None
-        return load_value(self.variant)
+        return value(boards, cards, ruleset, fl_values)
 
     def complete(self, fixed: np.ndarray, future: np.ndarray, streets: tuple[Street, ...],
                  ruleset: Ruleset, fl_values: np.ndarray) -> np.ndarray:

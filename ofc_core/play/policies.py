@@ -11,7 +11,8 @@ own modules:
   look-ahead while a Fantasyland top is at stake;
 - ``random`` (:mod:`ofc_core.play.random_bot`): a uniformly random legal move;
 - ``strong`` (:mod:`ofc_core.play.strong`): the placement the learned value of a position
-  rates best, without seeing the future (pineapple; ``careful`` elsewhere).
+  rates best, without seeing the future (by the hand's preset's value where one ships; as
+  ``careful`` where none does).
 
 All of them set a Fantasyland hand with the exact solver (:mod:`ofc_core.play.fl_solver`) and
 decide the Double cube by the score (:mod:`ofc_core.play.cube`); shared row helpers are in

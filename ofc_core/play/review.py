@@ -75,6 +75,9 @@ class Precision:
     precision: float = 0.5
     max_rollouts: int = 768
     z: float = 2.0
+    shortlist: int = 8
+    """With a policy that values a board before any rollout (the learned one: ``prior``),
+    only the placements it rates among this many best, and the chosen one, are rolled out."""
 
 
 DEFAULT_PRECISION = Precision()
@@ -123,7 +126,7 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
     if rollouts.exact or rollouts.outcomes is not None:
         return _exactly(rollouts, placements, chosen_at)
     history: list[list[np.ndarray]] = [[] for _ in range(m)]
-    alive = list(range(m))
+    alive = _shortlist(rollouts, placements, chosen_at, precision.shortlist)
     total = 0
     n_done = 0
     while True:
@@ -140,11 +143,11 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
         alive, close = _survivors(history, alive, precision, chosen_at)
         if len(alive) == 1 or close:
             break
-    stats = [_stats(np.concatenate(h)) for h in history]
+    stats = {a: _stats(np.concatenate(h)) for a, h in enumerate(history) if h}
     best_at = max(alive, key=lambda a: stats[a][0])
     if stats[chosen_at][0] >= stats[best_at][0]:
         best_at = chosen_at
-    counts = [sum(len(v) for v in h) for h in history]
+    counts = {a: sum(len(v) for v in h) for a, h in enumerate(history)}
     if best_at != chosen_at:
         # The leader's value on the rollouts that chose it is biased upwards (the largest of
         # many noisy means): the chosen and the best are valued again on fresh deals.
@@ -160,6 +163,24 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
         return Valued(placements[a], stats[a][0], stats[a][1], counts[a])
 
     return Evaluation(valued(chosen_at), valued(best_at), total, m)
+
+
+def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int,
+               most: int) -> list[int]:
+    """The placements worth rolling out: the ``most`` the policy's ``prior`` rates highest
+    (every one when the policy has no prior), and the chosen one."""
+    prior = getattr(rollouts.policy, "prior", None)
+    if prior is None or len(placements) <= most + 1:
+        return list(range(len(placements)))
+    hero = rollouts.spot.hero_seat
+    boards = np.stack([board_array(apply(hero.board, p)) for p in placements])
+    spot = rollouts.spot
+    values = prior(boards, spot.ruleset, fl_table(spot.ruleset, rollouts.fl_value,
+                                                  len(spot.seats)))
+    if values is None:
+        return list(range(len(placements)))
+    top = np.argsort(-values, kind="stable")[:most]
+    return sorted({int(a) for a in top} | {chosen_at})
 
 
 def _exactly(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int) -> Evaluation:

@@ -3,7 +3,8 @@ position (:mod:`ofc_core.play.value`) rates highest, the last street by the exac
 value; it sees only its own board and the cards dealt to it (the same choice as the review's
 non-clairvoyant rollout policy, :mod:`ofc_core.play.learned_rollouts`, one board at a time).
 
-A variant without a learned value is played as ``careful`` plays it; a Fantasyland hand is set
+Each hand is played by the value of its preset where one ships (a preset without one, such as
+``double``, is played as ``careful`` plays it); a Fantasyland hand is set
 by the exact solver, and the Double cube is decided by the score, as the other bots do.
 
 >>> import random

@@ -34,9 +34,10 @@ from typing import Any
 
 import numpy as np
 
-from ofc_core.batch_boards import score_boards
-from ofc_core.play.value_features import features
-from ofc_core.rules import Ruleset
+from ofc_core.batch import fantasyland_entry
+from ofc_core.batch_boards import score_boards_under
+from ofc_core.play.value_features import feature_columns
+from ofc_core.rules import MiddleKind, Ruleset
 
 FORMAT = "ofc-value/1"
 """The weights file's format tag (bumped when the features or the network change)."""
@@ -61,6 +62,19 @@ class Network:
             h = np.maximum(h @ w + b, 0.0)
         w, b = self.layers[-1]
         out: np.ndarray = (h @ w + b)[:, 0]
+        return out
+
+    def on_columns(self, x: np.ndarray) -> np.ndarray:
+        """The same outputs from the features of ``(F, N)`` boards, a feature's values
+        together (:func:`~ofc_core.play.value_features.feature_columns`): each layer is one
+        matrix product over all the boards, without transposing them."""
+        w, b = self.layers[0]
+        folded = w / self.scale[:, None]
+        h = np.maximum(folded.T @ x + (b - self.mean @ folded)[:, None], 0.0)
+        for w, b in self.layers[1:-1]:
+            h = np.maximum(w.T @ h + b[:, None], 0.0)
+        w, b = self.layers[-1]
+        out: np.ndarray = (w.T @ h + b[:, None])[0]
         return out
 
 
@@ -90,9 +104,40 @@ class PositionValue:
         """Cards on a board the networks value."""
         return tuple(sorted(self.networks))
 
+    @property
+    def jokers(self) -> bool:
+        """Whether it was trained at a joker table (its features count the jokers)."""
+        return bool(self.meta.get("jokers", False))
+
+    @property
+    def low27(self) -> bool:
+        """Whether it was trained at a 2-7 table (its features read the middle as a low)."""
+        return bool(self.meta.get("low27", False))
+
     def knows(self, cards: int) -> bool:
         """Whether a board of ``cards`` cards has a value here (a network, or 13: finished)."""
         return cards == 13 or cards in self.networks
+
+    def fits(self, ruleset: Ruleset) -> bool:
+        """Whether it values the boards of ``ruleset``: the same deck (jokers or not), the same
+        middle row, pairwise scoring (not a race, whose points are what a seat banks), and a
+        network for the board after every street but the last.
+
+        >>> from ofc_core.rules import PRESETS, resolve
+        >>> value = load_value("pineapple")
+        >>> value.fits(PRESETS["pineapple"]), value.fits(resolve("pineapple", {"jokers": 2}))
+        (True, False)
+        """
+        if self.jokers != (ruleset.jokers > 0) or ruleset.scoring.is_race:
+            return False
+        if self.low27 != (ruleset.middle is MiddleKind.LOW_27):
+            return False
+        placed = 0
+        for street in ruleset.dealing.streets:
+            placed += street.placed
+            if not self.knows(placed):
+                return False
+        return True
 
     def __call__(self, boards: np.ndarray, cards: int, ruleset: Ruleset,
                  fl_values: np.ndarray) -> np.ndarray:
@@ -101,21 +146,24 @@ class PositionValue:
             return self.terminal(boards, ruleset, fl_values)
         if len(boards) == 0:
             return np.zeros(0)
-        return self.networks[cards](features(boards)).astype(np.float64)
+        x = feature_columns(boards, self.jokers, self.low27)
+        return self.networks[cards].on_columns(x).astype(np.float64)
 
     def terminal(self, boards: np.ndarray, ruleset: Ruleset, fl_values: np.ndarray
                  ) -> np.ndarray:
         """The value of ``(N, 13)`` finished boards against :attr:`opponents` opponents of the
-        pool, plus the Fantasyland value their tops earn."""
-        scores = score_boards(boards, ruleset.royalties)
+        pool, plus the Fantasyland value their tops earn (at a 2-7 table, or the middle's).
+        Jokers are resolved, a 2-7 middle read as a low, by the table's rules."""
+        scores = score_boards_under(boards, ruleset)
         pool = self.pool
         won = np.empty((len(boards), 3))
         lost = np.empty((len(boards), 3))
         for r in range(3):
+            size = max(len(pool.rows[r]), 1)  # a pool that always fouled has no rows
             below = np.searchsorted(pool.rows[r], scores.strengths[:, r], "left")
             above = len(pool.rows[r]) - np.searchsorted(pool.rows[r], scores.strengths[:, r],
                                                         "right")
-            won[:, r], lost[:, r] = below / len(pool.rows[r]), above / len(pool.rows[r])
+            won[:, r], lost[:, r] = below / size, above / size
         chances = np.stack([won, lost, 1.0 - won - lost], axis=2)  # (N, 3 rows, w/l/t)
         joint = np.einsum("na,nb,nc->nabc", chances[:, 0], chances[:, 1], chances[:, 2])
         rows_points = np.einsum("nabc,abc->n", joint, _outcome_points(ruleset))
@@ -124,11 +172,9 @@ class PositionValue:
         sound = (1 - pool.fouled) * (rows_points + mine - pool.royalties) + pool.fouled * (
             scoop + mine)
         fouled = -(1 - pool.fouled) * (scoop + pool.royalties)
-        top = scores.strengths[:, 0]
         entry = np.zeros(len(boards), np.intp)
         if ruleset.fantasyland:
-            for minimum, n in ruleset.fl_cards.entry:
-                entry = np.where(top >= minimum, n, entry)
+            entry = fantasyland_entry(ruleset, scores.strengths).astype(np.intp)
         value = np.where(scores.fouled, self.opponents * fouled,
                          self.opponents * sound + fl_values[entry])
         return value.astype(np.float64)

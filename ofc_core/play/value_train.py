@@ -6,7 +6,12 @@ the runtime and the training then share one code path for features and values).
    ``random``: the random seat gives the boards a strong player never makes, so the value
    learns what they are worth too) are played from ``seed``; every normal hand gives each seat's
    board after each street. The ``careful`` and ``chaser`` seats' finished boards are the pool
-   of opponents of :meth:`~ofc_core.play.value.PositionValue.terminal`.
+   of opponents of :meth:`~ofc_core.play.value.PositionValue.terminal`. Where those bots foul
+   more than half their boards (:data:`BOOTSTRAP_FOULS`: at 2-7 pineapple, whose low middle
+   they do not play, 97 %), that first value is only a start: another round plays the
+   positions and the pool again with the ``strong`` policy on it (:data:`STRONG_TABLES`,
+   seed ``seed + 1``, then ``seed + 2``) and trains the value afresh on them, up to
+   :data:`ROUNDS` rounds in all.
 2. **Labels, last street first.** A board of 11 cards is labelled by the mean, over ``deals``
    sampled last streets (3 cards from the 41 not on it), of the best exact terminal value among
    that street's placements. Its network is fitted, then a board of 9 cards is labelled the
@@ -30,25 +35,33 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ofc_core.batch_boards import score_boards
-from ofc_core.play.engine import Rows, Table
-from ofc_core.play.learned_rollouts import best_options
+from ofc_core.batch_boards import score_boards_under
+from ofc_core.play.engine import Policy, Rows, Table
+from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
 from ofc_core.play.policies import policy
 from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
 from ofc_core.play.sessions import SessionSpec, play_session
+from ofc_core.play.strong import StrongPolicy
 from ofc_core.play.value import Network, Pool, PositionValue
 from ofc_core.play.value_features import features
-from ofc_core.rules import PRESETS, Ruleset, Street
+from ofc_core.rules import PRESETS, MiddleKind, Ruleset, Street
 
 Progress = Callable[[str, int, int], None]
 """Called with a stage's name, the work done and the work in all."""
 
 TABLES = (("careful", "chaser", "careful"), ("careful", "random", "chaser"))
 """The seats of the sessions that give the positions (half the hands each)."""
-POOL_SEATS = ("careful", "chaser")
+POOL_SEATS = ("careful", "chaser", "strong")
+STRONG_TABLES = (("strong", "strong", "strong"), ("strong", "random", "strong"))
+"""The seats of a second round (``strong`` playing by the first round's value)."""
+BOOTSTRAP_FOULS = 0.5
+"""A round whose pool fouls more often than this is followed by another round."""
+ROUNDS = 3
+"""The most rounds of training."""
 HIDDEN = (64, 32)
 CHUNK = 1024
 """Positions labelled at once (times ``deals`` times 27 options of boards in memory)."""
@@ -79,17 +92,24 @@ def _quiet(stage: str, done: int, total: int) -> None:
     return None
 
 
-def positions(ruleset: Ruleset, hands: int, seed: int, progress: Progress = _quiet
-              ) -> tuple[dict[int, np.ndarray], np.ndarray]:
+def _seat(name: str, strong: PositionValue | None) -> Policy:
+    if name == "strong":
+        return StrongPolicy(rollouts=LearnedRollouts(weights=strong))
+    return policy(name)
+
+
+def positions(ruleset: Ruleset, hands: int, seed: int, progress: Progress = _quiet,
+              strong: PositionValue | None = None) -> tuple[dict[int, np.ndarray], np.ndarray]:
     """Boards by cards on them (5, 7, ... 13) from ``hands`` simulated hands, and the pool's
-    finished boards."""
+    finished boards (with ``strong``: at :data:`STRONG_TABLES`, playing by that value)."""
     rng = random.Random(seed)
     by_cards: dict[int, list[np.ndarray]] = {}
     pool: list[np.ndarray] = []
-    for t, seats in enumerate(TABLES):
-        table = Table(ruleset, ("a", "b", "c"), tuple(policy(s) for s in seats))
-        count = hands // len(TABLES) + (t < hands % len(TABLES))
-        before = t * (hands // len(TABLES))
+    tables = TABLES if strong is None else STRONG_TABLES
+    for t, seats in enumerate(tables):
+        table = Table(ruleset, ("a", "b", "c"), tuple(_seat(s, strong) for s in seats))
+        count = hands // len(tables) + (t < hands % len(tables))
+        before = t * (hands // len(tables))
 
         def tick(k: int, before: int = before) -> None:
             progress("positions", before + k, hands)
@@ -114,21 +134,22 @@ def positions(ruleset: Ruleset, hands: int, seed: int, progress: Progress = _qui
 def make_pool(boards: np.ndarray, ruleset: Ruleset) -> Pool:
     """The opponents' pool from finished boards: the sound boards' sorted row strengths and
     mean royalties, and the share that fouled."""
-    scores = score_boards(boards, ruleset.royalties)
+    scores = score_boards_under(boards, ruleset)
     sound = ~scores.fouled
     top, middle, bottom = (np.sort(scores.strengths[sound, r]) for r in range(3))
-    return Pool((top, middle, bottom), float(scores.royalties[sound].sum(axis=1).mean()),
-                float(scores.fouled.mean()))
+    royalties = float(scores.royalties[sound].sum(axis=1).mean()) if sound.any() else 0.0
+    return Pool((top, middle, bottom), royalties, float(scores.fouled.mean()))
 
 
-def deal_next(boards: np.ndarray, count: int, deals: int, rng: np.random.Generator
-              ) -> np.ndarray:
-    """``(B * deals, count)``: ``deals`` random deals of ``count`` cards per board, none of them
-    on the board (board ``b``'s deals are rows ``b * deals`` to ``(b + 1) * deals - 1``)."""
-    keys = rng.random((len(boards) * deals, 53))
+def deal_next(boards: np.ndarray, count: int, deals: int, rng: np.random.Generator,
+              deck: int = 52) -> np.ndarray:
+    """``(B * deals, count)``: ``deals`` random deals of ``count`` cards of a ``deck`` (52, or
+    53-54 with the jokers) per board, none of them on the board (board ``b``'s deals are rows
+    ``b * deals`` to ``(b + 1) * deals - 1``)."""
+    keys = rng.random((len(boards) * deals, deck + 1))
     on_board = np.repeat(boards, deals, axis=0).astype(np.int64)
-    np.put_along_axis(keys, np.where(on_board >= 0, on_board, 52), 2.0, axis=1)
-    keys = keys[:, :52]
+    np.put_along_axis(keys, np.where(on_board >= 0, on_board, deck), 2.0, axis=1)
+    keys = keys[:, :deck]
     return np.argsort(keys, axis=1)[:, :count].astype(np.int8)
 
 
@@ -155,7 +176,7 @@ def label(boards: np.ndarray, value: PositionValue, ruleset: Ruleset, fl_values:
     means, ses = np.empty(len(boards)), np.empty(len(boards))
     for start in range(0, len(boards), CHUNK):
         part = boards[start:start + CHUNK]
-        dealt = deal_next(part, street.dealt, deals, rng)
+        dealt = deal_next(part, street.dealt, deals, rng, 52 + ruleset.jokers)
         _, best = best_options(np.repeat(part, deals, axis=0), dealt, street.placed, value,
                                ruleset, fl_values)
         best = best.reshape(len(part), deals)
@@ -214,17 +235,39 @@ def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> list[n
 
 
 def train(variant: str, *, hands: int = 6000, deals: int = 10, epochs: int = 15,
-          seed: int = 0, progress: Progress = _quiet) -> Trained:
-    """The learned value of ``variant`` (a preset with pineapple's streets), trained from
-    ``seed`` (see the module's doc), and how well each network fits held-out positions."""
+          seed: int = 0, progress: Progress = _quiet, rounds: int = ROUNDS) -> Trained:
+    """The learned value of the preset ``variant``, trained from ``seed`` (see the module's
+    doc), and how well each network fits held-out positions: one network per board size
+    between streets (pineapple 5, 7, 9, 11 cards; regular 5 to 12; turbo 5 and 9)."""
     ruleset = PRESETS[variant]
     started = time.process_time()
+    meta: dict[str, Any] = {
+        "hands": hands, "deals": deals, "epochs": epochs, "seed": seed,
+        "tables": [list(t) for t in TABLES], "hidden": list(HIDDEN),
+        "jokers": ruleset.jokers > 0, "low27": ruleset.middle is MiddleKind.LOW_27}
     boards, finished = positions(ruleset, hands, seed, progress)
+    result = _fit_streets(variant, boards, make_pool(finished, ruleset), meta, seed, progress)
+    fouls = [round(result.value.pool.fouled, 3)]
+    while fouls[-1] > BOOTSTRAP_FOULS and len(fouls) < rounds:
+        round_seed = seed + len(fouls)
+        meta = dict(meta, rounds=len(fouls) + 1, tables=[list(t) for t in STRONG_TABLES])
+        boards, finished = positions(ruleset, hands, round_seed, progress, result.value)
+        result = _fit_streets(variant, boards, make_pool(finished, ruleset), meta, round_seed,
+                              progress)
+        fouls.append(round(result.value.pool.fouled, 3))
+    result.value.meta["pool_fouls_by_round"] = fouls
+    result.value.meta["cpu_seconds"] = round(time.process_time() - started, 1)
+    result.value.meta["held_out"] = [r.__dict__ for r in result.reports]
+    return result
+
+
+def _fit_streets(variant: str, boards: dict[int, np.ndarray], pool: Pool, meta: dict[str, Any],
+                 seed: int, progress: Progress) -> Trained:
+    """Label and fit the networks of ``boards`` last street first (see the module's doc)."""
+    ruleset = PRESETS[variant]
     fl_values = fl_table(ruleset, default_fantasyland_value)
     rng = np.random.default_rng(seed)
-    meta = {"hands": hands, "deals": deals, "epochs": epochs, "seed": seed,
-            "tables": [list(t) for t in TABLES], "hidden": list(HIDDEN)}
-    value = PositionValue(variant, {}, make_pool(finished, ruleset), 2, meta)
+    value = PositionValue(variant, {}, pool, 2, dict(meta))
     reports = []
     for cards in sorted((k for k in boards if k < 13), reverse=True):
         t0 = time.process_time()
@@ -233,15 +276,13 @@ def train(variant: str, *, hands: int = 6000, deals: int = 10, epochs: int = 15,
         def labelled(k: int, c: int = cards, n: int = len(x_boards)) -> None:
             progress(f"labels {c}", k, n)
 
-        y, se = label(x_boards, value, ruleset, fl_values, deals, rng, labelled)
+        y, se = label(x_boards, value, ruleset, fl_values, int(meta["deals"]), rng, labelled)
         held = rng.random(len(y)) < 0.1
-        x = features(x_boards)
-        net = fit(x[~held], y[~held], rng, epochs)
+        x = features(x_boards, value.jokers, value.low27)
+        net = fit(x[~held], y[~held], rng, int(meta["epochs"]))
         value.networks[cards] = net
         reports.append(_report(cards, net, x[held], y[held], se[held], time.process_time() - t0))
         progress(f"fit {cards}", 1, 1)
-    meta["cpu_seconds"] = round(time.process_time() - started, 1)
-    meta["held_out"] = [r.__dict__ for r in reports]
     return Trained(value, tuple(reports))
 
 

@@ -28,6 +28,10 @@ SAMPLES = ROOT / "data" / "samples"
 DEMO = ROOT / "data" / "demo"
 TABLES = (*HAND_TABLES, "rejected", "imports", "meta")
 """Every table both paths write."""
+SPARK_TEST_JVM = "-XX:TieredStopAtLevel=1"
+"""``JDK_JAVA_OPTIONS`` of the tests' JVMs: C1 only. The tests' Spark jobs are small and
+short, and C2's compiling of Spark cost about a third of the Spark tests' CPU
+(docs/testing.md)."""
 
 
 def read_table(folder: Path, name: str) -> list[dict[str, Any]]:

@@ -68,7 +68,8 @@ SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} A
        min(hp.played_at) AS started,
        max(hp.played_at) AS ended,
        min(hp.utc_offset) AS utc_offset,
-       arg_min(hp.hand_key, hp.played_at) AS first_hand
+       arg_min(hp.hand_key, epoch_us(hp.played_at)::HUGEINT * 9223372036854775807 + hp.hand_key)
+           AS first_hand  -- the earliest hand, the least key among equals
 FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
 WHERE {{rows}}
 GROUP BY ALL"""

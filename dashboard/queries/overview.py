@@ -244,7 +244,8 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     """One row per session (newest first): ``session``, ``started``, ``hands``, ``points``,
     ``per_hand``, ``scoring`` (the session's scoring systems), ``foul_rate``, ``fl_hands``,
     ``money`` (where stakes are known; OFC Double: stake x cube of the matches it ended) and
-    ``first_hand`` (the hand key that opens the session)."""
+    ``first_hand`` (the hand key that opens the session: the least key among hands played at
+    the same first instant)."""
     found = agg_where(con, filters)
     if found is not None:
         scoring, systems = scoring_label(con, "a.scoring")
@@ -260,7 +261,8 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
                {scoring} AS scoring,
                count_if(hp.fantasyland) AS fl_hands,
                sum(hp.money) AS money,
-               arg_min(hp.hand_key, hp.played_at) AS first_hand
+               arg_min(hp.hand_key, epoch_us(hp.played_at)::HUGEINT * 9223372036854775807
+                                    + hp.hand_key) AS first_hand
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
         [*systems, *params, limit])
@@ -275,7 +277,8 @@ SELECT coalesce(a.session_id, '(none)') AS session, min(a.started) AS started,
        {scoring} AS scoring,
        sum(a.fl_hands) AS fl_hands,
        sum(a.money) AS money,
-       arg_min(a.first_hand, a.started) AS first_hand
+       arg_min(a.first_hand, epoch_us(a.started)::HUGEINT * 9223372036854775807 + a.first_hand)
+           AS first_hand
 FROM agg_players a WHERE {cond}
 GROUP BY a.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?"""
 """:func:`sessions` from the aggregates."""

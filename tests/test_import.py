@@ -475,7 +475,7 @@ def test_import_gives_back_the_connection_settings(con) -> None:
 
 
 def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
-    from ingest import pipeline
+    from ingest import record_path
 
     good = next(iter(parse_text((GOLDEN / "session.jsonl").read_text(encoding="utf-8"), "x")))
 
@@ -489,7 +489,7 @@ def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
             yield good
             raise IndexError("list index out of range")
 
-    monkeypatch.setattr(pipeline, "detect", lambda text, name: Broken())
+    monkeypatch.setattr(record_path, "detect", lambda text, name: Broken())
     report = import_files([("x.log", b"anything\n")], con)
     (f,) = report.files
     (failure,) = f.errors
@@ -503,7 +503,7 @@ def test_a_reader_that_crashes_is_reported_not_raised(con, monkeypatch) -> None:
 
 
 def test_a_reader_that_crashes_before_any_hand_is_the_files_error(con, monkeypatch) -> None:
-    from ingest import pipeline
+    from ingest import record_path
 
     class Broken:
         name, version = "broken/1", "1"
@@ -515,7 +515,7 @@ def test_a_reader_that_crashes_before_any_hand_is_the_files_error(con, monkeypat
             raise IndexError("list index out of range")
             yield
 
-    monkeypatch.setattr(pipeline, "detect", lambda text, name: Broken())
+    monkeypatch.setattr(record_path, "detect", lambda text, name: Broken())
     report = import_files([("x.log", b"anything\n")], con)
     failure = report.files[0].unreadable
     assert failure is not None and "broken/1 reader failed (IndexError" in failure

@@ -10,6 +10,10 @@ decision review's table (``write_decisions``), to the user's names (``set_my_nam
 ids come from the reports these functions return. The dashboard imports ingest only through
 this module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
+The pre-aggregated tables (:mod:`ingest.aggregates`) are kept current by these writers;
+:func:`rebuild_aggregates` builds them on any connection holding the base tables (or views of
+them), :func:`aggregates_present` says whether a connection has them.
+
 ``open_parquet`` opens the Parquet tables of ``ofc export --parquet`` or ``ofc spark score``
 as a read-only store (views in memory) that the same queries read.
 
@@ -19,6 +23,9 @@ Opening a store never upgrades it: an entry point calls :func:`connect`, then :f
 
 from __future__ import annotations
 
+from .aggregates import AGGREGATES, HOUR_US
+from .aggregates import present as aggregates_present
+from .aggregates import rebuild as rebuild_aggregates
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
 from .decisions import (
@@ -81,7 +88,11 @@ from .watched_folders import (
     watched_folders,
 )
 
+AGGREGATE_TABLES = tuple(AGGREGATES)
+"""The pre-aggregated tables' names."""
+
 __all__ = [
+    "AGGREGATE_TABLES", "HOUR_US", "aggregates_present", "rebuild_aggregates",
     "CUBE_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",

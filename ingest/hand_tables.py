@@ -27,6 +27,7 @@ from ofc_core.evaluate import Strength, category_of, hand_name
 from ofc_core.hand import HandRecord
 from ofc_core.rules import resolve
 
+from . import aggregates
 from .hand_columns import (
     FIELD_NAMES,
     HandColumns,
@@ -381,7 +382,9 @@ def hand_tables(records: Sequence[HandRecord], rows: Sequence[HandRow],
 
 
 def insert_tables(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
-    """Bulk-insert Arrow tables by column name (the caller owns the transaction)."""
+    """Bulk-insert Arrow tables by column name (the caller owns the transaction). New
+    ``hands`` mark their partitions of the aggregates changed (:mod:`ingest.aggregates`: the
+    writer refreshes them before it commits)."""
     for name, table in tables.items():
         if table.num_rows == 0:
             continue
@@ -389,17 +392,22 @@ def insert_tables(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]
         con.register(view, table)
         try:
             con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
+            if name == "hands":
+                aggregates.mark_new(con, view)
         finally:
             con.unregister(view)
 
 
 def delete_hands(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
                  tables: Sequence[str] = HAND_TABLES) -> None:
-    """Delete every row of these hands from ``tables`` (the caller owns the transaction)."""
+    """Delete every row of these hands from ``tables`` (the caller owns the transaction);
+    deleting from ``hands`` marks their partitions of the aggregates changed."""
     if not keys:
         return
     con.register("_ofc_del_keys", arrow_table({"hand_key": pa.array(list(keys), pa.int64())}))
     try:
+        if "hands" in tables:
+            aggregates.mark_hands(con, "SELECT hand_key FROM _ofc_del_keys")
         for name in tables:
             con.execute(f"DELETE FROM {name} WHERE hand_key IN "
                         "(SELECT hand_key FROM _ofc_del_keys)")

@@ -26,6 +26,8 @@ import duckdb
 
 from ofc_core.rules import ScoringSystem
 
+from . import aggregates
+
 RACE = ScoringSystem.RACE.value
 """The scoring system whose points are banked race points, not money (OFC Double)."""
 
@@ -49,21 +51,29 @@ WHERE e.type = 'match_end'
 GROUP BY e.hand_key"""
 """One row per hand that ends a match: its ``winner`` and final ``cube``."""
 
+_MONEY = ("CASE WHEN mm.winner IS NULL THEN 0.0 WHEN mm.winner = hand_players.player THEN 1.0 "
+          "ELSE -1.0 END * hand_players.stake * mm.cube")
+
 _SETTLE = f"""
-UPDATE hand_players SET money = CASE WHEN mm.winner IS NULL THEN 0.0
-                                     WHEN mm.winner = hand_players.player THEN 1.0
-                                     ELSE -1.0 END * hand_players.stake * mm.cube
+UPDATE hand_players SET money = {_MONEY}
 FROM ({MATCH_ENDS}) mm
 WHERE hand_players.hand_key = mm.hand_key AND hand_players.scoring = '{RACE}'
-  AND hand_players.money IS DISTINCT FROM
-      CASE WHEN mm.winner IS NULL THEN 0.0 WHEN mm.winner = hand_players.player THEN 1.0
-           ELSE -1.0 END * hand_players.stake * mm.cube"""
+  AND hand_players.money IS DISTINCT FROM {_MONEY}"""
+
+_UNSETTLED = f"""
+SELECT hand_players.hand_key FROM hand_players JOIN ({MATCH_ENDS}) mm
+    ON hand_players.hand_key = mm.hand_key
+WHERE hand_players.scoring = '{RACE}' AND hand_players.money IS DISTINCT FROM {_MONEY}"""
+"""The hands whose money :data:`_SETTLE` changes."""
 
 
 def settle_matches(con: duckdb.DuckDBPyConnection) -> None:
     """Write the money of every hand that ends an OFC Double match (see the module's rule),
     inside the caller's transaction. Cheap when nothing changed: only rows whose money differs
-    are written, and a store without ``match_end`` events is left at once."""
+    are written, and a store without ``match_end`` events is left at once. The hands whose
+    money changes mark their partitions of the aggregates changed
+    (:func:`ingest.aggregates.mark_hands`)."""
     if con.execute("SELECT 1 FROM events WHERE type = 'match_end' LIMIT 1").fetchone() is None:
         return
+    aggregates.mark_hands(con, _UNSETTLED)
     con.execute(_SETTLE)

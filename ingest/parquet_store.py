@@ -35,6 +35,7 @@ from pathlib import Path
 
 import duckdb
 
+from .aggregates import rebuild as rebuild_aggregates
 from .store import StoreError, schema_sql
 
 PARQUET_ENV = "OFC_PARQUET"
@@ -150,6 +151,7 @@ def open_parquet(folder: str | Path) -> duckdb.DuckDBPyConnection:
         raise ParquetError(f"{path} holds no hands table (no {path / 'hands'} folder of "
                            "Parquet files): pass the folder `ofc export --parquet` or `ofc "
                            "spark score --output` wrote.")
+    rebuild_aggregates(con)  # the pre-aggregated tables, in memory, from the views
     return con
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import archives, fast_path, import_pool, store
+from . import aggregates, archives, fast_path, import_pool, store
 from .audit import audit_import
 from .formats import (
     FileFormat,
@@ -429,6 +429,7 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
             _store_hands(con, prepared, import_id, counts, ticker)
             if counts.stored or counts.merged:
                 settle_matches(con)
+                aggregates.refresh(con)
         insert_rejected(con, import_id, name, counts.rejected_rows)
         insert_import(con, import_id, name, prepared.digest, len(prepared.data), fmt, counts)
         audit = audit_import(con, import_id) if counts.stored or counts.merged else None

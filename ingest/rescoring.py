@@ -15,7 +15,7 @@ from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 from ofc_core.records import gc_paused
 
-from . import stored_columns
+from . import aggregates, stored_columns
 from .hand_tables import (
     HandRow,
     build_tables,
@@ -85,6 +85,7 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
         for tables in parts:
             insert_tables(con, {name: tables[name] for name in derived})
         settle_matches(con)
+        aggregates.refresh(con)
         con.execute("COMMIT")
     return failed
 

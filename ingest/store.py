@@ -11,9 +11,10 @@ waits at most that long.
 >>> con = connect(":memory:")
 >>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
-['decisions', 'events', 'hand_notes', 'hand_players', 'hand_rows', 'hand_tags', 'hands',
- 'imports', 'meta', 'my_names', 'pairs', 'placements', 'player_notes', 'player_tags', 'rejected',
- 'watched_files', 'watched_folders']
+['agg_fouls', 'agg_hands', 'agg_opponents', 'agg_players', 'decisions', 'events',
+ 'hand_notes', 'hand_players', 'hand_rows', 'hand_tags', 'hands', 'imports', 'meta', 'my_names',
+ 'pairs', 'placements', 'player_notes', 'player_tags', 'rejected', 'watched_files',
+ 'watched_folders']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True
@@ -32,10 +33,12 @@ from pathlib import Path
 
 import duckdb
 
+from .aggregates import rebuild
+
 TELL_AFTER_SECONDS = 1.0
 """A wait for another process shorter than this is not worth a message."""
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 DB_ENV = "OFC_DB"
 WAIT_ENV = "OFC_WAIT"
 DEFAULT_WAIT_SECONDS = 30.0
@@ -269,6 +272,7 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
         if version is None:
             con.execute("BEGIN TRANSACTION")
             con.execute(schema_sql())
+            rebuild(con)
             con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
             con.execute("COMMIT")
     except duckdb.Error as exc:

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from . import aggregates
 from .formats.ofc_hh import FORMAT_NAME as OFC_HH
 from .hand_tables import utc_offsets
 from .reports import Progress, RescoreResult
@@ -41,6 +42,8 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
             target = Path(path) if path is not None else default_db_path()
             return migrate(con, target, version, notify, progress)
         add_missing_tables(con)
+        if not aggregates.present(con):  # a store of this version from a build before them
+            with_aggregates(con)
     if version is None or version == SCHEMA_VERSION:
         return None
     target = Path(path) if path is not None else default_db_path()
@@ -89,6 +92,7 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
             fill_log_facts(con)
         if version.isdigit() and int(version) < 7:
             fill_merged(con)
+        aggregates.rebuild(con)  # then kept current by the rescoring, chunk by chunk
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -102,6 +106,18 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
     failed = f"; {len(result.failed)} could not be rescored" if result.failed else ""
     notify(f"Upgraded {display_path(path)}: {result.hands:,} hands rescored{failed}.")
     return result
+
+
+def with_aggregates(con: duckdb.DuckDBPyConnection) -> None:
+    """Build the pre-aggregated tables (:mod:`ingest.aggregates`) of a store that lacks them,
+    in one transaction; nothing is rescored (they are sums of the stored rows)."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        aggregates.rebuild(con)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
 
 
 def fill_log_facts(con: duckdb.DuckDBPyConnection) -> None:

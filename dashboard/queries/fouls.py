@@ -11,6 +11,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
+from dashboard.queries.aggregated import agg_where
 from dashboard.queries.common import Filters, fetch_df
 from dashboard.queries.sessions import (
     hand_list,
@@ -32,7 +33,7 @@ DIMENSIONS = {name: label.format(c=raw) for name, (raw, label) in _DIMENSION_PAR
 ``all`` is the overall row; ``position`` is the seat in acting order: 0 acts first (left of
 the button)."""
 
-_BREAKDOWNS = """
+_CELLS = """
 , cells AS (
     SELECT {raw},
            count(*) AS hands,
@@ -42,7 +43,23 @@ _BREAKDOWNS = """
            count_if(s.foul_middle_bottom) AS middle_beat_bottom
     FROM scope s
     GROUP BY ALL
-), labelled AS (
+)"""
+
+_CELLS_AGG = """
+WITH cells AS (
+    SELECT {raw},
+           sum(s.hands) AS hands,
+           sum(s.hands_set) AS hands_set,
+           sum(s.fouls) AS fouls,
+           sum(s.top_beat_middle) AS top_beat_middle,
+           sum(s.middle_beat_bottom) AS middle_beat_bottom
+    FROM (SELECT * FROM agg_fouls a WHERE {cond}) s
+    GROUP BY ALL
+)"""
+""":data:`_CELLS` from the aggregates (grouped by every column a breakdown reads)."""
+
+_BREAKDOWNS = """
+, labelled AS (
     SELECT {labels}, * FROM cells
 )
 SELECT CASE {which} END AS dimension,
@@ -72,9 +89,13 @@ def breakdowns(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame
                      for i, n in enumerate(_DIMENSION_PARTS))
     values = ", ".join(f"d{i}" for i in range(len(parts)))
     sets = ", ".join(f"(d{i})" for i in range(len(parts)))
-    head, params = scope_cte(filters)
-    sql = head + _BREAKDOWNS.format(raw=raw, labels=labels, which=which, values=values,
-                                    sets=sets)
+    found = agg_where(con, filters)
+    if found is not None:
+        head, params = _CELLS_AGG.format(raw=raw, cond=found[0]), found[1]
+    else:
+        head, params = scope_cte(filters)
+        head += _CELLS.format(raw=raw)
+    sql = head + _BREAKDOWNS.format(labels=labels, which=which, values=values, sets=sets)
     df = fetch_df(con, sql, params)
     df["value"] = df["value"].astype("string")
     return df

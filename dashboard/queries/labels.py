@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dashboard.queries.aggregated import available
 from dashboard.queries.fetch import Connection, fetch_all
 from ingest import api
 
@@ -37,7 +38,8 @@ def store_values(con: Connection, column: str, *, unless: str | None = None
     counting that value), or ``None`` when there are more: a page whose groups can hold only
     that value names it without reading the column row by row (a string aggregate over a
     million rows costs 30-60 ms). ``column`` is one of this package's names, never a file's."""
-    rows = fetch_all(con, f"SELECT DISTINCT {column} FROM hands WHERE {column} IS NOT NULL "
+    hands = "agg_hands" if available(con) else "hands"
+    rows = fetch_all(con, f"SELECT DISTINCT {column} FROM {hands} WHERE {column} IS NOT NULL "
                           "LIMIT ?", [3 if unless is not None else 2])
     values = tuple(str(r[0]) for r in rows if r[0] != unless)  # (a filter costs 2x the scan)
     return None if len(values) > 1 else values

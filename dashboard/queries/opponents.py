@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from dashboard.queries.aggregated import agg_where
 from dashboard.queries.common import (
     RACE,
     Filters,
@@ -131,12 +132,54 @@ aggregated apart: two passes over single-key joins cost less than one over the p
 opponent's row together. Money is added up per scoring system (:data:`MONEY_OF_PAIRS`)."""
 
 
+AGG_MONEY = f"CASE WHEN scoring = '{RACE}' THEN sum(hand_money) ELSE sum(pair_money) END"
+""":data:`MONEY_OF_PAIRS` over ``agg_opponents``."""
+
+_TABLE_AGG = """
+WITH s AS (SELECT * FROM agg_opponents a WHERE {cond}), sums AS (
+    SELECT opponent, scoring,
+           sum(hands)::BIGINT AS hands,
+           sum(points) AS net_points,
+           sum(points) / sum(hands) AS points_per_hand,
+           CASE WHEN sum(hands) > 1 THEN sqrt(greatest(0, (sum(points_sq)
+               - sum(points) * sum(points) / sum(hands)) / (sum(hands) - 1))) END AS sd,
+           {money} AS money,
+           {currency} AS currency,
+           sum(rows_won) / (3.0 * sum(hands)) AS rows_won_pct,
+           sum(scoops_for) AS scoops_for,
+           sum(scoops_against) AS scoops_against,
+           sum(royalties_for)::BIGINT AS royalties_for,
+           sum(royalties_against)::BIGINT AS royalties_against,
+           sum(their_fouls) / nullif(sum(their_set), 0) AS their_foul_rate,
+           sum(our_fouls) / nullif(sum(our_set), 0) AS our_foul_rate
+    FROM s
+    GROUP BY opponent, scoring
+)
+SELECT opponent, scoring, hands, net_points, points_per_hand,
+       points_per_hand - 1.96 * sd / sqrt(hands) AS ci_low,
+       points_per_hand + 1.96 * sd / sqrt(hands) AS ci_high,
+       money, currency, rows_won_pct, scoops_for, scoops_against, royalties_for,
+       royalties_against, their_foul_rate, our_foul_rate
+FROM sums
+ORDER BY hands DESC, opponent, scoring
+"""
+""":data:`_TABLE` from the aggregates (the pairs with both players' rows, summed): the
+standard deviation from the sums of points and of their squares."""
+
+
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """One row per opponent of the filtered player and scoring system (race points are never
     added to other points): hands together, net points, points per hand with its 95% interval
     (``ci_low``, ``ci_high``; NaN with one hand), money (where the stake is known: points x
     stake; OFC Double: stake x cube of each match won or lost), rows won (share of rows),
     scoops and royalties for and against, their foul rate and ours in those hands."""
+    if not player_chosen(filters):
+        raise ValueError("the opponents of whom? choose a player first")
+    found = agg_where(con, filters)
+    if found is not None:
+        currency, named = currency_label(con, AGG_MONEY, "currency")
+        sql = _TABLE_AGG.format(cond=found[0], money=AGG_MONEY, currency=currency)
+        return fetch_df(con, sql, [*found[1], *named])
     head, params = _versus(filters, theirs=False, money=True)
     currency, named = currency_label(con, MONEY_OF_PAIRS, "currency")
     others, more = _others(filters)

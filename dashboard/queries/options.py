@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from dashboard.queries.aggregated import available
 from dashboard.queries.conditions import where
 from dashboard.queries.fetch import Connection, fetch_all
 from dashboard.queries.filter_set import Filters, Stake
@@ -23,14 +24,28 @@ from ingest.api import MyName, Suggestion
 def default_player(con: Connection) -> str | None:
     """Whose results to show by default: the logs' most frequent hero, else the most frequent
     player; ``None`` for an empty database."""
-    rows = fetch_all(con, """
-        SELECT hero FROM hands WHERE hero IS NOT NULL
-        GROUP BY hero ORDER BY count(*) DESC, hero LIMIT 1""")
+    hands, count = ("agg_hands", "sum(hands)") if available(con) else ("hands", "count(*)")
+    rows = fetch_all(con, f"""
+        SELECT hero FROM {hands} WHERE hero IS NOT NULL
+        GROUP BY hero ORDER BY {count} DESC, hero LIMIT 1""")
     if not rows:  # no hero in any log: only then count every player's rows
-        rows = fetch_all(con, """
-            SELECT player FROM hand_players GROUP BY player
-            ORDER BY count(*) DESC, player LIMIT 1""")
+        rows = fetch_all(con, f"""
+            SELECT player FROM {_players(con)} GROUP BY player
+            ORDER BY {count} DESC, player LIMIT 1""")
     return str(rows[0][0]) if rows else None
+
+
+def _hands(con: Connection) -> str:
+    """Where the sidebar reads the hands' columns: ``agg_hands`` (one row per group of hands,
+    with its variant, ruleset, source, session, stake, currency, scoring, hero and ``hands``)
+    when :func:`~dashboard.queries.aggregated.available`, else ``hands``."""
+    return "agg_hands" if available(con) else "hands"
+
+
+def _players(con: Connection) -> str:
+    """Where the sidebar counts each player's hands: ``agg_players`` (``sum(hands)``) or
+    ``hand_players``."""
+    return "agg_players" if available(con) else "hand_players"
 
 
 SESSION_CHOICES = 1000
@@ -54,22 +69,24 @@ class FilterOptions:
 
 def players(con: Connection) -> tuple[str, ...]:
     """Every player, most hands first."""
+    count = "sum(hands)" if available(con) else "count(*)"
     return tuple(r[0] for r in fetch_all(
-        con, "SELECT player FROM hand_players GROUP BY player ORDER BY count(*) DESC, player"))
+        con, f"SELECT player FROM {_players(con)} GROUP BY player "
+             f"ORDER BY {count} DESC, player"))
 
 
 def _column(con: Connection, expr: str) -> tuple[str, ...]:
     """The distinct values of ``hands.<expr>`` (one of this package's names), in order."""
-    rows = fetch_all(con, f"SELECT DISTINCT {expr} AS v FROM hands WHERE {expr} IS NOT NULL "
-                          "ORDER BY v")
+    rows = fetch_all(con, f"SELECT DISTINCT {expr} AS v FROM {_hands(con)} "
+                          f"WHERE {expr} IS NOT NULL ORDER BY v")
     return tuple(r[0] for r in rows)
 
 
 def stakes(con: Connection) -> tuple[Stake, ...]:
     """The stake levels of the stored hands (by currency, then amount); hands without a stake
     have none."""
-    rows = fetch_all(con, "SELECT DISTINCT stake, currency FROM hands WHERE stake IS NOT NULL "
-                          "ORDER BY currency NULLS FIRST, stake")
+    rows = fetch_all(con, f"SELECT DISTINCT stake, currency FROM {_hands(con)} "
+                          "WHERE stake IS NOT NULL ORDER BY currency NULLS FIRST, stake")
     return tuple(Stake(float(amount), currency) for amount, currency in rows)
 
 
@@ -79,18 +96,21 @@ def filter_options(con: Connection, player: str | None, me: tuple[MyName, ...] |
     newest sessions and date span of the database; the opponents ``player`` (else ``me``: my
     names) has met (everyone when neither). Cheap on a big store: single-table scans, no
     joins (but for "me" with two or more names, where the opponents come from my own rows)."""
-    sessions = fetch_all(con, """
-        SELECT session_id FROM hands WHERE session_id IS NOT NULL GROUP BY session_id
-        ORDER BY max(played_at) DESC NULLS LAST, session_id LIMIT ?""", [SESSION_CHOICES])
+    agg = available(con)
+    first_time, last_time = ("started", "ended") if agg else ("played_at", "played_at")
+    sessions = fetch_all(con, f"""
+        SELECT session_id FROM {_hands(con)} WHERE session_id IS NOT NULL GROUP BY session_id
+        ORDER BY max({last_time}) DESC NULLS LAST, session_id LIMIT ?""", [SESSION_CHOICES])
     if player is None and me:
         opponents = _my_opponents(con, Filters(me=me, me_skip=me_skip))
     elif player is None:
-        opponents = fetch_all(con, "SELECT DISTINCT player FROM hand_players ORDER BY 1")
+        opponents = fetch_all(con, f"SELECT DISTINCT player FROM {_players(con)} ORDER BY 1")
     else:
-        opponents = fetch_all(con, "SELECT DISTINCT opponent FROM pairs WHERE player = ? "
+        pairs = "agg_opponents" if agg else "pairs"
+        opponents = fetch_all(con, f"SELECT DISTINCT opponent FROM {pairs} WHERE player = ? "
                                    "ORDER BY 1", [player])
-    first, last = fetch_all(con, "SELECT CAST(min(played_at) AS DATE), "
-                                 "CAST(max(played_at) AS DATE) FROM hands")[0]
+    first, last = fetch_all(con, f"SELECT CAST(min({first_time}) AS DATE), "
+                                 f"CAST(max({last_time}) AS DATE) FROM {_hands(con)}")[0]
     return FilterOptions(
         players=players(con), variants=_column(con, "variant"),
         rulesets=_column(con, "ruleset_label"),
@@ -103,7 +123,8 @@ def _my_opponents(con: Connection, filters: Filters) -> list[tuple[Any, ...]]:
     """The opponents my seats have met (never another of my names at the same table)."""
     first, params = names_in(filters, "p.player")
     if all(n.source is None for n in filters.me or ()) and not not_me(filters, "", "")[0]:
-        return fetch_all(con, f"SELECT DISTINCT p.opponent FROM pairs p WHERE {first} "
+        pairs = "agg_opponents" if available(con) else "pairs"
+        return fetch_all(con, f"SELECT DISTINCT p.opponent FROM {pairs} p WHERE {first} "
                               "ORDER BY 1", params)
     cond, more = where(filters)
     others, last = not_me(filters, "p.opponent", "p.hand_key")

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.queries import review
+from dashboard.queries.aggregated import agg_where
 from dashboard.queries.common import (
     PLAYER_ROWS,
     RACE,
@@ -65,22 +66,38 @@ class Summary:
     by_scoring: tuple[tuple[str, int, float], ...] = ()
 
 
+_SUMMARY_ROWS = f"""
+SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), hp.scoring, count(*),
+       coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
+       count_if(NOT hp.surrendered),
+       count_if(hp.fouled AND NOT hp.surrendered),
+       count_if(NOT hp.fantasyland),
+       count_if(hp.fantasyland_next > 0 AND NOT hp.fantasyland),
+       count_if(hp.fantasyland),
+       count_if(hp.fantasyland_next > 0 AND hp.fantasyland),
+       coalesce(sum(hp.royalties), 0), sum(hp.money)
+{PLAYER_ROWS} WHERE {{cond}}
+GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2, 3, 1"""
+
+_SUMMARY_AGG = """
+SELECT a.stake IS NOT NULL, coalesce(a.currency, ''), a.scoring, sum(a.hands),
+       coalesce(sum(a.points), 0), coalesce(sum(a.points_sq), 0),
+       sum(a.hands_set), sum(a.fouls),
+       sum(a.hands - a.fl_hands), sum(a.entries), sum(a.fl_hands), sum(a.stays),
+       coalesce(sum(a.royalties), 0), sum(a.money)
+FROM agg_players a WHERE {cond}
+GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2, 3, 1"""
+""":data:`_SUMMARY_ROWS` from the aggregates (the same groups, the same columns)."""
+
+
 def summary(con: Any, filters: Filters) -> Summary:
-    """One pass over the player's hands, grouped by stake currency and scoring, then
+    """One pass over the player's hands (or their aggregates,
+    :mod:`dashboard.queries.aggregated`), grouped by stake currency and scoring, then
     combined."""
-    cond, params = where(filters)
-    groups = fetch_all(con, f"""
-        SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), hp.scoring, count(*),
-               coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
-               count_if(NOT hp.surrendered),
-               count_if(hp.fouled AND NOT hp.surrendered),
-               count_if(NOT hp.fantasyland),
-               count_if(hp.fantasyland_next > 0 AND NOT hp.fantasyland),
-               count_if(hp.fantasyland),
-               count_if(hp.fantasyland_next > 0 AND hp.fantasyland),
-               coalesce(sum(hp.royalties), 0), sum(hp.money)
-        {PLAYER_ROWS} WHERE {cond}
-        GROUP BY 1, 2, 3 ORDER BY 4 DESC""", params)
+    found = agg_where(con, filters)
+    cond, params = found or where(filters)
+    groups = fetch_all(con, (_SUMMARY_AGG if found else _SUMMARY_ROWS).format(cond=cond),
+                       params)
     n, _, _, set_, fouls, regular, entries, fl_hands, stays, royalties = (
         sum(g[k] for g in groups) for k in range(3, 13))
     mixed = len({g[2] == RACE for g in groups}) > 1
@@ -227,7 +244,13 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     """One row per session (newest first): ``session``, ``started``, ``hands``, ``points``,
     ``per_hand``, ``scoring`` (the session's scoring systems), ``foul_rate``, ``fl_hands``,
     ``money`` (where stakes are known; OFC Double: stake x cube of the matches it ended) and
-    ``first_hand`` (the hand key that opens the session)."""
+    ``first_hand`` (the hand key that opens the session: the least key among hands played at
+    the same first instant)."""
+    found = agg_where(con, filters)
+    if found is not None:
+        scoring, systems = scoring_label(con, "a.scoring")
+        return fetch_df(con, _SESSIONS_AGG.format(scoring=scoring, cond=found[0]),
+                        [*systems, *found[1], limit])
     cond, params = where(filters)
     scoring, systems = scoring_label(con, "hp.scoring")
     return fetch_df(con, f"""
@@ -238,7 +261,24 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
                {scoring} AS scoring,
                count_if(hp.fantasyland) AS fl_hands,
                sum(hp.money) AS money,
-               arg_min(hp.hand_key, hp.played_at) AS first_hand
+               arg_min(hp.hand_key, epoch_us(hp.played_at)::HUGEINT * 9223372036854775807
+                                    + hp.hand_key) AS first_hand
         {PLAYER_ROWS} WHERE {cond}
         GROUP BY hp.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?""",
         [*systems, *params, limit])
+
+
+_SESSIONS_AGG = """
+SELECT coalesce(a.session_id, '(none)') AS session, min(a.started) AS started,
+       min(a.utc_offset) AS utc_offset,
+       sum(a.hands)::BIGINT AS hands, sum(a.points) AS points,
+       sum(a.points) / sum(a.hands) AS per_hand,
+       sum(a.fouled) / sum(a.hands) AS foul_rate,
+       {scoring} AS scoring,
+       sum(a.fl_hands) AS fl_hands,
+       sum(a.money) AS money,
+       arg_min(a.first_hand, epoch_us(a.started)::HUGEINT * 9223372036854775807 + a.first_hand)
+           AS first_hand
+FROM agg_players a WHERE {cond}
+GROUP BY a.session_id ORDER BY started DESC NULLS LAST, session LIMIT ?"""
+""":func:`sessions` from the aggregates."""

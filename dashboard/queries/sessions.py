@@ -24,7 +24,9 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from dashboard.queries.aggregated import agg_where
 from dashboard.queries.common import (
+    RACE,
     Filters,
     currency_label,
     fetch_df,
@@ -145,7 +147,7 @@ PERIODS = {name: key.format(k1=k1, k2=k2) for name, (k1, k2, key) in _PERIOD_PAR
 
 TREND_PERIODS = 5
 
-_PERIOD_TABLE = """
+_GROUPED = """
 , grouped AS (
     SELECT {k1} AS k1, {k2} AS k2,
            min(s.played_at) AS started, max(s.played_at) AS ended,
@@ -163,7 +165,32 @@ _PERIOD_TABLE = """
            {race_hands} AS race_hands
     FROM scope s {join}
     GROUP BY 1, 2
-), periods AS (
+)"""
+
+_GROUPED_AGG = """
+WITH grouped AS (
+    SELECT a.session_id AS k1, NULL::BIGINT AS k2,
+           min(a.started) AS started, max(a.ended) AS ended,
+           min(a.utc_offset) AS utc_offset,
+           sum(a.hands)::BIGINT AS hands,
+           sum(a.points) AS points,
+           sum(a.points) / sum(a.hands) AS points_per_hand,
+           sum(a.fouls) / nullif(sum(a.hands_set), 0) AS foul_rate,
+           sum(a.entries) / nullif(sum(a.hands - a.fl_hands), 0) AS fl_entry_rate,
+           sum(a.fl_hands) AS fl_hands,
+           sum(a.money) AS money,
+           {currency} AS currency,
+           {scoring} AS scoring,
+           coalesce(sum(a.points) FILTER (WHERE a.scoring <> '{race}'), 0) AS plain_points,
+           coalesce(sum(a.hands) FILTER (WHERE a.scoring = '{race}'), 0) AS race_hands
+    FROM agg_players a WHERE {cond}
+    GROUP BY 1, 2
+)"""
+""":data:`_GROUPED` per session from the aggregates (sessions with an id only: the hands
+without one are split by inactivity, hand by hand)."""
+
+_PERIODS = """
+, periods AS (
     SELECT {label} AS period, * EXCLUDE (k1, k2) FROM grouped
 ), mixing AS (
     -- race points are not added to other points: with both, the running total leaves them out
@@ -189,8 +216,19 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
     ``race_hands`` and ``plain_points`` (the points of the other hands), the running total
     (without race points when the periods mix race scoring with another system), and the
     trend (points per hand averaged over the last ``TREND_PERIODS`` periods). ``period`` is
-    the key for :func:`hand_list` with ``PERIODS[period]``."""
+    the key for :func:`hand_list` with ``PERIODS[period]``. Sessions come from the
+    aggregates when they can answer the filters and every hand has a session id."""
     k1, k2, key = _PERIOD_PARTS[period]
+    rest = _PERIODS.format(label=key.format(k1="k1", k2="k2"), trend=TREND_PERIODS - 1)
+    found = agg_where(con, filters) if period == "session" else None
+    if found is not None:
+        currency, named = currency_label(con, "sum(a.money)", "a.currency")
+        scoring, systems = scoring_label(con, "a.scoring")
+        grouped = _GROUPED_AGG.format(currency=currency, scoring=scoring, race=RACE,
+                                      cond=found[0])
+        df = fetch_df(con, grouped + rest, [*named, *systems, *found[1]])
+        if not df["period"].eq("undated").any():  # no hand without a session id
+            return df
     if period == "session":
         head, params = sessions_cte(filters, gap_minutes)
         join = SESSION_JOIN
@@ -199,11 +237,11 @@ def period_table(con: duckdb.DuckDBPyConnection, filters: Filters, period: str =
         join = ""
     currency, named = currency_label(con, "sum(s.money)", "s.currency")
     scoring, systems = scoring_label(con, "s.scoring")
-    sql = head + _PERIOD_TABLE.format(
-        k1=k1, k2=k2, label=key.format(k1="k1", k2="k2"), join=join,
-        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE, trend=TREND_PERIODS - 1,
+    sql = head + _GROUPED.format(
+        k1=k1, k2=k2, join=join,
+        foul_rate=FOUL_RATE, fl_entry_rate=FL_ENTRY_RATE,
         money="s.money", plain_points=point_sql("s"), currency=currency,
-        scoring=scoring, race_hands=race_count("s.scoring"))
+        scoring=scoring, race_hands=race_count("s.scoring")) + rest
     return fetch_df(con, sql, [*params, *named, *systems])
 
 

@@ -1,0 +1,204 @@
+"""The pre-aggregated tables: the dashboard's numbers per player (and opponent) and group of
+hands, so that a page over ten million hands reads a few hundred thousand rows, not tens of
+millions.
+
+Every aggregate is grouped by the columns the sidebar's filters test (``player``, the hand's
+``source``, ``session_id``, ``hour``, ``variant``, ``ruleset_label``, ``scoring``, ``stake``,
+``currency``) plus what its pages group by, and holds sums and counts (never averages), so
+that any set of its rows adds up to the numbers of the hands behind them. ``hour`` is
+``epoch_us(played_at) // 3600000000``: the UTC hour the hand was played in (``NULL`` without a
+date), whatever the reader's time zone, so a day in any zone whose offset is whole hours is a
+range of hours (the dashboard checks that before using it: ``dashboard.queries.aggregated``).
+
+- ``agg_players``: one row per player and group of their hands: hands, points and their
+  squares, fouls, Fantasyland hands, entries and stays, royalties, money, first and last
+  time, the first hand.
+- ``agg_fouls``: the same groups split by ``player_count``, ``position`` and ``fantasyland``
+  (the Fouls page's breakdowns): hands, hands set, fouls and which relation broke.
+- ``agg_opponents``: one row per player, opponent and group of their hands together (the
+  pairs, with both players' own rows): hands, points and squares, money, rows won, scoops,
+  royalties and fouls on both sides.
+- ``agg_hands``: one row per group of hands (``hero`` instead of ``player``): what the sidebar
+  offers (variants, rulesets, rooms, stakes, sessions, the date span, the default player).
+
+Kept current by every write that changes hands, inside its transaction: the writers mark the
+*partitions* they touch, a partition being all hands of one ``(session_id, hour)`` (every
+aggregate's groups lie inside one), and :func:`refresh` rebuilds those partitions from the
+rows before the writer commits. :func:`rebuild` makes every aggregate from the base tables
+on any connection where they exist, as tables or as views (over Parquet too), so:
+
+>>> import duckdb
+>>> from ingest.store import schema_sql
+>>> con = duckdb.connect()
+>>> _ = con.execute(schema_sql())
+>>> rebuild(con)
+>>> con.execute("SELECT count(*) FROM agg_players").fetchone()
+(0,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+
+HOUR_US = 3_600_000_000
+"""Microseconds in an hour: ``hour`` is ``epoch_us(played_at) // HOUR_US``."""
+
+DIRTY = "_ofc_agg_dirty"
+"""The temporary table of the partitions ``(session_id, hour)`` a transaction changed."""
+
+_KEYS = "_ofc_agg_keys"
+"""The temporary table of the hands of the dirty partitions (during :func:`refresh`)."""
+
+_PLAYERS = f"""
+SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
+       hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency,
+       count(*) AS hands,
+       sum(hp.points) AS points,
+       sum(hp.points * hp.points) AS points_sq,
+       count_if(NOT hp.surrendered)::BIGINT AS hands_set,
+       count_if(hp.fouled)::BIGINT AS fouled,
+       count_if(hp.fouled AND NOT hp.surrendered)::BIGINT AS fouls,
+       count_if(hp.fantasyland)::BIGINT AS fl_hands,
+       count_if(hp.fantasyland_next > 0 AND NOT hp.fantasyland)::BIGINT AS entries,
+       count_if(hp.fantasyland_next > 0 AND hp.fantasyland)::BIGINT AS stays,
+       sum(hp.royalties)::BIGINT AS royalties,
+       sum(hp.money) AS money,
+       min(hp.played_at) AS started,
+       max(hp.played_at) AS ended,
+       min(hp.utc_offset) AS utc_offset,
+       arg_min(hp.hand_key, epoch_us(hp.played_at)::HUGEINT * 9223372036854775807 + hp.hand_key)
+           AS first_hand  -- the earliest hand, the least key among equals
+FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
+WHERE {{rows}}
+GROUP BY ALL"""
+
+_FOULS = f"""
+SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
+       hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency,
+       hp.player_count, hp.position, hp.fantasyland,
+       count(*) AS hands,
+       count_if(NOT hp.surrendered)::BIGINT AS hands_set,
+       count_if(hp.fouled AND NOT hp.surrendered)::BIGINT AS fouls,
+       count_if(hp.foul_top_middle)::BIGINT AS top_beat_middle,
+       count_if(hp.foul_middle_bottom)::BIGINT AS middle_beat_bottom
+FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
+WHERE {{rows}}
+GROUP BY ALL"""
+
+_OPPONENTS = f"""
+SELECT p.player, p.opponent, h.source, me.session_id,
+       epoch_us(me.played_at) // {HOUR_US} AS hour,
+       me.variant, me.ruleset_label, me.scoring, me.stake, me.currency,
+       count(*) AS hands,
+       sum(p.points) AS points,
+       sum(p.points * p.points) AS points_sq,
+       sum(p.points * me.stake) AS pair_money,
+       sum(me.money) AS hand_money,
+       sum(p.rows_won)::BIGINT AS rows_won,
+       count_if(p.scoop)::BIGINT AS scoops_for,
+       count_if(p.rows_lost = 3)::BIGINT AS scoops_against,
+       sum(me.royalties)::BIGINT AS royalties_for,
+       count_if(NOT me.surrendered)::BIGINT AS our_set,
+       count_if(me.fouled AND NOT me.surrendered)::BIGINT AS our_fouls,
+       sum(o.royalties)::BIGINT AS royalties_against,
+       count_if(NOT o.surrendered)::BIGINT AS their_set,
+       count_if(o.fouled AND NOT o.surrendered)::BIGINT AS their_fouls
+FROM pairs p
+JOIN hand_players me ON me.hand_key = p.hand_key AND me.seat = p.seat
+JOIN hand_players o ON o.hand_key = p.hand_key AND o.seat = p.opp_seat
+JOIN hands h ON h.hand_key = p.hand_key
+WHERE {{rows}}
+GROUP BY ALL"""
+
+_HANDS = f"""
+SELECT h.hero, h.source, h.session_id, epoch_us(h.played_at) // {HOUR_US} AS hour,
+       h.variant, h.ruleset_label, h.scoring, h.stake, h.currency,
+       count(*) AS hands,
+       min(h.played_at) AS started,
+       max(h.played_at) AS ended
+FROM hands h
+WHERE {{rows}}
+GROUP BY ALL"""
+
+AGGREGATES: dict[str, tuple[str, str]] = {
+    "agg_players": (_PLAYERS, "hp.hand_key"),
+    "agg_fouls": (_FOULS, "hp.hand_key"),
+    "agg_opponents": (_OPPONENTS, "p.hand_key"),
+    "agg_hands": (_HANDS, "h.hand_key"),
+}
+"""Aggregate table -> (its SELECT, with ``{rows}`` for the condition on the rows it reads;
+the hand key column that condition tests)."""
+
+
+def rebuild(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)create every aggregate from the base tables (``hands``, ``hand_players``,
+    ``pairs``: tables or views) on ``con``, inside the caller's transaction if one is open."""
+    for name, (select, _) in AGGREGATES.items():
+        con.execute(f"CREATE OR REPLACE TABLE {name} AS {select.format(rows='TRUE')}")
+    con.execute(f"DROP TABLE IF EXISTS {DIRTY}")
+
+
+def present(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` has every aggregate table (a store of schema version 8, or a connection
+    :func:`rebuild` ran on)."""
+    row = con.execute("SELECT count(DISTINCT table_name) FROM duckdb_tables() "
+                      "WHERE list_contains(?, table_name)", [list(AGGREGATES)]).fetchone()
+    return row is not None and int(row[0]) == len(AGGREGATES)
+
+
+def _dirty_table(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {DIRTY} (session_id VARCHAR, hour BIGINT)")
+
+
+def mark_hands(con: duckdb.DuckDBPyConnection, keys_sql: str,
+               params: Sequence[object] = ()) -> None:
+    """Mark the partitions of the stored hands whose keys ``keys_sql`` (a SELECT of hand
+    keys) gives as changed: call it before deleting or updating them."""
+    if not present(con):
+        return
+    _dirty_table(con)
+    con.execute(f"INSERT INTO {DIRTY} SELECT DISTINCT session_id, "
+                f"epoch_us(played_at) // {HOUR_US} FROM hands "
+                f"WHERE hand_key IN ({keys_sql})", list(params))
+
+
+def mark_new(con: duckdb.DuckDBPyConnection, view: str) -> None:
+    """Mark the partitions of new ``hands`` rows (the registered relation ``view``, with
+    their ``session_id`` and ``played_at``) as changed."""
+    if not present(con):
+        return
+    _dirty_table(con)
+    con.execute(f"INSERT INTO {DIRTY} SELECT DISTINCT session_id, "
+                f"epoch_us(CAST(played_at AS TIMESTAMPTZ)) // {HOUR_US} FROM {view}")
+
+
+def refresh(con: duckdb.DuckDBPyConnection) -> int:
+    """Rebuild the marked partitions of every aggregate from the rows, inside the caller's
+    transaction, and clear the marks; returns the number of partitions rebuilt (0, and no
+    work, when nothing was marked or the store has no aggregates)."""
+    if not present(con):
+        return 0
+    _dirty_table(con)
+    row = con.execute(f"SELECT count(*) FROM (SELECT DISTINCT * FROM {DIRTY})").fetchone()
+    count = int(row[0]) if row else 0
+    if count == 0:
+        return 0
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE {_KEYS} AS
+        SELECT h.hand_key FROM hands h
+        SEMI JOIN (SELECT DISTINCT * FROM {DIRTY}) d
+             ON d.session_id IS NOT DISTINCT FROM h.session_id
+            AND d.hour IS NOT DISTINCT FROM epoch_us(h.played_at) // {HOUR_US}""")
+    for name, (select, key) in AGGREGATES.items():
+        con.execute(f"""
+            DELETE FROM {name} WHERE EXISTS (
+                SELECT 1 FROM {DIRTY} d
+                WHERE d.session_id IS NOT DISTINCT FROM {name}.session_id
+                  AND d.hour IS NOT DISTINCT FROM {name}.hour)""")
+        rows = f"{key} IN (SELECT hand_key FROM {_KEYS})"
+        con.execute(f"INSERT INTO {name} {select.format(rows=rows)}")
+    con.execute(f"DELETE FROM {DIRTY}")
+    con.execute(f"DROP TABLE {_KEYS}")
+    return count

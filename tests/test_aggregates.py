@@ -1,0 +1,211 @@
+"""The pre-aggregated tables (``ingest/aggregates.py``) give every page the numbers the rows
+give, on a random store (several players, rooms, sessions, variants, rulesets, stakes and
+days, hands without a session or a date, OFC Double matches) and after each kind of write:
+import, merge, rescore, removal of an import, upgrade of an older store. Each check also
+holds the maintained tables equal to a rebuild from the rows, and shows that the pages did
+read the aggregates (``agg_where`` answered)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pytest
+
+from dashboard.queries import fouls, opponents, options, overview, sessions, variants
+from dashboard.queries.aggregated import agg_where, rows_only
+from dashboard.queries.common import Filters, Stake, effective_names, shared_seats
+from ingest import api
+from ingest.aggregates import AGGREGATES
+from tests.helpers.store import PERSPECTIVE_A, PERSPECTIVE_B
+
+DEMO = Path(__file__).resolve().parents[1] / "data" / "demo"
+ROOMS = ("ofc-sim", "swc", "club")
+SESSIONS = tuple(f"s{i}" for i in range(6))
+OPPONENTS = ("Anna", "Zoë", "Bo", "Cy", "Dee", "Eve")
+STAKES = ((1.0, "EUR"), (0.5, "USD"), (2.0, None), None)
+OFFSETS = ("+00:00", "+01:00", "-05:00", "+05:30")
+
+
+def _random_hand(rng: random.Random, hand: dict[str, Any], n: int) -> dict[str, Any]:
+    """A demo hand moved to a random room, session, day, stake and ruleset, its opponents
+    renamed (a match's hands keep their names: its events name the winner)."""
+    if hand.get("match_id") is None:
+        hand["hand_id"] = f"r{n}"
+        hand["source"] = rng.choice(ROOMS)
+        names = rng.sample(OPPONENTS, len(hand["players"]))
+        rename = {p["name"]: (p["name"] if p["name"] == "Hero" else names[i])
+                  for i, p in enumerate(hand["players"])}
+        if rng.random() < 0.15:
+            rename["Hero"] = "Hero2"  # another name of mine
+        for p in hand["players"]:
+            p["name"] = rename[p["name"]]
+        hand["hero"] = rename.get(hand.get("hero") or "", hand.get("hero"))
+        hand["button"] = rename.get(hand.get("button") or "", hand.get("button"))
+        if rng.random() < 0.25:
+            hand["rules"] = {"scoring": "2-4"}
+        stake = rng.choice(STAKES)
+        hand.pop("stake", None)
+        hand.pop("currency", None)
+        if stake is not None:
+            hand["stake"], hand["currency"] = stake[0], stake[1]
+            if stake[1] is None:
+                hand.pop("currency")
+    if rng.random() < 0.1:
+        hand.pop("session_id", None)
+    else:
+        hand["session_id"] = rng.choice(SESSIONS)
+    if rng.random() < 0.05:
+        hand.pop("played_at", None)
+    else:  # distinct minutes over six days
+        day, minute = divmod(n * 37 % 8640, 1440)
+        hand["played_at"] = (f"2026-03-{10 + day:02d}T{minute // 60:02d}:{minute % 60:02d}:00"
+                             f"{rng.choice(OFFSETS)}")
+    return hand
+
+
+def _files(seed: int, count: int) -> list[bytes]:
+    """``count`` random hands (every variant of the demo) in three files."""
+    rng = random.Random(seed)
+    lines = [line for path in sorted(DEMO.glob("*.jsonl"))
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    picked = sorted(rng.sample(range(len(lines)), count))
+    hands = [json.dumps(_random_hand(rng, json.loads(lines[i]), i)) for i in picked]
+    third = len(hands) // 3
+    return ["\n".join(part).encode() + b"\n"
+            for part in (hands[:third], hands[third:2 * third], hands[2 * third:])]
+
+
+def _filters(con: duckdb.DuckDBPyConnection) -> list[Filters]:
+    """The filter sets the check runs: one player, me (two names, one kept to a room), and
+    the player narrowed by each sidebar filter the aggregates answer."""
+    me = effective_names(con, (api.MyName("Hero"), api.MyName("Hero2", "swc")))
+    return [
+        Filters(player="Hero"),
+        Filters(me=me, me_skip=shared_seats(con, me)),
+        Filters(player="Anna", ruleset="pineapple (scoring 2-4)", room="swc"),
+        Filters(player="Zoë", stake=Stake(1.0, "EUR"), session="s2", variant="pineapple"),
+        DATED,
+    ]
+
+
+DATED = Filters(player="Hero", date_from=date(2026, 3, 11), date_to=date(2026, 3, 13))
+
+
+PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
+    ("overview summary", lambda con, f: pd.DataFrame([overview.summary(con, f)])),
+    ("overview sessions", overview.sessions),
+    ("sessions", sessions.session_table),
+    ("fouls breakdowns", fouls.breakdowns),
+    ("variants", variants.table),
+    ("opponents", opponents.table),
+    ("sidebar", lambda con, f: pd.DataFrame([options.filter_options(con, f.player, f.me,
+                                                                     f.me_skip)])),
+    ("default player", lambda con, f: options.default_player(con)),
+    ("players", lambda con, f: options.players(con)),
+]
+"""Every query that reads the aggregates, as a page calls it."""
+
+
+def _same(a: Any, b: Any, what: str) -> None:
+    if isinstance(a, pd.DataFrame):
+        pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True),
+                                      rtol=1e-9, obj=what)
+    else:
+        assert a == b, what
+
+
+def check_pages(con: duckdb.DuckDBPyConnection, only: list[Filters] | None = None) -> int:
+    """Every page's numbers with the aggregates equal those from the rows, for every filter
+    set (or ``only`` these); the maintained aggregates equal a rebuild. Returns how many
+    filter sets the aggregates answered."""
+    answered = 0
+    for filters in only or _filters(con):
+        answered += agg_where(con, filters) is not None
+        for name, page in PAGES:
+            with rows_only():
+                expected = page(con, filters)
+            _same(page(con, filters), expected, f"{name} with {filters}")
+    if api.aggregates_present(con):
+        _same_as_rebuilt(con)
+    return answered
+
+
+def _dump(con: duckdb.DuckDBPyConnection, table: str) -> pd.DataFrame:
+    return con.execute(f"SELECT * FROM {table} ORDER BY ALL").df()
+
+
+def _same_as_rebuilt(con: duckdb.DuckDBPyConnection) -> None:
+    kept = {t: _dump(con, t) for t in AGGREGATES}
+    con.execute("BEGIN TRANSACTION")
+    try:
+        api.rebuild_aggregates(con)
+        for table, before in kept.items():
+            _same(before, _dump(con, table), f"{table} as maintained")
+    finally:
+        con.execute("ROLLBACK")
+
+
+@pytest.fixture(scope="module")
+def files() -> list[bytes]:
+    return _files(seed=25, count=330)
+
+
+@pytest.fixture
+def store(tmp_path: Path, files: list[bytes]) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A new store holding the first file and ``PERSPECTIVE_A`` (one hand of the merge)."""
+    con = api.connect(tmp_path / "agg.duckdb")
+    con.execute("SET GLOBAL TimeZone = 'UTC'")  # days are whole hours (test_dates_off_the_hour)
+    api.import_files([("a.jsonl", files[0]), ("pa.jsonl", PERSPECTIVE_A.encode())], con)
+    yield con
+    con.close()
+
+
+def test_import_merge_rescore_removal(store: duckdb.DuckDBPyConnection,
+                                      files: list[bytes]) -> None:
+    """Every filter set on the first import; after each later write the maintained tables
+    equal a rebuild (so every page's numbers still equal the rows') and the pages agree on
+    one filter set more."""
+    every = _filters(store)
+    assert check_pages(store) == len(every)
+    report = api.import_files([("b.jsonl", files[1]), ("pb.jsonl", PERSPECTIVE_B.encode()),
+                               ("c.jsonl", files[2])], store)
+    assert report.merged == 1 and report.stored > 200
+    assert check_pages(store, every[:1]) == 1
+    api.rescore(store, chunk_hands=150)  # several chunks, partitions across them
+    assert check_pages(store, every[1:2]) == 1
+    api.remove_imports(store, [report.files[0].import_id])
+    assert check_pages(store, every[2:4]) == 2
+
+
+def test_upgrade_builds_them(store: duckdb.DuckDBPyConnection) -> None:
+    """A store of version 7 (no aggregates) gets them on upgrade; one of this version that
+    lacks them (an earlier build) too, without a rescore. Without them the rows answer."""
+    for table in AGGREGATES:
+        store.execute(f"DROP TABLE {table}")
+    assert not api.aggregates_present(store)
+    assert agg_where(store, Filters(player="Hero")) is None
+    assert api.upgrade(store, notify=lambda _: None) is None
+    assert api.aggregates_present(store)
+    _same_as_rebuilt(store)
+    for table in AGGREGATES:
+        store.execute(f"DROP TABLE {table}")
+    store.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    result = api.upgrade(store, notify=lambda _: None)
+    assert result is not None and result.hands > 100
+    assert check_pages(store, _filters(store)[3:]) == 2
+
+
+def test_dates_off_the_hour(store: duckdb.DuckDBPyConnection) -> None:
+    """In a time zone half an hour off UTC a day is not a range of UTC hours: a date filter
+    reads the rows (the same numbers), the other filters still the aggregates."""
+    store.execute("SET GLOBAL TimeZone = 'Asia/Kolkata'")
+    assert agg_where(store, DATED) is None
+    assert agg_where(store, Filters(player="Hero")) is not None
+    assert check_pages(store, [DATED]) == 0

@@ -506,14 +506,6 @@ def _group(item: pytest.Item) -> str:
     return item.nodeid.split("::")[0]
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """Workers for ``-n auto``: the cores plus two. The three longest groups (Spark, the two
-    browser groups) spend much of their time waiting on other processes (the JVM, Chromium,
-    the servers, ``ofc`` commands), so two workers on two cores left a core idle part of the
-    time (docs/benchmarks.md, "The test suite")."""
-    return (os.cpu_count() or 1) + 2
-
-
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test gets its xdist group (:func:`_group`); browser tests are marked

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dashboard.queries import overview
@@ -34,6 +34,7 @@ walks = st.integers(min_value=1, max_value=3).flatmap(
             min_size=lines, max_size=lines)))
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 1,200 floats an example
 @given(walks, st.integers(min_value=8, max_value=120))
 def test_every_bucket_keeps_each_lines_min_and_max_and_both_ends(
         lines: list[list[float]], max_points: int) -> None:

@@ -55,13 +55,8 @@ WAIT_SECONDS = 300.0
 def db_path(argv: list[str] | None = None) -> Path:
     """The database the app runs on: ``--db PATH`` after ``--`` on the streamlit command line,
     else ``$OFC_DB``, else ``data/ofc.duckdb`` (:func:`ingest.api.default_db_path`)."""
-    args = sys.argv[1:] if argv is None else argv
-    for i, arg in enumerate(args):
-        if arg == "--db" and i + 1 < len(args):
-            return Path(args[i + 1])
-        if arg.startswith("--db="):
-            return Path(arg.split("=", 1)[1])
-    return api.default_db_path()
+    given = _option(sys.argv[1:] if argv is None else argv, "--db")
+    return Path(given) if given is not None else api.default_db_path()
 
 
 def parquet_dir(argv: list[str] | None = None) -> Path | None:
@@ -71,14 +66,24 @@ def parquet_dir(argv: list[str] | None = None) -> Path | None:
     >>> parquet_dir(["--parquet", "tables"])
     PosixPath('tables')
     """
-    args = sys.argv[1:] if argv is None else argv
+    given = _option(sys.argv[1:] if argv is None else argv, "--parquet")
+    if given is None:
+        given = os.environ.get(api.PARQUET_ENV) or None
+    return Path(given) if given is not None else None
+
+
+def _option(args: list[str], name: str) -> str | None:
+    """The value of option ``name`` in ``args`` (``name VALUE`` or ``name=VALUE``), if given.
+
+    >>> _option(["--", "--db=x.duckdb"], "--db")
+    'x.duckdb'
+    """
     for i, arg in enumerate(args):
-        if arg == "--parquet" and i + 1 < len(args):
-            return Path(args[i + 1])
-        if arg.startswith("--parquet="):
-            return Path(arg.split("=", 1)[1])
-    env = os.environ.get(api.PARQUET_ENV)
-    return Path(env) if env else None
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def read_only() -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 
 import duckdb
 
+from dashboard.queries.conditions import conjunction
 from dashboard.queries.fetch import Connection, fetch_all
 from dashboard.queries.filter_set import Filters, Stake
 from dashboard.queries.me_sql import not_me
@@ -112,18 +113,7 @@ def agg_filters(filters: Filters) -> tuple[str, list[Any]] | None:
         return None
     if filters.me and not_me(filters, "", "")[0]:
         return None
-    parts: list[str] = []
-    params: list[Any] = []
-    if filters.me:
-        mine, more = _mine(filters.me)
-        parts.append(mine)
-        params += more
-    for name, sql in _CONDITIONS:
-        value = getattr(filters, name)
-        if value is not None:
-            parts.append(sql)
-            params += _BOUND[name](value) if name in _BOUND else [value]
-    return (" AND ".join(parts) or "TRUE"), params
+    return conjunction(filters, _mine(filters.me) if filters.me else None, _CONDITIONS, _BOUND)
 
 
 def _whole_hours(con: Connection, filters: Filters) -> bool:

@@ -86,15 +86,28 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
     parameters, in order. ``'TRUE'`` when nothing is filtered. It reads no ``hands`` column
     (the room is found by a subquery), so a query that needs none can run over
     ``hand_players hp`` alone (:data:`PLAYER_ROWS`)."""
+    mine = me_sql(filters.me, "hp", filters.me_skip) if filters.me else None
+    return conjunction(filters, mine, _CONDITIONS, _BOUND)
+
+
+def conjunction(filters: Filters, mine: tuple[str, list[Any]] | None,
+                conditions: tuple[tuple[str, str], ...],
+                bound: dict[str, Callable[[Any], list[Any]]]) -> tuple[str, list[Any]]:
+    """``mine`` (the "me" condition and its parameters, if any) and each of ``conditions``
+    (a filter's name and its SQL) whose filter is set, joined by ``AND`` (``'TRUE'`` when
+    none), with their parameters in order: a filter's value, or ``bound[name](value)``.
+
+    >>> conjunction(Filters(player="Hero"), None, (("player", "p = ?"), ("room", "r = ?")), {})
+    ('p = ?', ['Hero'])
+    """
     parts: list[str] = []
     params: list[Any] = []
-    if filters.me:
-        mine, more = me_sql(filters.me, "hp", filters.me_skip)
-        parts.append(mine)
-        params += more
-    for name, sql in _CONDITIONS:
+    if mine is not None:
+        parts.append(mine[0])
+        params += mine[1]
+    for name, sql in conditions:
         value = getattr(filters, name)
         if value is not None:
             parts.append(sql)
-            params += _BOUND[name](value) if name in _BOUND else [value]
+            params += bound[name](value) if name in bound else [value]
     return (" AND ".join(parts) or "TRUE"), params

@@ -1,12 +1,15 @@
-"""Benchmark: the ``strong`` bot (learned value, no clairvoyance) at a three-handed pineapple
-table against ``careful`` and ``chaser`` (issue 21 point 5).
+"""Benchmark: the ``strong`` bot (learned value, no clairvoyance) at a three-handed table
+against ``careful`` and ``chaser`` (issue 21 points 1 and 5): pineapple by default, any preset
+with ``--variant``, and a weights file not shipped yet with ``--weights`` (how a trained value
+is checked before it ships).
 
 Plays ``--hands`` hands in sessions of ``--session`` hands, the three policies rotating over
 the seats session by session (so no policy keeps a seat), and prints per policy: points a hand
 (mean and standard error over hands), foul %, Fantasyland entry % (of its normal hands),
 royalties a hand (of its normal hands, fouls counted as 0), and CPU seconds. Usage:
-``python benchmarks/bench_strong.py [--hands 20000] [--session 500] [--seed 1]``; the last line
-printed is JSON.
+``python benchmarks/bench_strong.py [--hands 20000] [--session 500] [--seed 1] [--variant V]
+[--weights FILE]``; the last line printed is JSON (with the ``policy`` the strong seat played:
+``learned-<variant>``, or ``careful`` where no value fits the preset).
 """
 
 from __future__ import annotations
@@ -28,15 +31,26 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ofc_core.batch import score_records  # noqa: E402
-from ofc_core.play.engine import Table  # noqa: E402
+from ofc_core.play.engine import Policy, Table  # noqa: E402
+from ofc_core.play.learned_rollouts import LearnedRollouts  # noqa: E402
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.sessions import SessionSpec, play_session  # noqa: E402
+from ofc_core.play.strong import StrongPolicy  # noqa: E402
+from ofc_core.play.value import PositionValue, read_value  # noqa: E402
 from ofc_core.rules import PRESETS  # noqa: E402
 
 NAMES = ("strong", "careful", "chaser")
 
 
-def play(hands: int, session: int, seed: int) -> dict[str, dict[str, list[float]]]:
+def seat(name: str, weights: PositionValue | None) -> Policy:
+    """The policy ``name``; ``strong`` by ``weights`` where given."""
+    if name == "strong" and weights is not None:
+        return StrongPolicy(rollouts=LearnedRollouts(weights=weights))
+    return policy(name)
+
+
+def play(hands: int, session: int, seed: int, variant: str = "pineapple",
+         weights: PositionValue | None = None) -> dict[str, dict[str, list[float]]]:
     rng = random.Random(seed)
     stats: dict[str, dict[str, list[float]]] = {
         n: {"points": [], "foul": [], "fl": [], "royalties": []} for n in NAMES}
@@ -44,7 +58,7 @@ def play(hands: int, session: int, seed: int) -> dict[str, dict[str, list[float]
     while done < hands:
         shift = (done // session) % 3
         seats = NAMES[shift:] + NAMES[:shift]
-        table = Table(PRESETS["pineapple"], seats, tuple(policy(n) for n in seats))
+        table = Table(PRESETS[variant], seats, tuple(seat(n, weights) for n in seats))
         count = min(session, hands - done)
         records = play_session(table, SessionSpec(f"strong-{done}", count), rng)
         scores = score_records(records)
@@ -67,9 +81,13 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--session", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", default="pineapple", choices=sorted(PRESETS))
+    parser.add_argument("--weights", type=Path, help="a weights file (default: the shipped one)")
     args = parser.parse_args()
+    weights = read_value(args.weights) if args.weights else None
+    played = LearnedRollouts(weights=weights).value_for(PRESETS[args.variant])
     started = time.process_time()
-    stats = play(args.hands, args.session, args.seed)
+    stats = play(args.hands, args.session, args.seed, args.variant, weights)
     out: dict[str, object] = {}
     for name, s in stats.items():
         points = np.array(s["points"])
@@ -79,6 +97,9 @@ def main() -> None:
                      "fl_entry_pct": round(100 * float(np.mean(s["fl"])), 1),
                      "royalties_a_hand": round(float(np.mean(s["royalties"])), 2)}
         print(name, out[name])
+    out["variant"] = args.variant
+    out["policy"] = f"learned-{played.variant}" if played else "careful"
+    out["weights"] = str(args.weights or "shipped")
     out["hands"] = args.hands
     out["cpu_s"] = round(time.process_time() - started, 1)
     out["load_average"] = round(os.getloadavg()[0], 1)

@@ -8,11 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ofc_core.batch_boards import score_boards_under
 from ofc_core.board import Board
 from ofc_core.cards import parse_cards
+from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
 from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
-from ofc_core.play.value import load_value
+from ofc_core.play.value import fantasyland_credit, load_value
 from ofc_core.play.value_features import FEATURES, features, width
 from ofc_core.play.value_train import train
 from ofc_core.rules import PRESETS, resolve
@@ -81,3 +83,24 @@ def test_joker_and_2_7_features():
                               board("Kh-Qc5d3s-Ah")]), low27=True)[:, FEATURES:]
     assert lows[:, 0].tolist() == [1, 0, 0]  # live low; paired; a queen
     assert lows[0, 1] == pytest.approx(6 / 13)  # its highest: a seven
+
+
+def test_a_2_7_value_credits_no_fantasyland_its_bots_cannot_set():
+    """The 2-7 labels credited pineapple's Fantasyland (+16.9) for a king-or-better top, but
+    the bots set a 2-7 Fantasyland hand plainly and it mostly fouls: the learned value (its
+    training and the strong bot) credits it nothing; pineapple keeps its credit."""
+    low = PRESETS["2-7-pineapple"]
+    rng = np.random.default_rng(3)
+    sets = [set_fantasyland([int(c) for c in rng.permutation(52)[:14]], low) for _ in range(200)]
+    plain = np.stack([board_array((p.top, p.middle, p.bottom)) for p in sets])
+    assert score_boards_under(plain, low).fouled.mean() > 0.9
+    assert fl_table(low, fantasyland_credit).tolist() == [0.0] * 18
+    pine = PRESETS["pineapple"]
+    assert np.array_equal(fl_table(pine, fantasyland_credit),
+                          fl_table(pine, default_fantasyland_value))
+    value = load_value("pineapple")
+    assert value is not None
+    kings = board("KhKd4c-8h5d4s3c2h-AhAdAc8s5d")[None]  # a sound 2-7 board, kings on top
+    earned = value.terminal(kings, low, fl_table(low, default_fantasyland_value))
+    credited = value.terminal(kings, low, fl_table(low, fantasyland_credit))
+    assert earned[0] - credited[0] == pytest.approx(default_fantasyland_value(low, 14))

@@ -30,8 +30,9 @@ from ofc_core.play.cube import accepts_by_score, offers_by_score
 from ofc_core.play.engine import CubeView, Placement, View
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
-from ofc_core.play.rollout import ROW_SIZE, ROW_START, board_array, default_fantasyland_value
+from ofc_core.play.rollout import ROW_SIZE, ROW_START, board_array
 from ofc_core.play.rollout import fl_table as make_fl_table
+from ofc_core.play.value import fantasyland_credit
 
 
 @dataclass
@@ -50,7 +51,7 @@ class StrongPolicy:
         if value is None or not value.knows(after_street):
             return self.fallback.place(view, rng)  # a variant or a board it was not trained on
         before = board_array(view.board)
-        fl = make_fl_table(view.ruleset, default_fantasyland_value)
+        fl = make_fl_table(view.ruleset, fantasyland_credit)
         dealt = np.array([view.dealt], np.int8)
         after, _ = best_options(before[None], dealt, view.place, value, view.ruleset, fl)
         return _placement(before, after[0], view.dealt)

@@ -14,8 +14,10 @@ the runtime and the training then share one code path for features and values).
    :data:`ROUNDS` rounds in all.
 2. **Labels, last street first.** A board of 11 cards is labelled by the mean, over ``deals``
    sampled last streets (3 cards from the 41 not on it), of the best exact terminal value among
-   that street's placements. Its network is fitted, then a board of 9 cards is labelled the
-   same way by the best 11-card network value, and so on down to the first five (5 cards).
+   that street's placements (a Fantasyland the top earns credited by
+   :func:`~ofc_core.play.value.fantasyland_credit`: none at 2-7). Its network is fitted, then a
+   board of 9 cards is labelled the same way by the best 11-card network value, and so on down
+   to the first five (5 cards).
 3. **Fit.** Each network (two ReLU layers) minimises the squared error by Adam on 90 % of the
    positions; the other 10 % are held out and measured (:class:`StreetReport`).
 
@@ -43,10 +45,10 @@ from ofc_core.batch_boards import score_boards_under
 from ofc_core.play.engine import Policy, Rows, Table
 from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
 from ofc_core.play.policies import policy
-from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
+from ofc_core.play.rollout import board_array, fl_table
 from ofc_core.play.sessions import SessionSpec, play_session
 from ofc_core.play.strong import StrongPolicy
-from ofc_core.play.value import Network, Pool, PositionValue
+from ofc_core.play.value import Network, Pool, PositionValue, fantasyland_credit
 from ofc_core.play.value_features import features
 from ofc_core.rules import PRESETS, MiddleKind, Ruleset, Street
 
@@ -265,7 +267,7 @@ def _fit_streets(variant: str, boards: dict[int, np.ndarray], pool: Pool, meta: 
                  seed: int, progress: Progress) -> Trained:
     """Label and fit the networks of ``boards`` last street first (see the module's doc)."""
     ruleset = PRESETS[variant]
-    fl_values = fl_table(ruleset, default_fantasyland_value)
+    fl_values = fl_table(ruleset, fantasyland_credit)
     rng = np.random.default_rng(seed)
     value = PositionValue(variant, {}, pool, 2, dict(meta))
     reports = []

@@ -6,7 +6,8 @@ is checked before it ships).
 Plays ``--hands`` hands in sessions of ``--session`` hands, the three policies rotating over
 the seats session by session (so no policy keeps a seat), and prints per policy: points a hand
 (mean and standard error over hands), foul %, Fantasyland entry % (of its normal hands),
-royalties a hand (of its normal hands, fouls counted as 0), and CPU seconds. Usage:
+royalties a hand (of its normal hands, fouls counted as 0), and CPU seconds (the figures so
+far after each session too, so a run cut short still reports). Usage:
 ``python benchmarks/bench_strong.py [--hands 20000] [--session 500] [--seed 1] [--variant V]
 [--weights FILE]``; the last line printed is JSON (with the ``policy`` the strong seat played:
 ``learned-<variant>``, or ``careful`` where no value fits the preset).
@@ -72,8 +73,22 @@ def play(hands: int, session: int, seed: int, variant: str = "pineapple",
                 s["fl"].append(float(scores.fantasyland_next[k, i] > 0))
                 s["royalties"].append(float(scores.royalties[k, i].sum()))
         done += count
-        print(done, flush=True)
+        print(done, json.dumps(summary(stats)), flush=True)  # so far: a run cut short says
     return stats
+
+
+def summary(stats: dict[str, dict[str, list[float]]]) -> dict[str, dict[str, float]]:
+    """Per policy: points a hand and its standard error, foul %, Fantasyland entry %,
+    royalties a hand (see the module's doc)."""
+    out = {}
+    for name, s in stats.items():
+        points = np.array(s["points"])
+        out[name] = {"points_a_hand": round(float(points.mean()), 3),
+                     "se": round(float(points.std(ddof=1) / np.sqrt(len(points))), 3),
+                     "foul_pct": round(100 * float(np.mean(s["foul"])), 1),
+                     "fl_entry_pct": round(100 * float(np.mean(s["fl"])), 1),
+                     "royalties_a_hand": round(float(np.mean(s["royalties"])), 2)}
+    return out
 
 
 def main() -> None:
@@ -89,14 +104,9 @@ def main() -> None:
     started = time.process_time()
     stats = play(args.hands, args.session, args.seed, args.variant, weights)
     out: dict[str, object] = {}
-    for name, s in stats.items():
-        points = np.array(s["points"])
-        out[name] = {"points_a_hand": round(float(points.mean()), 3),
-                     "se": round(float(points.std(ddof=1) / np.sqrt(len(points))), 3),
-                     "foul_pct": round(100 * float(np.mean(s["foul"])), 1),
-                     "fl_entry_pct": round(100 * float(np.mean(s["fl"])), 1),
-                     "royalties_a_hand": round(float(np.mean(s["royalties"])), 2)}
-        print(name, out[name])
+    for name, row in summary(stats).items():
+        out[name] = row
+        print(name, row)
     out["variant"] = args.variant
     out["policy"] = f"learned-{played.variant}" if played else "careful"
     out["weights"] = str(args.weights or "shipped")

@@ -5,6 +5,8 @@ weights (a house rule its preset's)."""
 
 from __future__ import annotations
 
+from importlib import resources
+
 import numpy as np
 import pytest
 
@@ -14,10 +16,10 @@ from ofc_core.cards import parse_cards
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
 from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
-from ofc_core.play.value import fantasyland_credit, load_value
+from ofc_core.play.value import DATA, FORMAT, fantasyland_credit, load_value
 from ofc_core.play.value_features import FEATURES, features, width
 from ofc_core.play.value_train import train
-from ofc_core.rules import PRESETS, resolve
+from ofc_core.rules import PRESETS, MiddleKind, resolve
 
 TRAINED = ("pineapple", "regular")
 NETWORKS = {"regular": [5, 6, 7, 8, 9, 10, 11, 12], "turbo": [5, 9]}
@@ -64,6 +66,30 @@ def test_each_shipped_value_loads_fits_its_preset_and_values_a_board(variant: st
     # the dealt kings stay together (the top, or the bottom): never split across two rows
     kings = [int(np.flatnonzero(after[0] == c)[0]) for c in dealt[0, :2]]
     assert (kings[0] < 3) == (kings[1] < 3) and (kings[0] >= 8) == (kings[1] >= 8)
+
+
+@pytest.mark.parametrize("variant", TRAINED)
+def test_each_shipped_file_is_what_the_seeded_command_writes(variant: str):
+    """The metadata of each shipped file: the command's defaults and seed 1, the preset's
+    deck and middle, one network per board size of the shape the code builds, a report per
+    network, and a small file (docs/review.md gives its size, CPU seconds and fits)."""
+    value = load_value(variant)
+    assert value is not None
+    meta = value.meta
+    assert (meta["format"], meta["variant"], meta["opponents"]) == (FORMAT, variant, 2)
+    assert (meta["seed"], meta["hands"], meta["deals"], meta["epochs"]) == (1, 6000, 10, 15)
+    ruleset = PRESETS[variant]
+    assert (value.jokers, value.low27) == (ruleset.jokers > 0,
+                                           ruleset.middle is MiddleKind.LOW_27)
+    assert sorted(value.networks) == NETWORKS.get(variant, [5, 7, 9, 11])
+    wide = width(value.jokers, value.low27)
+    for net in value.networks.values():
+        assert [w.shape for w, _ in net.layers] == [(wide, 64), (64, 32), (32, 1)]
+        assert net.mean.shape == net.scale.shape == (wide,)
+    assert len(meta["held_out"]) == len(value.networks) and meta["cpu_seconds"] > 0
+    assert 0 <= value.pool.fouled < 1 and all(len(r) > 100 for r in value.pool.rows)
+    shipped = resources.files("ofc_core.play").joinpath(DATA, f"value-{variant}.npz")
+    assert len(shipped.read_bytes()) < 1_000_000
 
 
 def test_a_house_rule_plays_with_its_presets_value_or_falls_back():

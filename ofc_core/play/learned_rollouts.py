@@ -11,7 +11,7 @@ reads only the board so far and that street's cards, never the cards of later st
 test in ``tests/test_value.py`` changes them and finds the same choice).
 
 Each hand is played with the value of its own preset (``ofc_core/play/data/value-<preset>.npz``,
-where one ships: pineapple and regular; ``ofc train-value`` trains the others); a house rule
+where one ships: docs/review.md lists them; ``ofc train-value`` trains the others); a house rule
 plays with its preset's value, whose terminal value scores the house rule's own scoring and
 royalties. A ruleset no shipped value fits (``double``, a preset not trained yet, a house rule
 that adds jokers to a preset trained without them:

@@ -15,7 +15,9 @@ Fixtures
     A database with the committed demo sample (``data/demo/``) imported through the real
     importer (``ingest.api.import_paths``); missing demo files fail the tests using it.
 ``chromium_path`` (session)
-    The Chromium executable the browser tests drive (``/usr/bin/chromium``). Without one they
+    The Chromium executable the browser tests drive: Debian's ``chromium-headless-shell``
+    when installed (the same engine without the desktop browser around it: a quarter less CPU
+    a page load, measured in docs/testing.md), else ``/usr/bin/chromium``. Without one they
     are skipped, except under ``OFC_REQUIRE_BROWSER=1`` (set by ``.ci/run``, which installs
     Chromium), where a missing browser fails them.
 ``ofc_script`` (session)
@@ -368,7 +370,8 @@ def check_golden() -> Callable[[Path, Sequence[object]], None]:
     return check
 
 
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium",
+                       "/usr/bin/chromium-browser")
 
 
 @pytest.fixture(scope="session")
@@ -377,8 +380,9 @@ def chromium_path() -> str:
     found = next((c for c in CHROMIUM_CANDIDATES if Path(c).is_file()), None) or \
         shutil.which("chromium") or shutil.which("chromium-browser")
     if found is None:
-        message = ("no Chromium executable (/usr/bin/chromium): install Debian's chromium "
-                   "package, as .ci/run does")
+        message = ("no Chromium executable (/usr/bin/chromium-headless-shell or "
+                   "/usr/bin/chromium): install Debian's chromium-headless-shell package, as "
+                   ".ci/run does")
         if os.environ.get("OFC_REQUIRE_BROWSER") == "1":
             pytest.fail(message)
         pytest.skip(message)
@@ -419,14 +423,18 @@ def worker_tab(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def tab(worker_tab: Any) -> Any:
-    """The worker's tab for one test: 1400 x 2000, timeouts 60 s (a shared, busy machine)."""
+def tab(worker_tab: Any) -> Iterator[Any]:
+    """The worker's tab for one test: 1400 x 2000, timeouts 60 s (a shared, busy machine);
+    left on ``about:blank`` afterwards. An open dashboard page polls its server every 2 s
+    (:mod:`dashboard.freshness`): left open between tests it cost its server and Chromium
+    about a third of a core for the rest of the session (docs/testing.md)."""
     from playwright.sync_api import expect
 
     worker_tab.set_viewport_size({"width": 1400, "height": 2000})
     worker_tab.set_default_timeout(60_000)
     expect.set_options(timeout=60_000)
-    return worker_tab
+    yield worker_tab
+    worker_tab.goto("about:blank")
 
 
 def _first_visit(worker_tab: Any, url: str) -> None:
@@ -435,6 +443,7 @@ def _first_visit(worker_tab: Any, url: str) -> None:
     entry, not of a page), which would cover a test's screenshots."""
     page = open_page(worker_tab, url)
     page.get_by_role("heading", name="Overview").first.wait_for(timeout=90_000)
+    page.goto("about:blank")  # not polling the server until a test opens a page
 
 
 @pytest.fixture(scope="session")

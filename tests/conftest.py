@@ -83,6 +83,7 @@ import os
 import random
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -541,3 +542,20 @@ def serve_dashboard(ofc_script: str, tmp_path: Path) -> Iterator[Callable[[Path]
             return servers.enter_context(start_dashboard(ofc_script, db, folder)).url
 
         yield start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None
+                            ) -> Iterator[None]:
+    """With ``OFC_TEST_TIMELINE=FILE`` (``benchmarks/bench_suite.py --timeline``), each test's
+    worker, xdist group, start and end (setup to teardown, ``time.time()``) are appended to
+    FILE as one JSON line: where the suite's wall time goes, worker by worker."""
+    path = os.environ.get("OFC_TEST_TIMELINE")
+    started = time.time()
+    yield
+    if path:
+        line = {"worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "test": item.nodeid,
+                "group": _group(item), "start": round(started, 3),
+                "end": round(time.time(), 3)}
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")

@@ -4,7 +4,13 @@ and the sum of the tests' own durations (setup, call and teardown, as ``--durati
 reports them). On a machine shared with other work the wall time follows the load; CPU time
 and the sum of durations are the steadier figures.
 
-    python benchmarks/bench_suite.py [--checkout DIR] [--env CI=true] [-- PYTEST ARGS...]
+    python benchmarks/bench_suite.py [--checkout DIR] [--env CI=true] [--timeline]
+                                     [-- PYTEST ARGS...]
+
+``--timeline`` records when each test ran on which worker (``OFC_TEST_TIMELINE``, see
+``tests/conftest.py``) and adds, per worker, its busy time and when it finished, and per
+long group (``spark``, ``browser``, ``browser-writable``; the modules together) its worker,
+span and test time: whether the wall time is the slowest group's or the packing's.
 
 Prints the pytest summary line and, last, one line of JSON.
 """
@@ -18,7 +24,9 @@ import re
 import resource
 import subprocess
 import sys
+import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 DURATION = re.compile(r"^\s*([0-9.]+)s (setup|call|teardown)\s+\S", re.MULTILINE)
@@ -47,15 +55,58 @@ def run(checkout: Path, env: dict[str, str], args: list[str]) -> dict[str, objec
             "load_before": round(load, 2), "load_after": round(os.getloadavg()[0], 2)}
 
 
+LONG_GROUPS = ("spark", "browser", "browser-writable")
+"""The xdist groups reported one by one (``tests/conftest.py``); the rest are modules."""
+
+
+def timeline(path: Path) -> dict[str, object]:
+    """Per worker and per long group, from the lines ``OFC_TEST_TIMELINE`` wrote: seconds
+    from the first test's start (``first``/``last``: span; ``busy``: the tests' own time)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    if not rows:
+        return {}
+    zero = min(r["start"] for r in rows)
+    spans: dict[str, dict[str, list[float]]] = {"workers": defaultdict(list),
+                                                "groups": defaultdict(list)}
+    out: dict[str, dict[str, dict[str, object]]] = {"workers": {}, "groups": {}}
+    for r in rows:
+        group = r["group"] if r["group"] in LONG_GROUPS else "modules"
+        for kind, key in (("workers", r["worker"]), ("groups", group)):
+            spans[kind][key] += [r["start"] - zero, r["end"] - zero, r["end"] - r["start"]]
+    for kind, by_key in spans.items():
+        for key, flat in sorted(by_key.items()):
+            starts, ends, busy = flat[0::3], flat[1::3], flat[2::3]
+            out[kind][key] = {"first_s": round(min(starts), 1), "last_s": round(max(ends), 1),
+                              "busy_s": round(sum(busy), 1), "tests": len(busy)}
+    for group, figures in out["groups"].items():
+        figures["workers"] = sorted({r["worker"] for r in rows if (
+            r["group"] if r["group"] in LONG_GROUPS else "modules") == group})
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an environment variable for the run (repeatable)")
+    parser.add_argument("--timeline", action="store_true",
+                        help="record and summarise when each test ran on which worker")
     parser.add_argument("pytest_args", nargs="*", help="passed on to pytest (after --)")
     args = parser.parse_args()
     env = dict(item.split("=", 1) for item in args.env)
-    result = run(args.checkout.resolve(), env, args.pytest_args)
+    with tempfile.TemporaryDirectory() as scratch:
+        lines = Path(scratch) / "timeline.jsonl"
+        if args.timeline:
+            env["OFC_TEST_TIMELINE"] = str(lines)
+        result = run(args.checkout.resolve(), env, args.pytest_args)
+        if args.timeline and lines.exists():
+            result["timeline"] = timeline(lines)
+            for kind, figures in result["timeline"].items():
+                for key, f in figures.items():
+                    print(f"{kind[:-1]:6} {key:18} {f['first_s']:7.1f} -> {f['last_s']:7.1f} s,"
+                          f" busy {f['busy_s']:7.1f} s, {f['tests']} tests"
+                          f"{' on ' + ','.join(f['workers']) if 'workers' in f else ''}",
+                          file=sys.stderr)
     print(result["summary"])
     print(json.dumps(result))
     return 0 if result["exit"] == 0 else 1

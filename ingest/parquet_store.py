@@ -7,9 +7,10 @@ and the user's notes and tags as ``NAME.parquet``, a file (``ofc export``) or a 
 files (Spark). :func:`open_parquet` creates the schema's tables empty in memory, then replaces
 each one the folder holds by a view with the schema's columns and types, in the schema's
 order (``read_parquet(..., hive_partitioning = true)``; the partition columns read as text, a
-column an older writer did not write is NULL). A table the folder lacks (``decisions``,
-``my_names``, the watched folders; the notes and tags of a Spark folder) stays the schema's
-empty table, so every query of the pages runs unchanged.
+column an older writer did not write is NULL). A table the folder lacks (the watched folders;
+in a Spark folder, or an export older than this, the reviewed ``decisions``, ``my_names`` and
+the notes and tags) stays the schema's empty table, so every query of the pages runs
+unchanged.
 
 Hand keys differ between the writers (the store numbers hands 1, 2, ...; Spark keys a hand
 ``import_id << 32 | line``): both are unique BIGINTs in import order, and the pages use them
@@ -109,9 +110,15 @@ def _column(name: str, want: str, have: str | None) -> str:
     return f"CAST({quoted} AS {want}) AS {quoted}"
 
 
+COPIED = ("my_names",)
+"""Small tables copied into memory rather than viewed, rows in the file's order: the user's
+names are listed ``ORDER BY added_at, rowid`` (in the order added), and a view has no
+``rowid``."""
+
+
 def attach_tables(con: duckdb.DuckDBPyConnection, folder: Path) -> list[str]:
     """Replace every schema table of ``con`` that ``folder`` holds by a view over its
-    Parquet files; returns the tables replaced."""
+    Parquet files (fill it from them, for :data:`COPIED`); returns the tables found."""
     found = []
     tables = [str(t) for (t,) in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
@@ -123,8 +130,11 @@ def attach_tables(con: duckdb.DuckDBPyConnection, folder: Path) -> list[str]:
         want = _columns(con, name)
         have = _columns(con, f"SELECT * FROM {source}")
         select = ", ".join(_column(c, t, have.get(c)) for c, t in want.items())
-        con.execute(f"DROP TABLE {name}")
-        con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
+        if name in COPIED:
+            con.execute(f"INSERT INTO {name} SELECT {select} FROM {source}")
+        else:
+            con.execute(f"DROP TABLE {name}")
+            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
         found.append(name)
     return found
 

@@ -19,7 +19,10 @@ from ingest import store
 from ingest.hand_tables import HAND_TABLES
 from ingest.notes import NOTE_TABLES
 
-OTHER_TABLES = ("imports", "rejected", "meta", *NOTE_TABLES)
+OTHER_TABLES = ("imports", "rejected", "meta", "decisions", "my_names", *NOTE_TABLES)
+"""Written as one file each: the ledger, the reviewed decisions (keyed by source, hand id
+and player, as the notes: valid beside any writer's hand keys) and the user's names, so that
+``ofc dashboard --parquet`` shows the Review page and "me" as the store does."""
 MONTH = "coalesce(strftime(timezone('UTC', h.played_at), '%Y-%m'), 'unknown')"
 
 
@@ -51,7 +54,9 @@ def export_parquet(con: duckdb.DuckDBPyConnection, folder: Path) -> dict[str, in
                     "(FORMAT PARQUET, PARTITION_BY (variant, month), OVERWRITE)")
         written[name] = _count(con, name)
     for name in OTHER_TABLES:
-        con.execute(f"COPY {name} TO {_quote(folder / f'{name}.parquet')} (FORMAT PARQUET)")
+        rows = "(SELECT * FROM my_names ORDER BY added_at, rowid)" if name == "my_names" else \
+            name  # the names in the order they were added (ingest.identity.my_names)
+        con.execute(f"COPY {rows} TO {_quote(folder / f'{name}.parquet')} (FORMAT PARQUET)")
         written[name] = _count(con, name)
     return written
 

@@ -15,7 +15,9 @@ Fixtures
     A database with the committed demo sample (``data/demo/``) imported through the real
     importer (``ingest.api.import_paths``); missing demo files fail the tests using it.
 ``chromium_path`` (session)
-    The Chromium executable the browser tests drive (``/usr/bin/chromium``). Without one they
+    The Chromium executable the browser tests drive: Debian's ``chromium-headless-shell``
+    when installed (the same engine without the desktop browser around it: a quarter less CPU
+    a page load, measured in docs/testing.md), else ``/usr/bin/chromium``. Without one they
     are skipped, except under ``OFC_REQUIRE_BROWSER=1`` (set by ``.ci/run``, which installs
     Chromium), where a missing browser fails them.
 ``ofc_script`` (session)
@@ -81,6 +83,7 @@ import os
 import random
 import shutil
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -368,7 +371,8 @@ def check_golden() -> Callable[[Path, Sequence[object]], None]:
     return check
 
 
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium",
+                       "/usr/bin/chromium-browser")
 
 
 @pytest.fixture(scope="session")
@@ -377,8 +381,9 @@ def chromium_path() -> str:
     found = next((c for c in CHROMIUM_CANDIDATES if Path(c).is_file()), None) or \
         shutil.which("chromium") or shutil.which("chromium-browser")
     if found is None:
-        message = ("no Chromium executable (/usr/bin/chromium): install Debian's chromium "
-                   "package, as .ci/run does")
+        message = ("no Chromium executable (/usr/bin/chromium-headless-shell or "
+                   "/usr/bin/chromium): install Debian's chromium-headless-shell package, as "
+                   ".ci/run does")
         if os.environ.get("OFC_REQUIRE_BROWSER") == "1":
             pytest.fail(message)
         pytest.skip(message)
@@ -419,14 +424,18 @@ def worker_tab(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def tab(worker_tab: Any) -> Any:
-    """The worker's tab for one test: 1400 x 2000, timeouts 60 s (a shared, busy machine)."""
+def tab(worker_tab: Any) -> Iterator[Any]:
+    """The worker's tab for one test: 1400 x 2000, timeouts 60 s (a shared, busy machine);
+    left on ``about:blank`` afterwards. An open dashboard page polls its server every 2 s
+    (:mod:`dashboard.freshness`): left open between tests it cost its server and Chromium
+    about a third of a core for the rest of the session (docs/testing.md)."""
     from playwright.sync_api import expect
 
     worker_tab.set_viewport_size({"width": 1400, "height": 2000})
     worker_tab.set_default_timeout(60_000)
     expect.set_options(timeout=60_000)
-    return worker_tab
+    yield worker_tab
+    worker_tab.goto("about:blank")
 
 
 def _first_visit(worker_tab: Any, url: str) -> None:
@@ -435,6 +444,7 @@ def _first_visit(worker_tab: Any, url: str) -> None:
     entry, not of a page), which would cover a test's screenshots."""
     page = open_page(worker_tab, url)
     page.get_by_role("heading", name="Overview").first.wait_for(timeout=90_000)
+    page.goto("about:blank")  # not polling the server until a test opens a page
 
 
 @pytest.fixture(scope="session")
@@ -532,3 +542,20 @@ def serve_dashboard(ofc_script: str, tmp_path: Path) -> Iterator[Callable[[Path]
             return servers.enter_context(start_dashboard(ofc_script, db, folder)).url
 
         yield start
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None
+                            ) -> Iterator[None]:
+    """With ``OFC_TEST_TIMELINE=FILE`` (``benchmarks/bench_suite.py --timeline``), each test's
+    worker, xdist group, start and end (setup to teardown, ``time.time()``) are appended to
+    FILE as one JSON line: where the suite's wall time goes, worker by worker."""
+    path = os.environ.get("OFC_TEST_TIMELINE")
+    started = time.time()
+    yield
+    if path:
+        line = {"worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), "test": item.nodeid,
+                "group": _group(item), "start": round(started, 3),
+                "end": round(time.time(), 3)}
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")

@@ -4,9 +4,11 @@ read-only.
 
 The store is the demo sample plus a second room with another stake and currency
 (``rooms_db_path``), with a note and tags added so that the notes tables and the tag filter
-are read from Parquet too; every page's main queries (``tests/helpers/pages.py``) run on the
-store and on an in-memory connection over its export (:func:`ingest.api.open_parquet`), for the
-player with the most hands, under a tag, and for the second under a room and a stake.
+are read from Parquet too, the demo's reviewed decisions (the Review page's numbers) and the
+user's names ("me"); every page's main queries (``tests/helpers/pages.py``) run on the store
+and on an in-memory connection over its export (:func:`ingest.api.open_parquet`), for the
+player with the most hands, under a tag, for the second under a room and a stake, and for
+"me".
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ import pytest
 
 from dashboard.queries.filter_set import Filters, Stake
 from ingest import store
-from ingest.api import ParquetError, StoreError, open_parquet, set_hand_annotation
+from ingest.api import (
+    MyName,
+    ParquetError,
+    StoreError,
+    add_my_name,
+    open_parquet,
+    read_decisions,
+    set_hand_annotation,
+    write_decisions,
+)
 from ofc_cli import cmd_dashboard
 from ofc_cli.cmd_export import export_parquet
 from tests.helpers.apptest import app, open_page
@@ -28,6 +39,7 @@ from tests.helpers.pages import differences, page_numbers, players_to_check
 from tests.helpers.store import query
 
 TAG = "Reviewed"
+REVIEWS = Path(__file__).resolve().parents[1] / "data" / "demo-review" / "decisions.jsonl.gz"
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +53,8 @@ def tables(rooms_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tup
         for source, hand_id in con.execute(
                 "SELECT source, hand_id FROM hands ORDER BY hand_key LIMIT 40").fetchall():
             set_hand_annotation(con, source, hand_id, "a note", [TAG, "second"])
+        assert write_decisions(con, read_decisions(REVIEWS)) > 0
+        add_my_name(con, "Hero")
         export_parquet(con, folder / "tables")
     finally:
         con.close()
@@ -53,7 +67,8 @@ def _filters(con: duckdb.DuckDBPyConnection) -> list[Filters]:
         "SELECT source, stake, currency FROM hands WHERE stake IS NOT NULL "
         "ORDER BY source DESC LIMIT 1").fetchone() or ("", None, None)
     return [Filters(player=first), Filters(player=first, tag=TAG.lower()),
-            Filters(player=second, room=room, stake=Stake(stake, currency))]
+            Filters(player=second, room=room, stake=Stake(stake, currency)),
+            Filters(me=(MyName("Hero"),))]
 
 
 def test_every_page_shows_the_store_numbers_over_its_parquet_export(
@@ -68,6 +83,10 @@ def test_every_page_shows_the_store_numbers_over_its_parquet_export(
             assert a["overview.summary"]["hands"] > 0, filters
         tagged = page_numbers(theirs, _filters(ours)[1])
         assert 0 < tagged["overview.summary"]["hands"] <= 40  # the notes tables came along
+        mine = page_numbers(theirs, _filters(ours)[3])
+        assert mine["overview.summary"]["hands"] > 0  # my_names came along
+        assert mine["review.summary"] == page_numbers(ours, _filters(ours)[3])[
+            "review.summary"]
     finally:
         ours.close()
         theirs.close()
@@ -85,9 +104,11 @@ def test_the_views_have_the_schema_columns_and_types(tables: tuple[Path, Path]) 
             "SELECT table_name FROM information_schema.tables WHERE table_type = 'VIEW'"
         ).fetchall()}
         assert {"hands", "hand_players", "pairs", "imports", "rejected", "meta",
-                "hand_tags", "hand_notes"} <= views
-        assert "my_names" not in views and "decisions" not in views  # not exported: empty
-        assert theirs.execute("SELECT count(*) FROM decisions").fetchone() == (0,)
+                "hand_tags", "hand_notes", "decisions"} <= views
+        for sql in ("SELECT * EXCLUDE (reviewed_at) FROM decisions ORDER BY ALL",
+                    "SELECT name, source FROM my_names ORDER BY added_at, rowid"):
+            assert theirs.execute(sql).fetchall() == ours.execute(sql).fetchall(), sql
+        assert theirs.execute("SELECT count(*) FROM decisions").fetchone()[0] > 0
     finally:
         ours.close()
         theirs.close()

@@ -21,7 +21,8 @@ from ofc_core.play.value_features import FEATURES, features, width
 from ofc_core.play.value_train import train
 from ofc_core.rules import PRESETS, MiddleKind, resolve
 
-TRAINED = ("pineapple", "regular", "turbo", "progressive-pineapple", "joker-pineapple")
+TRAINED = ("pineapple", "regular", "turbo", "progressive-pineapple", "joker-pineapple",
+           "2-7-pineapple")
 NETWORKS = {"regular": [5, 6, 7, 8, 9, 10, 11, 12], "turbo": [5, 9]}
 
 

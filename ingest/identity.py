@@ -79,11 +79,15 @@ def checked(name: str, source: str | None = None) -> MyName:
 _SAME = "name = ? AND source IS NOT DISTINCT FROM ?"
 
 
+ADDED_ORDER = "added_at, rowid"
+"""The order the user's names were added in (names added at once: in the order given)."""
+
+
 def my_names(con: duckdb.DuckDBPyConnection) -> tuple[MyName, ...]:
     """The user's names, in the order they were added (empty: not set yet)."""
     cur = con.cursor()
     try:
-        rows = cur.execute("SELECT name, source FROM my_names ORDER BY added_at, rowid"
+        rows = cur.execute(f"SELECT name, source FROM my_names ORDER BY {ADDED_ORDER}"
                            ).fetchall()
     finally:
         cur.close()

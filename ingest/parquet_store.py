@@ -112,8 +112,8 @@ def _column(name: str, want: str, have: str | None) -> str:
 
 COPIED = ("my_names",)
 """Small tables copied into memory rather than viewed, rows in the file's order: the user's
-names are listed ``ORDER BY added_at, rowid`` (in the order added), and a view has no
-``rowid``."""
+names are listed in the order added (``identity.ADDED_ORDER``, which reads ``rowid``), and a
+view has no ``rowid``."""
 
 
 def attach_tables(con: duckdb.DuckDBPyConnection, folder: Path) -> list[str]:

@@ -17,6 +17,7 @@ import duckdb
 
 from ingest import store
 from ingest.hand_tables import HAND_TABLES
+from ingest.identity import ADDED_ORDER
 from ingest.notes import NOTE_TABLES
 
 OTHER_TABLES = ("imports", "rejected", "meta", "decisions", "my_names", *NOTE_TABLES)
@@ -54,8 +55,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, folder: Path) -> dict[str, in
                     "(FORMAT PARQUET, PARTITION_BY (variant, month), OVERWRITE)")
         written[name] = _count(con, name)
     for name in OTHER_TABLES:
-        rows = "(SELECT * FROM my_names ORDER BY added_at, rowid)" if name == "my_names" else \
-            name  # the names in the order they were added (ingest.identity.my_names)
+        rows = f"(SELECT * FROM my_names ORDER BY {ADDED_ORDER})" if name == "my_names" else \
+            name  # the names in the order they were added
         con.execute(f"COPY {rows} TO {_quote(folder / f'{name}.parquet')} (FORMAT PARQUET)")
         written[name] = _count(con, name)
     return written

@@ -20,6 +20,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from dashboard.demo import DEMO_DECISIONS
 from dashboard.queries.filter_set import Filters, Stake
 from ingest import store
 from ingest.api import (
@@ -39,7 +40,6 @@ from tests.helpers.pages import differences, page_numbers, players_to_check
 from tests.helpers.store import query
 
 TAG = "Reviewed"
-REVIEWS = Path(__file__).resolve().parents[1] / "data" / "demo-review" / "decisions.jsonl.gz"
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def tables(rooms_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> tup
         for source, hand_id in con.execute(
                 "SELECT source, hand_id FROM hands ORDER BY hand_key LIMIT 40").fetchall():
             set_hand_annotation(con, source, hand_id, "a note", [TAG, "second"])
-        assert write_decisions(con, read_decisions(REVIEWS)) > 0
+        assert write_decisions(con, read_decisions(DEMO_DECISIONS)) > 0
         add_my_name(con, "Hero")
         export_parquet(con, folder / "tables")
     finally:

@@ -16,6 +16,8 @@ import duckdb
 import pandas as pd
 import pytest
 
+from tests.helpers.browser import wait_run_over
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HERO = "Hero"
@@ -64,7 +66,7 @@ def _open(page, url: str):  # type: ignore[no-untyped-def]
     page.set_viewport_size({"width": 1400, "height": 1400})
     page.set_default_timeout(90_000)
     page.goto(url)
-    _settle(page)
+    wait_run_over(page, 90_000)  # a page just opened: no pause needed before the wait
     return page
 
 

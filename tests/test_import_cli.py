@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from benchmarks.bench_import import generate
+from ingest.api import import_paths
 from tests.helpers.store import query
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +87,7 @@ def test_score_db_prints_what_score_file_prints(tmp_path: Path) -> None:
     files = [str(GOLDEN / "session.jsonl")] + [str(SAMPLES / n) for n in (
         "regular.jsonl", "pineapple.jsonl", "rules-overrides.jsonl", "double-match.jsonl",
         "nasty-names.jsonl", "turbo-streets.jsonl")]
-    assert ofc("import", *files, "--db", str(db)).returncode == 0
+    assert import_paths(files, db).exit_code == 0  # the store the command reads (set up here)
     from_files = ofc("score", *files, "--json")
     from_db = ofc("score", "--db", str(db), "--json")
     assert from_files.returncode == from_db.returncode == 0
@@ -106,7 +107,7 @@ def test_score_db_errors(tmp_path: Path) -> None:
 
 def test_rescore_command(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
-    ofc("import", str(GOLDEN / "session.jsonl"), "--db", str(db))
+    import_paths([GOLDEN / "session.jsonl"], db)  # the store the command rescores
     before = query(db, "SELECT * EXCLUDE (played_at) FROM hand_players ORDER BY ALL")
     con = duckdb.connect(str(db))
     con.execute("UPDATE hand_players SET points = 0")
@@ -118,8 +119,7 @@ def test_rescore_command(tmp_path: Path) -> None:
 
 def test_export_writes_readable_parquet(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
-    ofc("import", str(GOLDEN / "session.jsonl"), str(SAMPLES / "double-match.jsonl"),
-        "--db", str(db))
+    import_paths([GOLDEN / "session.jsonl", SAMPLES / "double-match.jsonl"], db)
     out_dir = tmp_path / "export"
     out = ofc("export", "--db", str(db), "--parquet", str(out_dir))
     assert out.returncode == 0, out.stderr

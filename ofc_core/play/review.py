@@ -46,9 +46,9 @@ from ofc_core.cards import BoardCard, card_of_index
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
+from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.rollout import (
-    DEFAULT_POLICY,
     FantasylandValue,
     RolloutPolicy,
     SeatSpot,
@@ -60,8 +60,14 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset, Street
 
-REVIEW_VERSION = "3"
+REVIEW_VERSION = "4"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
+
+REVIEW_POLICY: RolloutPolicy = LearnedRollouts()
+"""How the review plays each rollout: every seat, each remaining street, without seeing its
+future cards, by the learned value of the hand's preset (:mod:`ofc_core.play.learned_rollouts`; the
+clairvoyant :data:`~ofc_core.play.rollout.BEST_OF_24` where no value fits the hand, such as
+``double``)."""
 
 FIRST_ROUND = 24
 """Rollouts per placement in the first round; each later round doubles the total."""
@@ -112,7 +118,7 @@ def _stats(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), se
 
 
-def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_POLICY,
+def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_POLICY,
              fl_value: FantasylandValue = default_fantasyland_value,
              precision: Precision = DEFAULT_PRECISION, seed: int = 0) -> Evaluation:
     """Value every legal placement of ``spot`` and the ``chosen`` one; the best by rollouts."""
@@ -436,7 +442,7 @@ def decision_seed(source: str, hand_id: str, player: str, street: int) -> int:
     return zlib.crc32(f"{source}\x1f{hand_id}\x1f{player}\x1f{street}".encode())
 
 
-def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFAULT_POLICY,
+def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = REVIEW_POLICY,
                 fl_value: FantasylandValue = default_fantasyland_value,
                 precision: Precision = DEFAULT_PRECISION,
                 setter: FantasylandSetter = set_fantasyland) -> list[Reviewed]:

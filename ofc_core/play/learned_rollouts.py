@@ -29,7 +29,7 @@ import numpy as np
 
 from ofc_core.board import BOARD_SIZE
 from ofc_core.play.rollout import BestOfK, RolloutPolicy
-from ofc_core.play.value import PositionValue, load_value
+from ofc_core.play.value import PositionValue, load_value, shipped_variants
 from ofc_core.play.value_features import expand, lay, room
 from ofc_core.play.value_street import street_values
 from ofc_core.rules import Ruleset, Street
@@ -85,16 +85,29 @@ class LearnedRollouts:
         return f"learned-{self.variant}" if self.variant else "learned"
 
     def value_for(self, ruleset: Ruleset) -> PositionValue | None:
-        """The learned value this policy plays ``ruleset`` with, ``None`` if none fits it.
+        """The learned value this policy plays ``ruleset`` with, ``None`` if none fits it: its
+        preset's; for a house rule its preset's value does not fit (progressive with jokers,
+        as a real app deals it), the first other shipped value that fits its deck, middle and
+        streets (there: joker-pineapple's), whose terminal value scores the house rule's own
+        rows, royalties and Fantasyland.
 
-        >>> from ofc_core.rules import PRESETS
+        >>> from ofc_core.rules import PRESETS, resolve
         >>> LearnedRollouts().value_for(PRESETS["regular"]).variant
         'regular'
+        >>> LearnedRollouts().value_for(resolve("progressive-pineapple", {"jokers": 2})).variant
+        'joker-pineapple'
         >>> LearnedRollouts().value_for(PRESETS["double"]) is None
         True
         """
-        value = self.weights or load_value(self.variant or ruleset.variant.value)
-        return value if value is not None and value.fits(ruleset) else None
+        if self.weights is not None or self.variant is not None:
+            value = self.weights or load_value(str(self.variant))
+            return value if value is not None and value.fits(ruleset) else None
+        own = ruleset.variant.value
+        for variant in (own, *(v for v in shipped_variants() if v != own)):
+            value = load_value(variant)
+            if value is not None and value.fits(ruleset):
+                return value
+        return None
 
     def prior(self, boards: np.ndarray, ruleset: Ruleset, fl_values: np.ndarray
               ) -> np.ndarray | None:

@@ -266,6 +266,19 @@ def read_value(path: Path | Any) -> PositionValue:
 
 
 @cache
+def shipped_variants() -> tuple[str, ...]:
+    """The presets whose value ships (``ofc_core/play/data/value-<variant>.npz``), sorted.
+
+    >>> "pineapple" in shipped_variants() and "double" not in shipped_variants()
+    True
+    """
+    folder = resources.files("ofc_core.play").joinpath(DATA)
+    names = (f.name for f in folder.iterdir() if f.name.startswith("value-"))
+    return tuple(sorted(n.removeprefix("value-").removesuffix(".npz") for n in names
+                        if n.endswith(".npz")))
+
+
+@cache
 def load_value(variant: str) -> PositionValue | None:
     """The shipped value of ``variant`` (``ofc_core/play/data/value-<variant>.npz``), or
     ``None`` when none ships."""

@@ -147,7 +147,7 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
         if len(alive) == 1 or n_done >= precision.max_rollouts:
             break
         alive, close = _survivors(history, alive, precision, chosen_at)
-        if len(alive) == 1 or close:
+        if len(alive) == 1 or close or _found(history, alive, chosen_at):
             break
     stats = {a: _stats(np.concatenate(h)) for a, h in enumerate(history) if h}
     best_at = max(alive, key=lambda a: stats[a][0])
@@ -156,8 +156,9 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
     counts = {a: sum(len(v) for v in h) for a, h in enumerate(history)}
     if best_at != chosen_at:
         # The leader's value on the rollouts that chose it is biased upwards (the largest of
-        # many noisy means): the chosen and the best are valued again on fresh deals.
-        size = min(max(n_done, FIRST_ROUND), precision.max_rollouts)
+        # many noisy means): the chosen and the best are valued again on fresh deals, as
+        # many as the precision needs.
+        size = _fresh_size(history, best_at, chosen_at, n_done, precision)
         fresh = rollouts.values([placements[chosen_at], placements[best_at]], rollouts.deal(size))
         total += 2 * size
         for a, values in zip((chosen_at, best_at), fresh, strict=True):
@@ -200,6 +201,32 @@ def _exactly(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int
     chosen = Valued(placements[chosen_at], float(values[chosen_at]), 0.0, n)
     best = Valued(placements[best_at], float(values[best_at]), 0.0, n)
     return Evaluation(chosen, best, n * len(placements), len(placements))
+
+
+def _found(history: list[list[np.ndarray]], alive: list[int], chosen: int) -> bool:
+    """Whether the best is found: only the chosen placement and one other are left, the other
+    ahead. What is left to measure is how far ahead, and the fresh deals measure that (more
+    rounds here would only be thrown away)."""
+    if len(alive) != 2 or chosen not in alive:
+        return False
+    other = alive[0] if alive[1] == chosen else alive[1]
+    return bool(np.concatenate(history[other]).mean() > np.concatenate(history[chosen]).mean())
+
+
+def _fresh_size(history: list[list[np.ndarray]], best: int, chosen: int, n_done: int,
+                precision: Precision) -> int:
+    """Fresh deals for the chosen and the best placement: enough for one standard error of
+    their paired difference within ``precision`` (by its spread so far), at least as many as
+    the rounds dealt, at most ``max_rollouts``.
+
+    >>> runs = [[np.zeros(48)], [np.tile([-5.0, 5.0], 24)]]  # a spread of 5.05 points
+    >>> _fresh_size(runs, 1, 0, 48, Precision())  # (5.05 / 0.5) ** 2, rounded up
+    103
+    """
+    diff = np.concatenate(history[best]) - np.concatenate(history[chosen])
+    spread = float(diff.std(ddof=1)) if len(diff) > 1 else 0.0
+    needed = int(np.ceil((spread / precision.precision) ** 2))
+    return min(max(needed, n_done, FIRST_ROUND), precision.max_rollouts)
 
 
 def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Precision,

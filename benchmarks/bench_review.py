@@ -8,16 +8,17 @@ at the default precision.
 
 ``--trade P1,P2,...`` reviews the first ``--trade-hands`` hands again at each precision
 (points, one standard error) and prints the time and the mean standard error of ``ev_lost``'s
-two terms, to show how precision and time trade. ``--policy learned`` times the review with
-the non-clairvoyant learned policy instead of the default. The last line printed is JSON.
+two terms, to show how precision and time trade. ``--policy best-of-24`` times the review with
+the clairvoyant best-of-24 instead of the default (the non-clairvoyant learned policy). The
+last line printed is JSON.
 Usage: ``python benchmarks/bench_review.py [--hands 1000] [--trade 0.25,0.5,1,2] [--policy P]``.
 
-``--bias N`` measures the default rollout policy's bias on the first N decisions of the session
+``--bias N`` measures the clairvoyant best-of-24's bias on the first N decisions of the session
 where the review found a better placement than the one played: the chosen and the best
-placement are valued again on ``--bias-rollouts`` common deals by the default policy, by a
-stronger one of its kind (best of 192), and by the ``careful`` bot playing every street without
-seeing the future (slow, in Python); it prints the mean difference of each one's values and
-EV lost from the default's, and how often each agrees that the best beats the chosen.
+placement are valued again on ``--bias-rollouts`` common deals by best-of-24, by a stronger one
+of its kind (best of 192), and by the ``careful`` bot playing every street without seeing the
+future (slow, in Python); it prints the mean difference of each one's values and EV lost from
+best-of-24's, and how often each agrees that the best beats the chosen.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from ingest.stored_hands import load_records  # noqa: E402
 from ofc_cli.cli import main as ofc  # noqa: E402
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.review import parse_placement, spots_of  # noqa: E402
-from ofc_core.play.rollout import DEFAULT_POLICY, BestOfK, BotRollouts, SpotRollouts  # noqa: E402
+from ofc_core.play.rollout import BEST_OF_24, BestOfK, BotRollouts, SpotRollouts  # noqa: E402
 
 
 def quietly(*args: str) -> int:
@@ -86,7 +87,7 @@ def bias(db: Path, count: int, rollouts: int) -> dict[str, object]:
         "ORDER BY h.hand_key, d.street LIMIT ?", [count]).fetchall()
     records = load_records(con, sorted({k for k, *_ in rows}))
     con.close()
-    policies = {"default": DEFAULT_POLICY, "best-of-192": BestOfK(192),
+    policies = {"best-of-24": BEST_OF_24, "best-of-192": BestOfK(192),
                 "bot-careful": BotRollouts(policy("careful"))}
     values: dict[str, list[tuple[float, float]]] = {name: [] for name in policies}
     seconds = dict.fromkeys(policies, 0.0)
@@ -99,10 +100,10 @@ def bias(db: Path, count: int, rollouts: int) -> dict[str, object]:
             seconds[name] += time.process_time() - start
             values[name].append((float(v[0].mean()), float(v[1].mean())))
     out: dict[str, object] = {"decisions": len(rows), "rollouts": rollouts}
-    base = values["default"]
+    base = values["best-of-24"]
     for name, pairs in values.items():
         out[name] = {
-            "chosen_ev_minus_default": round(sum(c - b[0] for (c, _), b in zip(
+            "chosen_ev_minus_best_of_24": round(sum(c - b[0] for (c, _), b in zip(
                 pairs, base, strict=True)) / max(len(rows), 1), 3),
             "ev_lost": round(sum(b - c for c, b in pairs) / max(len(rows), 1), 3),
             "agrees_best_is_better": round(sum(b > c for c, b in pairs) / max(len(rows), 1), 3),
@@ -117,8 +118,8 @@ def main() -> None:
     parser.add_argument("--trade", default="", help="precisions to compare, e.g. 0.25,0.5,1,2")
     parser.add_argument("--trade-hands", type=int, default=100)
     parser.add_argument("--bias", type=int, default=0, help="decisions to measure the bias on")
-    parser.add_argument("--policy", default="best-of-24",
-                        help="ofc review's --policy (best-of-24 or learned)")
+    parser.add_argument("--policy", default="learned",
+                        help="ofc review's --policy (learned, the default, or best-of-24)")
     parser.add_argument("--bias-rollouts", type=int, default=300)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

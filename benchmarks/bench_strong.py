@@ -1,7 +1,8 @@
 """Benchmark: the ``strong`` bot (learned value, no clairvoyance) at a three-handed table
 against ``careful`` and ``chaser`` (issue 21 points 1 and 5): pineapple by default, any preset
-with ``--variant``, and a weights file not shipped yet with ``--weights`` (how a trained value
-is checked before it ships).
+with ``--variant``, a house rule with ``--rules`` (the preset's overrides, as a log writes
+them), and a weights file not shipped yet with ``--weights`` (how a trained value is checked
+before it ships).
 
 Plays ``--hands`` hands in sessions of ``--session`` hands, the three policies rotating over
 the seats session by session (so no policy keeps a seat), and prints per policy: points a hand
@@ -9,8 +10,8 @@ the seats session by session (so no policy keeps a seat), and prints per policy:
 royalties a hand (of its normal hands, fouls counted as 0), and CPU seconds (the figures so
 far after each session too, so a run cut short still reports). Usage:
 ``python benchmarks/bench_strong.py [--hands 20000] [--session 500] [--seed 1] [--variant V]
-[--weights FILE]``; the last line printed is JSON (with the ``policy`` the strong seat played:
-``learned-<variant>``, or ``careful`` where no value fits the preset).
+[--rules JSON] [--weights FILE]``; the last line printed is JSON (with the ``policy`` the strong
+seat played: ``learned-<variant>``, or ``careful`` where no value fits the ruleset).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.sessions import SessionSpec, play_session  # noqa: E402
 from ofc_core.play.strong import StrongPolicy  # noqa: E402
 from ofc_core.play.value import PositionValue, read_value  # noqa: E402
-from ofc_core.rules import PRESETS  # noqa: E402
+from ofc_core.rules import PRESETS, Ruleset, resolve  # noqa: E402
 
 NAMES = ("strong", "careful", "chaser")
 
@@ -50,7 +51,7 @@ def seat(name: str, weights: PositionValue | None) -> Policy:
     return policy(name)
 
 
-def play(hands: int, session: int, seed: int, variant: str = "pineapple",
+def play(hands: int, session: int, seed: int, ruleset: Ruleset = PRESETS["pineapple"],
          weights: PositionValue | None = None) -> dict[str, dict[str, list[float]]]:
     rng = random.Random(seed)
     stats: dict[str, dict[str, list[float]]] = {
@@ -59,7 +60,7 @@ def play(hands: int, session: int, seed: int, variant: str = "pineapple",
     while done < hands:
         shift = (done // session) % 3
         seats = NAMES[shift:] + NAMES[:shift]
-        table = Table(PRESETS[variant], seats, tuple(seat(n, weights) for n in seats))
+        table = Table(ruleset, seats, tuple(seat(n, weights) for n in seats))
         count = min(session, hands - done)
         records = play_session(table, SessionSpec(f"strong-{done}", count), rng)
         scores = score_records(records)
@@ -98,16 +99,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="pineapple", choices=sorted(PRESETS))
     parser.add_argument("--weights", type=Path, help="a weights file (default: the shipped one)")
+    parser.add_argument("--rules", type=json.loads, default=None, metavar="JSON",
+                        help='a house rule: the log format\'s "rules" overrides of the preset, '
+                             'e.g. \'{"jokers": 2}\'')
     args = parser.parse_args()
     weights = read_value(args.weights) if args.weights else None
-    played = LearnedRollouts(weights=weights).value_for(PRESETS[args.variant])
+    ruleset = resolve(args.variant, args.rules)
+    played = LearnedRollouts(weights=weights).value_for(ruleset)
     started = time.process_time()
-    stats = play(args.hands, args.session, args.seed, args.variant, weights)
+    stats = play(args.hands, args.session, args.seed, ruleset, weights)
     out: dict[str, object] = {}
     for name, row in summary(stats).items():
         out[name] = row
         print(name, row)
     out["variant"] = args.variant
+    out["rules"] = args.rules
     out["policy"] = f"learned-{played.variant}" if played else "careful"
     out["weights"] = str(args.weights or "shipped")
     out["hands"] = args.hands

@@ -25,6 +25,8 @@ from ofc_core.play.policies import policy
 from ofc_core.play.review import (
     FANTASYLAND_SET,
     Precision,
+    _found,
+    _fresh_size,
     evaluate,
     parse_placement,
     placement_text,
@@ -281,3 +283,17 @@ def test_a_hand_the_review_cannot_rebuild_is_named_and_the_others_are_stored(
     con = duckdb.connect(str(planted_db), read_only=True)
     assert con.execute("SELECT DISTINCT hand_id FROM decisions").fetchall() == [("flush-broken",)]
     con.close()
+
+
+def test_the_rounds_stop_once_the_best_is_found_and_the_fresh_deals_reach_the_precision():
+    """Only the chosen placement and one ahead of it left: the best is found, the rounds stop
+    (the fresh deals measure how far ahead, as many as the precision needs); with the chosen
+    ahead, or a third placement left, the rounds go on."""
+    behind, ahead, other = [np.zeros(48)], [np.full(48, 3.0)], [np.full(48, 1.0)]
+    assert _found([behind, ahead], [0, 1], chosen=0)
+    assert not _found([ahead, behind], [0, 1], chosen=0)
+    assert not _found([behind, ahead, other], [0, 1, 2], chosen=0)
+    noisy = [np.tile([-9.0, 15.0], 24)]  # the difference spreads 12.1 points
+    assert _fresh_size([behind, noisy], 1, 0, 48, Precision(0.5, 768)) == 589  # (12.13 / 0.5)²
+    assert _fresh_size([behind, noisy], 1, 0, 48, Precision(0.5, 300)) == 300
+    assert _fresh_size([behind, ahead], 1, 0, 96, Precision()) == 96  # no spread: the rounds'

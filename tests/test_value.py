@@ -16,7 +16,7 @@ from ofc_cli import cmd_review
 from ofc_cli.cli import main
 from ofc_core.board import Board
 from ofc_core.play.engine import Table
-from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
+from ofc_core.play.learned_rollouts import LearnedRollouts, best_options, option_values
 from ofc_core.play.policies import policy
 from ofc_core.play.review import Precision, evaluate, spots_of
 from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
@@ -202,3 +202,57 @@ def test_only_the_placements_the_value_rates_highest_are_rolled_out():
     dropped = [a for a in range(len(placements)) if a not in kept]
     assert min(prior[a] for a in kept if a != chosen) >= max(prior[a] for a in dropped)
     assert _shortlist(SpotRollouts(d.spot, seed=1), placements, chosen, 8) == list(range(232))
+
+
+def _dealt_boards(rng: np.random.Generator, cards: int, dealt: int, n: int, deck: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` random boards of ``cards`` cards (rows filled from the left, as play fills them)
+    and ``dealt`` more cards for each, from a deck of ``deck`` cards."""
+    boards = np.full((n, 13), -1, np.int8)
+    hands = np.empty((n, dealt), np.int8)
+    for i in range(n):
+        cards_left = rng.permutation(deck).astype(np.int8)
+        while True:
+            split = rng.multinomial(cards, [3 / 13, 5 / 13, 5 / 13])
+            if (split <= [3, 5, 5]).all():
+                break
+        at = 0
+        for start, k in zip((0, 3, 8), split, strict=True):
+            boards[i, start:start + k] = cards_left[at:at + k]
+            at += k
+        hands[i] = cards_left[at:at + dealt]
+    return boards, hands
+
+
+@pytest.mark.parametrize("variant", ["pineapple", "joker-pineapple", "2-7-pineapple",
+                                     "regular"])
+def test_a_street_valued_row_by_row_is_the_whole_boards_value(variant: str):
+    """Every option of a street valued row by row (value_street) against the same boards laid
+    whole (expand) and valued by the network: the same options fit, the values agree within
+    float32 rounding (2e-3 points; the last street exactly), the same option is best wherever
+    it leads by more than that, and the board laid for it is the whole board."""
+    value = load_value(variant)
+    assert value is not None
+    ruleset = PRESETS[variant]
+    fl = fl_table(ruleset, default_fantasyland_value)
+    rng = np.random.default_rng(7)
+    streets = [(0, 5, 5)] + ([(c, 1, 1) for c in (5, 8, 11)] if variant == "regular"
+                             else [(c, 3, 2) for c in (5, 7, 9, 11)])
+    for cards, dealt, place in streets:
+        boards, hands = _dealt_boards(rng, cards, dealt, 60, 52 + ruleset.jokers)
+        after, fits = expand(boards, hands, place)
+        whole = np.full(fits.shape, -np.inf)
+        whole[fits] = value(after[fits], cards + place, ruleset, fl)
+        fast, _ = option_values(boards, hands, place, value, ruleset, fl)
+        assert (np.isfinite(fast) == fits).all()
+        if cards + place == 13:  # the last street: the exact terminal value, the same numbers
+            assert (fast[fits] == whole[fits]).all()
+        else:
+            assert np.abs(fast[fits] - whole[fits]).max() < 2e-3
+            top2 = np.sort(whole, axis=1)[:, -2:]
+            clear = top2[:, 1] - top2[:, 0] > 4e-3
+            assert (fast.argmax(axis=1) == whole.argmax(axis=1))[clear].all()
+            assert clear.mean() > 0.9
+        laid, best = best_options(boards, hands, place, value, ruleset, fl)
+        picked = after[np.arange(len(boards)), fast.argmax(axis=1)]
+        assert (laid == picked).all() and np.allclose(best, fast.max(axis=1))

@@ -93,10 +93,15 @@ def test_each_shipped_file_is_what_the_seeded_command_writes(variant: str):
     assert len(shipped.read_bytes()) < 1_000_000
 
 
-def test_a_house_rule_plays_with_its_presets_value_or_falls_back():
+def test_a_house_rule_plays_with_its_presets_value_or_another_that_fits_or_falls_back():
+    """A house rule plays by its preset's value where it fits; else by a shipped value that
+    fits its deck, middle and streets (progressive with two jokers, as the real app deals it:
+    joker-pineapple's); else (a race: double) by best-of-24."""
     house = resolve("pineapple", {"scoring": "2-4"})
     assert LearnedRollouts().value_for(house) is load_value("pineapple")
-    assert LearnedRollouts().value_for(resolve("pineapple", {"jokers": 2})) is None
+    app = resolve("progressive-pineapple", {"jokers": 2})
+    assert LearnedRollouts().value_for(app) is load_value("joker-pineapple")
+    assert LearnedRollouts(variant="progressive-pineapple").value_for(app) is None
     assert LearnedRollouts().value_for(PRESETS["double"]) is None
 
 

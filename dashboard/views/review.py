@@ -55,7 +55,9 @@ NOTATION = ("Boards and placements read top · middle · bottom, naming the rows
 DEFINITION = (
     "**EV** is the expected points of a placement against everyone at the table, Fantasyland "
     "value included, estimated by playing the rest of the hand out many times with the "
-    "unseen cards dealt at random (the same deals for every placement). **EV lost** is the EV "
+    "unseen cards dealt at random (the same deals for every placement), every seat playing "
+    "each street without seeing its future cards (OFC Double: by best-of-24, which sees "
+    "them). **EV lost** is the EV "
     "of the best placement found minus the EV of the one played: what the decision cost, "
     "whatever the cards did next. A Fantasyland set is compared with the best set the setter "
     "finds (royalties plus the value of staying). A **Fantasyland chase** is a decision whose "

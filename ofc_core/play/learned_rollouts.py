@@ -5,8 +5,10 @@ takes the best finished board by the exact :meth:`~ofc_core.play.value.PositionV
 value.
 
 It follows :class:`ofc_core.play.rollout.RolloutPolicy`, vectorised over every board and every
-rollout at once: per street, every option of :func:`ofc_core.play.value_features.expand` is laid
-on every board, the fitting ones are valued, and each board keeps its best. A street's choice
+rollout at once: per street, every option of
+:func:`~ofc_core.play.value_features.street_options` is valued on every board (row by row,
+:mod:`ofc_core.play.value_street`; the last street by the exact terminal value of every
+finished board), and each board keeps its best (:func:`best_options`). A street's choice
 reads only the board so far and that street's cards, never the cards of later streets (the
 test in ``tests/test_value.py`` changes them and finds the same choice).
 
@@ -27,28 +29,45 @@ import numpy as np
 
 from ofc_core.board import BOARD_SIZE
 from ofc_core.play.rollout import BestOfK, RolloutPolicy
-from ofc_core.play.value import PositionValue, load_value
-from ofc_core.play.value_features import expand
+from ofc_core.play.value import PositionValue, load_value, shipped_variants
+from ofc_core.play.value_features import expand, lay, room
+from ofc_core.play.value_street import street_values
 from ofc_core.rules import Ruleset, Street
+
+
+def option_values(boards: np.ndarray, dealt: np.ndarray, place: int, value: PositionValue,
+                  ruleset: Ruleset, fl_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(B, O)``: the value of each of ``(B, 13)`` boards (all holding the same number of
+    cards) after each option of :func:`~ofc_core.play.value_features.street_options` with its
+    ``(B, d)`` dealt cards, by ``value`` (``-inf`` where the option does not fit); and the
+    ``(B, 3)`` cards already in each row.
+
+    A street before the last is valued row by row
+    (:func:`~ofc_core.play.value_street.street_values`: the values of the whole boards up to
+    float32 rounding, within 2e-3 points); the last by the exact terminal value of every
+    finished board."""
+    cards = int((boards[0] >= 0).sum()) + place
+    filled, fits = room(boards, dealt.shape[1], place)
+    if cards < BOARD_SIZE:
+        return street_values(value.networks[cards], boards, dealt, place, value.jokers,
+                             value.low27, fits), filled
+    after, _ = expand(boards, dealt, place)
+    scores = np.full(fits.shape, -np.inf)
+    scores[fits] = value.terminal(after[fits], ruleset, fl_values)
+    return scores, filled
 
 
 def best_options(boards: np.ndarray, dealt: np.ndarray, place: int, value: PositionValue,
                  ruleset: Ruleset, fl_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(B, 13)``: each of ``(B, 13)`` boards (all holding the same number of cards) after its
-    best placement of ``place`` of its ``(B, d)`` dealt cards, by ``value``; and ``(B,)`` that
-    best value.
+    best placement of ``place`` of its ``(B, d)`` dealt cards, by ``value``
+    (:func:`option_values`); and ``(B,)`` that best value.
 
     Ties go to the first option in :func:`~ofc_core.play.value_features.street_options`'
     order."""
-    after, fits = expand(boards, dealt, place)
-    cards = int((boards[0] >= 0).sum()) + place
-    b_index, o_index = np.nonzero(fits)
-    scores = np.full(fits.shape, -np.inf)
-    scores[b_index, o_index] = value(after[b_index, o_index], cards, ruleset, fl_values)
+    scores, filled = option_values(boards, dealt, place, value, ruleset, fl_values)
     best = scores.argmax(axis=1)
-    rows = np.arange(len(boards))
-    chosen: np.ndarray = after[rows, best]
-    return chosen, scores[rows, best]
+    return lay(boards, dealt, place, best, filled), scores[np.arange(len(boards)), best]
 
 
 @dataclass(frozen=True)
@@ -66,16 +85,29 @@ class LearnedRollouts:
         return f"learned-{self.variant}" if self.variant else "learned"
 
     def value_for(self, ruleset: Ruleset) -> PositionValue | None:
-        """The learned value this policy plays ``ruleset`` with, ``None`` if none fits it.
+        """The learned value this policy plays ``ruleset`` with, ``None`` if none fits it: its
+        preset's; for a house rule its preset's value does not fit (progressive with jokers,
+        as a real app deals it), the first other shipped value that fits its deck, middle and
+        streets (there: joker-pineapple's), whose terminal value scores the house rule's own
+        rows, royalties and Fantasyland.
 
-        >>> from ofc_core.rules import PRESETS
+        >>> from ofc_core.rules import PRESETS, resolve
         >>> LearnedRollouts().value_for(PRESETS["regular"]).variant
         'regular'
+        >>> LearnedRollouts().value_for(resolve("progressive-pineapple", {"jokers": 2})).variant
+        'joker-pineapple'
         >>> LearnedRollouts().value_for(PRESETS["double"]) is None
         True
         """
-        value = self.weights or load_value(self.variant or ruleset.variant.value)
-        return value if value is not None and value.fits(ruleset) else None
+        if self.weights is not None or self.variant is not None:
+            value = self.weights or load_value(str(self.variant))
+            return value if value is not None and value.fits(ruleset) else None
+        own = ruleset.variant.value
+        for variant in (own, *(v for v in shipped_variants() if v != own)):
+            value = load_value(variant)
+            if value is not None and value.fits(ruleset):
+                return value
+        return None
 
     def prior(self, boards: np.ndarray, ruleset: Ruleset, fl_values: np.ndarray
               ) -> np.ndarray | None:

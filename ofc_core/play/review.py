@@ -46,9 +46,9 @@ from ofc_core.cards import BoardCard, card_of_index
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
+from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.rollout import (
-    DEFAULT_POLICY,
     FantasylandValue,
     RolloutPolicy,
     SeatSpot,
@@ -60,8 +60,14 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset, Street
 
-REVIEW_VERSION = "3"
+REVIEW_VERSION = "4"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
+
+REVIEW_POLICY: RolloutPolicy = LearnedRollouts()
+"""How the review plays each rollout: every seat, each remaining street, without seeing its
+future cards, by the learned value of the hand's preset (:mod:`ofc_core.play.learned_rollouts`; the
+clairvoyant :data:`~ofc_core.play.rollout.BEST_OF_24` where no value fits the hand, such as
+``double``)."""
 
 FIRST_ROUND = 24
 """Rollouts per placement in the first round; each later round doubles the total."""
@@ -112,7 +118,7 @@ def _stats(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), se
 
 
-def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_POLICY,
+def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_POLICY,
              fl_value: FantasylandValue = default_fantasyland_value,
              precision: Precision = DEFAULT_PRECISION, seed: int = 0) -> Evaluation:
     """Value every legal placement of ``spot`` and the ``chosen`` one; the best by rollouts."""
@@ -141,7 +147,7 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
         if len(alive) == 1 or n_done >= precision.max_rollouts:
             break
         alive, close = _survivors(history, alive, precision, chosen_at)
-        if len(alive) == 1 or close:
+        if len(alive) == 1 or close or _found(history, alive, chosen_at):
             break
     stats = {a: _stats(np.concatenate(h)) for a, h in enumerate(history) if h}
     best_at = max(alive, key=lambda a: stats[a][0])
@@ -150,8 +156,9 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = DEFAULT_P
     counts = {a: sum(len(v) for v in h) for a, h in enumerate(history)}
     if best_at != chosen_at:
         # The leader's value on the rollouts that chose it is biased upwards (the largest of
-        # many noisy means): the chosen and the best are valued again on fresh deals.
-        size = min(max(n_done, FIRST_ROUND), precision.max_rollouts)
+        # many noisy means): the chosen and the best are valued again on fresh deals, as
+        # many as the precision needs.
+        size = _fresh_size(history, best_at, chosen_at, n_done, precision)
         fresh = rollouts.values([placements[chosen_at], placements[best_at]], rollouts.deal(size))
         total += 2 * size
         for a, values in zip((chosen_at, best_at), fresh, strict=True):
@@ -194,6 +201,32 @@ def _exactly(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int
     chosen = Valued(placements[chosen_at], float(values[chosen_at]), 0.0, n)
     best = Valued(placements[best_at], float(values[best_at]), 0.0, n)
     return Evaluation(chosen, best, n * len(placements), len(placements))
+
+
+def _found(history: list[list[np.ndarray]], alive: list[int], chosen: int) -> bool:
+    """Whether the best is found: only the chosen placement and one other are left, the other
+    ahead. What is left to measure is how far ahead, and the fresh deals measure that (more
+    rounds here would only be thrown away)."""
+    if len(alive) != 2 or chosen not in alive:
+        return False
+    other = alive[0] if alive[1] == chosen else alive[1]
+    return bool(np.concatenate(history[other]).mean() > np.concatenate(history[chosen]).mean())
+
+
+def _fresh_size(history: list[list[np.ndarray]], best: int, chosen: int, n_done: int,
+                precision: Precision) -> int:
+    """Fresh deals for the chosen and the best placement: enough for one standard error of
+    their paired difference within ``precision`` (by its spread so far), at least as many as
+    the rounds dealt, at most ``max_rollouts``.
+
+    >>> runs = [[np.zeros(48)], [np.tile([-5.0, 5.0], 24)]]  # a spread of 5.05 points
+    >>> _fresh_size(runs, 1, 0, 48, Precision())  # (5.05 / 0.5) ** 2, rounded up
+    103
+    """
+    diff = np.concatenate(history[best]) - np.concatenate(history[chosen])
+    spread = float(diff.std(ddof=1)) if len(diff) > 1 else 0.0
+    needed = int(np.ceil((spread / precision.precision) ** 2))
+    return min(max(needed, n_done, FIRST_ROUND), precision.max_rollouts)
 
 
 def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Precision,
@@ -436,7 +469,7 @@ def decision_seed(source: str, hand_id: str, player: str, street: int) -> int:
     return zlib.crc32(f"{source}\x1f{hand_id}\x1f{player}\x1f{street}".encode())
 
 
-def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = DEFAULT_POLICY,
+def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = REVIEW_POLICY,
                 fl_value: FantasylandValue = default_fantasyland_value,
                 precision: Precision = DEFAULT_PRECISION,
                 setter: FantasylandSetter = set_fantasyland) -> list[Reviewed]:

@@ -374,7 +374,9 @@ class BotRollouts:
         return out
 
 
-DEFAULT_POLICY = BestOfK()
+BEST_OF_24 = BestOfK()
+"""The clairvoyant best-of-24 (:class:`BestOfK`): the review's policy where no learned value
+fits the hand, and ``ofc review --policy best-of-24``."""
 
 EXACT_OUTCOMES = 5000
 """When one seat has its last street to come and the others nothing, at most this many deals
@@ -392,7 +394,7 @@ class SpotRollouts:
     blocks (common random numbers)."""
 
     spot: Spot
-    policy: RolloutPolicy = DEFAULT_POLICY
+    policy: RolloutPolicy = BEST_OF_24
     fl_value: FantasylandValue = default_fantasyland_value
     seed: int = 0
     hero_future: list[np.ndarray] = field(default_factory=list)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -75,24 +75,37 @@ class Network:
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        w, b = self.layers[0]
-        folded = w / self.scale[:, None]  # the standardisation folded into the first layer
-        h = np.maximum(x @ folded + (b - self.mean @ folded), 0.0)
+        folded, bias = self.first_layer
+        h = np.maximum(x @ folded + bias, 0.0)
         for w, b in self.layers[1:-1]:
             h = np.maximum(h @ w + b, 0.0)
         w, b = self.layers[-1]
         out: np.ndarray = (h @ w + b)[:, 0]
         return out
 
+    @cached_property
+    def first_layer(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first layer's ``(F, H)`` weights and ``(H,)`` bias with the standardisation
+        folded in: the first layer of raw features ``x`` is ``x @ weights + bias``."""
+        w, b = self.layers[0]
+        folded = w / self.scale[:, None]
+        return folded, b - self.mean @ folded
+
     def on_columns(self, x: np.ndarray) -> np.ndarray:
         """The same outputs from the features of ``(F, N)`` boards, a feature's values
         together (:func:`~ofc_core.play.value_features.feature_columns`): each layer is one
         matrix product over all the boards, without transposing them."""
-        w, b = self.layers[0]
-        folded = w / self.scale[:, None]
-        h = np.maximum(folded.T @ x + (b - self.mean @ folded)[:, None], 0.0)
+        folded, bias = self.first_layer
+        return self.above_first(folded.T @ x + bias[:, None])
+
+    def above_first(self, h: np.ndarray) -> np.ndarray:
+        """The outputs of ``(H, N)`` first-layer sums (before the rectifier), a unit's values
+        together (:mod:`ofc_core.play.value_street` sums them row by row)."""
+        h = np.maximum(h, 0.0, out=h)
         for w, b in self.layers[1:-1]:
-            h = np.maximum(w.T @ h + b[:, None], 0.0)
+            h = w.T @ h
+            h += b[:, None]
+            h = np.maximum(h, 0.0, out=h)
         w, b = self.layers[-1]
         out: np.ndarray = (w.T @ h + b[:, None])[0]
         return out
@@ -250,6 +263,19 @@ def read_value(path: Path | Any) -> PositionValue:
         rows = (data["pool_row0"], data["pool_row1"], data["pool_row2"])
         pool = Pool(rows, float(meta["pool_royalties"]), float(meta["pool_fouled"]))
     return PositionValue(meta["variant"], networks, pool, int(meta["opponents"]), meta)
+
+
+@cache
+def shipped_variants() -> tuple[str, ...]:
+    """The presets whose value ships (``ofc_core/play/data/value-<variant>.npz``), sorted.
+
+    >>> "pineapple" in shipped_variants() and "double" not in shipped_variants()
+    True
+    """
+    folder = resources.files("ofc_core.play").joinpath(DATA)
+    names = (f.name for f in folder.iterdir() if f.name.startswith("value-"))
+    return tuple(sorted(n.removeprefix("value-").removesuffix(".npz") for n in names
+                        if n.endswith(".npz")))
 
 
 @cache

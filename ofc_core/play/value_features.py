@@ -85,16 +85,14 @@ def counts(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = len(boards)
     slots = boards.T.astype(np.intp)
     real = (slots >= 0) & (slots < JOKER)
-    ranks = np.zeros((40, n), np.int8)  # row 39: the empty slots and jokers
-    suits = np.zeros((13, n), np.int8)  # row 12: the same
-    flat_ranks, flat_suits = ranks.reshape(-1), suits.reshape(-1)
+    row = ROW_OF_SLOT[:, None]
     board = np.arange(n)
-    for slot in range(13):
-        row = int(ROW_OF_SLOT[slot])
-        card = slots[slot]
-        flat_ranks[np.where(real[slot], row * 13 + (card >> 2), 39) * n + board] += 1
-        flat_suits[np.where(real[slot], row * 4 + (card & 3), 12) * n + board] += 1
-    return ranks[:39].reshape(3, 13, n), suits[:12].reshape(3, 4, n)
+    ranks = np.bincount((np.where(real, row * 13 + (slots >> 2), 39) * n + board).ravel(),
+                        minlength=40 * n)  # row 39: the empty slots and jokers
+    suits = np.bincount((np.where(real, row * 4 + (slots & 3), 12) * n + board).ravel(),
+                        minlength=13 * n)  # row 12: the same
+    return (ranks[:39 * n].astype(np.int8).reshape(3, 13, n),
+            suits[:12 * n].astype(np.int8).reshape(3, 4, n))
 
 
 _RANK_PLUS_ONE = np.arange(1, 14, dtype=np.int8)[:, None]
@@ -104,13 +102,11 @@ def _category(pairs: np.ndarray, trips: np.ndarray, quads: np.ndarray, flush: np
               straight: np.ndarray) -> np.ndarray:
     """Made category of a row so far: 0 high card, 1 pair, 2 two pair, 3 trips, 4 straight,
     5 flush, 6 full house, 7 quads (straight flushes count as flushes here)."""
-    cat = np.where(pairs >= 1, 1, 0)
-    cat = np.where(pairs >= 2, 2, cat)
-    cat = np.where(trips >= 1, 3, cat)
-    cat = np.where(straight, 4, cat)
-    cat = np.where(flush, 5, cat)
-    cat = np.where((trips >= 1) & (pairs >= 1), 6, cat)
-    return np.where(quads >= 1, 7, cat)
+    cat: np.ndarray = np.minimum(pairs, 2).astype(np.int8)  # later categories outrank earlier
+    for made, category in ((trips >= 1, 3), (straight, 4), (flush, 5),
+                           ((trips >= 1) & (pairs >= 1), 6), (quads >= 1, 7)):
+        np.maximum(cat, made * np.int8(category), out=cat)
+    return cat
 
 
 def _windows(seen: np.ndarray, wheel: bool) -> np.ndarray:
@@ -129,8 +125,8 @@ def _row_summary(ranks: np.ndarray, suits: np.ndarray, size: int, out: np.ndarra
     """Writes into ``(13, N)`` ``out`` the summaries of one row from its rank ``(13, N)`` and
     suit ``(4, N)`` counts; returns the row's made category and the rank (+1, 0 for none) of
     its highest pair."""
-    held = ranks.sum(axis=0)
-    pairs, trips, quads = ((ranks == k).sum(axis=0) for k in (2, 3, 4))
+    held = ranks.sum(axis=0, dtype=np.int8)
+    pairs, trips, quads = ((ranks == k).sum(axis=0, dtype=np.int8) for k in (2, 3, 4))
     pair_rank = ((ranks >= 2) * _RANK_PLUS_ONE).max(axis=0)
     trips_rank = ((ranks >= 3) * _RANK_PLUS_ONE).max(axis=0)
     high = ((ranks > 0) * _RANK_PLUS_ONE).max(axis=0)
@@ -159,49 +155,123 @@ def features(boards: np.ndarray, jokers: bool = False, low27: bool = False) -> n
 def feature_columns(boards: np.ndarray, jokers: bool = False, low27: bool = False
                     ) -> np.ndarray:
     """:func:`features` with a feature's values together: ``(width(jokers, low27), N)``, as
-    they are computed (the learned value's inference reads them so, without a copy)."""
+    they are computed (the learned value's inference reads them so, without a copy).
+
+    Every feature is a feature of one row (:func:`row_columns`), of the rows' categories and
+    pair ranks together (:func:`cross_columns`), or of the number of cards on the board
+    (:func:`count_columns`); :func:`layout` says where each part goes."""
     n = len(boards)
     ranks, suits = counts(boards)
+    wild = joker_counts(boards) if jokers else None
+    places = layout(jokers, low27)
     out = np.empty((width(jokers, low27), n), np.float32)  # a feature's values together
     cats, pair_ranks = [], []
     for r in range(3):
-        at = r * PER_ROW
-        out[at:at + 13] = ranks[r]
-        category, pair_rank = _row_summary(ranks[r], suits[r], ROW_SIZE[r],
-                                           out[at + 13:at + PER_ROW])
+        columns, category, pair_rank = row_columns(
+            ranks[r], suits[r], None if wild is None else wild[r], r, low27)
+        out[places.rows[r]] = columns
         cats.append(category)
         pair_ranks.append(pair_rank)
-    out[TOP_PAIR_AT:TOP_PAIR_AT + 13] = ranks[0] >= 2
-    at = TOP_PAIR_AT + 13
-    top, middle, bottom = cats
-    out[at:at + 3] = np.stack(cats, axis=0) / 7
-    out[at + 3] = top > middle
-    out[at + 4] = middle > bottom
-    out[at + 5] = (top == middle) & (pair_ranks[0] > pair_ranks[1])
-    out[at + 6] = (middle == bottom) & (pair_ranks[1] > pair_ranks[2])
-    slots = boards.T
-    on_board = (slots >= 0).sum(axis=0)
-    out[at + 7] = (13 - on_board) / 13
-    out[at + 8] = on_board / 13
-    at = FEATURES
-    if jokers:
-        wild = slots >= JOKER
-        out[at:at + 3] = np.stack([wild[s:s + k].sum(axis=0)
-                                   for s, k in zip(ROW_START, ROW_SIZE, strict=True)], axis=0)
-        at += JOKER_FEATURES
-    if low27:
-        out[at:at + LOW27_FEATURES] = _low27(ranks[1], suits[1], cats, pair_ranks)
+    out[places.cross] = cross_columns(cats, pair_ranks, low27)
+    out[places.count] = count_columns((boards >= 0).sum(axis=1))
     return out
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each part of the features sits in :func:`feature_columns`: ``rows[r]`` the
+    indexes of row ``r``'s features in :func:`row_columns`' order, ``cross`` those of
+    :func:`cross_columns`, ``count`` those of :func:`count_columns`."""
+
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray]
+    cross: np.ndarray
+    count: np.ndarray
+
+
+@cache
+def layout(jokers: bool = False, low27: bool = False) -> Layout:
+    """The :class:`Layout` of the features at a table with or without jokers and a 2-7 middle.
+
+    >>> places = layout()
+    >>> [len(r) for r in places.rows], len(places.cross), len(places.count)
+    ([40, 27, 27], 4, 2)
+    """
+    at = TOP_PAIR_AT + 13  # the across-rows block
+    extra = FEATURES + JOKER_FEATURES * jokers  # the 2-7 block
+    rows = []
+    for r in range(3):
+        index = list(range(r * PER_ROW, (r + 1) * PER_ROW))
+        if r == 0:
+            index += range(TOP_PAIR_AT, TOP_PAIR_AT + 13)
+        index.append(at + r)
+        if jokers:
+            index.append(FEATURES + r)
+        if low27 and r == 1:
+            index += range(extra, extra + 4)
+        rows.append(np.array(index, np.intp))
+    cross = [at + 3, at + 4, at + 5, at + 6] + ([extra + 4, extra + 5] if low27 else [])
+    return Layout((rows[0], rows[1], rows[2]), np.array(cross, np.intp),
+                  np.array([at + 7, at + 8], np.intp))
+
+
+def joker_counts(boards: np.ndarray) -> np.ndarray:
+    """``(3, N)``: the jokers in each row of ``(N, 13)`` boards."""
+    wild = boards.T >= JOKER
+    return np.stack([wild[s:s + k].sum(axis=0) for s, k in zip(ROW_START, ROW_SIZE, strict=True)],
+                    axis=0)
+
+
+def row_columns(ranks: np.ndarray, suits: np.ndarray, wild: np.ndarray | None, r: int,
+                low27: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The features of row ``r`` (0 top, 1 middle, 2 bottom) from its ``(13, N)`` rank and
+    ``(4, N)`` suit counts and ``(N,)`` jokers (``None`` at a table without): ``(k, N)``
+    features in :func:`layout`'s order (rank counts, summaries, the top's pair one-hot, the
+    category, the jokers, the 2-7 middle's four), the row's made category and highest pair's
+    rank (+1, 0 for none)."""
+    size = ROW_SIZE[r]
+    k = PER_ROW + 13 * (r == 0) + 1 + (wild is not None) + 4 * (low27 and r == 1)
+    out = np.empty((k, ranks.shape[1]), np.float32)
+    out[:13] = ranks
+    category, pair_rank = _row_summary(ranks, suits, size, out[13:PER_ROW])
+    at = PER_ROW
+    if r == 0:
+        out[at:at + 13] = ranks >= 2
+        at += 13
+    out[at] = category / 7
+    at += 1
+    if wild is not None:
+        out[at] = wild
+        at += 1
+    if low27 and r == 1:
+        out[at:at + 4] = _low27_middle(ranks, suits)
+    return out, category, pair_rank
+
+
+def cross_columns(cats: list[np.ndarray], pair_ranks: list[np.ndarray], low27: bool
+                  ) -> np.ndarray:
+    """``(4, N)`` (6 with ``low27``): whether the top beats the middle and the middle the
+    bottom, by category and by pair rank within one (the foul risk); at a 2-7 table also the
+    top against the bottom, the 2-7 foul rule."""
+    top, middle, bottom = cats
+    out = [top > middle, middle > bottom, (top == middle) & (pair_ranks[0] > pair_ranks[1]),
+           (middle == bottom) & (pair_ranks[1] > pair_ranks[2])]
+    if low27:
+        out += [top > bottom, (top == bottom) & (pair_ranks[0] > pair_ranks[2])]
+    return np.stack(out, axis=0)
+
+
+def count_columns(on_board: np.ndarray) -> np.ndarray:
+    """``(2, N)``: free slots and cards on the board, each over 13."""
+    return np.stack([(13 - on_board) / 13, on_board / 13], axis=0)
 
 
 _LOW_HIGHEST = 8
 """A 2-7 low's highest rank index: ten (ranks index 0 for a deuce to 12 for an ace)."""
 
 
-def _low27(ranks: np.ndarray, suits: np.ndarray, cats: list[np.ndarray],
-           pair_ranks: list[np.ndarray]) -> np.ndarray:
-    """``(6, N)``: the 2-7 features of the middle's ``(13, N)`` rank and ``(4, N)`` suit counts
-    and the rows' categories and pair ranks (see the module's doc)."""
+def _low27_middle(ranks: np.ndarray, suits: np.ndarray) -> np.ndarray:
+    """``(4, N)``: from the middle's ``(13, N)`` rank and ``(4, N)`` suit counts, whether it is
+    still a live low, its highest and second highest rank, its cards of seven or lower."""
     seen = ranks > 0
     order = seen * _RANK_PLUS_ONE
     highest = order.max(axis=0)
@@ -210,9 +280,7 @@ def _low27(ranks: np.ndarray, suits: np.ndarray, cats: list[np.ndarray],
     live = ((ranks <= 1).all(axis=0) & (highest <= _LOW_HIGHEST + 1)
             & (suits.max(axis=0) < 5) & ~five_in_row)
     seven_or_lower = ranks[:6].sum(axis=0)
-    top, bottom = cats[0], cats[2]
-    return np.stack([live, highest / 13, second / 13, seven_or_lower / 5,
-                     top > bottom, (top == bottom) & (pair_ranks[0] > pair_ranks[2])], axis=0)
+    return np.stack([live, highest / 13, second / 13, seven_or_lower / 5], axis=0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -259,10 +327,7 @@ def expand(boards: np.ndarray, dealt: np.ndarray, place: int
     (27, [7, 8])
     """
     opts = street_options(dealt.shape[1], place)
-    filled = np.stack([(boards[:, s:s + n] >= 0).sum(axis=1)
-                       for s, n in zip(ROW_START, ROW_SIZE, strict=True)], axis=1)
-    size = np.array(ROW_SIZE)
-    fits = ((filled[:, None, :] + opts.per_row[None]) <= size).all(axis=2)
+    filled, fits = room(boards, dealt.shape[1], place)
     after = np.repeat(boards[:, None, :], len(opts.keep), axis=1)
     start = np.array(ROW_START)
     b_index = np.arange(len(boards))[:, None]
@@ -274,3 +339,46 @@ def expand(boards: np.ndarray, dealt: np.ndarray, place: int
         after[b_index, o_index, np.minimum(slot, 12)] = np.where(
             fits, card, after[b_index, o_index, np.minimum(slot, 12)])
     return after, fits
+
+
+def room(boards: np.ndarray, dealt: int, place: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(B, 3)`` cards already in each row of ``(B, 13)`` boards, and ``(B, O)`` whether each
+    option of :func:`street_options` ``(dealt, place)`` fits them (no row overfilled)."""
+    filled = np.stack([(boards[:, s:s + n] >= 0).sum(axis=1)
+                       for s, n in zip(ROW_START, ROW_SIZE, strict=True)], axis=1)
+    code = (filled[:, 0] * 6 + filled[:, 1]) * 6 + filled[:, 2]
+    return filled, _fitting(dealt, place)[code]
+
+
+@cache
+def _fitting(dealt: int, place: int) -> np.ndarray:
+    """``(216, O)``: whether each option fits a board with ``(t, m, b)`` cards in its rows, at
+    ``(t * 6 + m) * 6 + b``."""
+    opts = street_options(dealt, place)
+    filled = np.array([(t, m, b) for t in range(6) for m in range(6) for b in range(6)])
+    fits: np.ndarray = ((filled[:, None, :] + opts.per_row[None]) <= np.array(ROW_SIZE)).all(
+        axis=2)
+    return fits
+
+
+def lay(boards: np.ndarray, dealt: np.ndarray, place: int, chosen: np.ndarray,
+        filled: np.ndarray | None = None) -> np.ndarray:
+    """``(B, 13)``: each of ``(B, 13)`` boards after option ``chosen[b]`` (which fits) of
+    :func:`street_options` with its ``(B, d)`` dealt cards (the boards of :func:`expand`
+    picked one per board, without building the others); ``filled``: the cards in each row, as
+    :func:`room` gives them.
+
+    >>> board = np.full((1, 13), -1, np.int8)
+    >>> [int(c) for c in lay(board, np.array([[7, 8, 9]], np.int8), 2, np.array([0]))[0]]
+    [7, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+    """
+    opts = street_options(dealt.shape[1], place)
+    if filled is None:
+        filled, _ = room(boards, dealt.shape[1], place)
+    after = boards.copy()
+    b = np.arange(len(boards))
+    for j in range(place):
+        row = opts.rows[chosen, j]
+        slot = np.array(ROW_START)[row] + filled[b, row] + opts.offset[chosen, j]
+        after[b, slot] = dealt[b, opts.keep[chosen, j]]
+    return after

@@ -36,8 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.helpers.browser import (  # noqa: E402
-    TAB_OPTIONS,
-    TEST_CHROMIUM_ARGS,
+    CHROMIUM_ARGS,
     open_page,
     settle_drawn,
     start_dashboard,
@@ -86,8 +85,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     with start_dashboard(str(Path(sys.executable).parent / "ofc"), work / "demo.duckdb",
                          work) as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=args.chromium,
-                                     args=TEST_CHROMIUM_ARGS + args.flags)
-        tab = browser.new_page(**TAB_OPTIONS)
+                                     args=CHROMIUM_ARGS + args.flags)
+        tab = browser.new_page()
 
         def visit(path: str) -> None:
             open_page(tab, f"{server.url}/{path}", 1400)

@@ -99,8 +99,7 @@ from ofc_core.rules import PRESETS
 from ofc_core.scoring import Seat, score_hand
 from tests.helpers import hypo
 from tests.helpers.browser import (
-    TAB_OPTIONS,
-    TEST_CHROMIUM_ARGS,
+    CHROMIUM_ARGS,
     Dashboard,
     open_page,
     start_dashboard,
@@ -411,7 +410,7 @@ def browser(chromium_path: str) -> Iterator[Any]:
     from playwright import sync_api  # in the test extra: missing is a failure, not a skip
 
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path, args=TEST_CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
@@ -419,7 +418,7 @@ def browser(chromium_path: str) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def worker_tab(browser: Any) -> Iterator[Any]:
     """The worker's one tab, kept open for the whole session (see ``tab``)."""
-    page = browser.new_page(**TAB_OPTIONS)
+    page = browser.new_page(viewport={"width": 1400, "height": 2000})
     yield page
     page.close()
 

@@ -28,18 +28,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 """Debian's Chromium, headless, in a container, with nothing of its own to fetch."""
 
-TEST_CHROMIUM_ARGS = [*CHROMIUM_ARGS, "--in-process-gpu"]
-"""The test suite's Chromium (``tests/conftest.py``): the GPU process's work (software
-compositing, with ``--disable-gpu``) done in the browser process, saving its process and the
-messages to it. With :data:`TAB_OPTIONS`, eleven page loads cost 16-20 % less CPU
-(docs/testing.md)."""
-
-TAB_OPTIONS: dict[str, Any] = {"viewport": {"width": 1400, "height": 2000},
-                               "reduced_motion": "reduce"}
-"""The worker's tab (``tests/conftest.py``): 1400 x 2000, and the user's "reduce motion"
-setting, so Streamlit's spinners and skeletons and Plotly's transitions do not animate (no
-test looks at an animation; each animated frame costs Chromium CPU while a test waits)."""
-
 SHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 """Where :func:`save_screenshot` keeps whole-page screenshots (git-ignored)."""
 

@@ -44,7 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ingest.stored_hands import load_records  # noqa: E402
 from ofc_cli.cli import main as ofc  # noqa: E402
 from ofc_core.play.policies import policy  # noqa: E402
-from ofc_core.play.review import parse_placement, spots_of  # noqa: E402
+from ofc_core.play.positions import spots_of  # noqa: E402
+from ofc_core.play.review import parse_placement  # noqa: E402
 from ofc_core.play.rollout import BEST_OF_24, BestOfK, BotRollouts, SpotRollouts  # noqa: E402
 
 

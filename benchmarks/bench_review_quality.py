@@ -47,7 +47,8 @@ from ofc_core.play.engine import Placement, Table  # noqa: E402
 from ofc_core.play.learned_rollouts import LearnedRollouts  # noqa: E402
 from ofc_core.play.placements import same_placement  # noqa: E402
 from ofc_core.play.policies import policy  # noqa: E402
-from ofc_core.play.review import Decision, Evaluation, evaluate, spots_of  # noqa: E402
+from ofc_core.play.positions import Decision, spots_of  # noqa: E402
+from ofc_core.play.review import Evaluation, evaluate  # noqa: E402
 from ofc_core.play.rollout import BestOfK, BotRollouts, RolloutPolicy, SpotRollouts  # noqa: E402
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session  # noqa: E402
 from ofc_core.rules import PRESETS  # noqa: E402

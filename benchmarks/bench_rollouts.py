@@ -35,7 +35,8 @@ from ofc_core.hand import HandRecord  # noqa: E402
 from ofc_core.play.engine import Table  # noqa: E402
 from ofc_core.play.placements import free_slots, legal_placements  # noqa: E402
 from ofc_core.play.policies import policy  # noqa: E402
-from ofc_core.play.review import Decision, evaluate, spots_of  # noqa: E402
+from ofc_core.play.positions import Decision, spots_of  # noqa: E402
+from ofc_core.play.review import evaluate  # noqa: E402
 from ofc_core.play.rollout import SpotRollouts  # noqa: E402
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session  # noqa: E402
 from ofc_core.rules import PRESETS  # noqa: E402

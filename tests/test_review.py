@@ -22,6 +22,7 @@ from ofc_core.hand import HandRecord
 from ofc_core.play.engine import Placement, Table
 from ofc_core.play.placements import legal_placements
 from ofc_core.play.policies import policy
+from ofc_core.play.positions import spots_of
 from ofc_core.play.review import (
     FANTASYLAND_SET,
     Precision,
@@ -32,7 +33,6 @@ from ofc_core.play.review import (
     placement_text,
     review_fantasyland,
     review_hand,
-    spots_of,
 )
 from ofc_core.play.rollout import (
     BestOfK,

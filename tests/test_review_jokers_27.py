@@ -27,6 +27,7 @@ from ofc_core.cards import parse_cards
 from ofc_core.play.engine import Table
 from ofc_core.play.placements import legal_placements
 from ofc_core.play.policies import policy
+from ofc_core.play.positions import spots_of
 from ofc_core.play.review import (
     FINAL_BOARDS,
     FL_SET_27,
@@ -34,7 +35,6 @@ from ofc_core.play.review import (
     not_reviewed,
     placement_text,
     review_hand,
-    spots_of,
 )
 from ofc_core.play.rollout import (
     BestOfK,

@@ -18,7 +18,8 @@ from ofc_core.board import Board
 from ofc_core.play.engine import Table
 from ofc_core.play.learned_rollouts import LearnedRollouts, best_options, option_values
 from ofc_core.play.policies import policy
-from ofc_core.play.review import Precision, evaluate, spots_of
+from ofc_core.play.positions import spots_of
+from ofc_core.play.review import Precision, evaluate
 from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.play.value import load_value, read_value

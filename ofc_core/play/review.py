@@ -1,10 +1,10 @@
 """Decision review: what each placement of a logged hand was worth, and the best one.
 
 For every street of a player whose dealt cards and placement the log shows, the position is
-rebuilt as the player saw it (:func:`spots_of`): its own board, the opponents' rows placed so
-far (those who act before it this street have placed it already), and what each seat has left
-to play. :func:`evaluate` values every legal placement by rollouts (``ofc_core.play.rollout``)
-and finds the best:
+rebuilt as the player saw it (:func:`ofc_core.play.positions.spots_of`): its own board, the
+opponents' rows placed so far (those who act before it this street have placed it already), and
+what each seat has left to play. :func:`evaluate` values every legal placement by rollouts
+(``ofc_core.play.rollout``) and finds the best:
 
 - rollouts come in rounds on the same deals for every placement (common random numbers); after
   each round a placement whose paired difference to the leader is more than ``z`` standard
@@ -34,7 +34,7 @@ middles only).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -42,23 +42,23 @@ import numpy as np
 from ofc_core.batch import fantasyland_next
 from ofc_core.batch_boards import score_boards_under
 from ofc_core.board import Board
-from ofc_core.cards import BoardCard, card_of_index
-from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
+from ofc_core.cards import card_of_index
+from ofc_core.hand import HandRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
+from ofc_core.play.positions import card_indexes, spots_of, street_placement
 from ofc_core.play.rollout import (
     FantasylandValue,
     RolloutPolicy,
-    SeatSpot,
     Spot,
     SpotRollouts,
     board_array,
     default_fantasyland_value,
     fl_table,
 )
-from ofc_core.rules import MiddleKind, Ruleset, Street
+from ofc_core.rules import MiddleKind, Ruleset
 
 REVIEW_VERSION = "4"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
@@ -251,87 +251,6 @@ def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Pre
 
 
 # --------------------------------------------------------------------------------------------
-# Positions from a logged hand
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One reviewable decision of a logged hand: ``street`` is 1-based."""
-
-    player: str
-    street: int
-    spot: Spot
-    chosen: Placement
-    board_before: Rows
-
-
-def _indexes(cards: tuple[BoardCard, ...] | None) -> Cards:
-    return tuple(c.index for c in cards or ())
-
-
-def _placement(s: StreetPlay) -> Placement:
-    return Placement(_indexes(s.top), _indexes(s.middle), _indexes(s.bottom),
-                     _indexes(s.discard))
-
-
-def _rows_after(streets: tuple[StreetPlay, ...], count: int) -> Rows:
-    rows: Rows = ((), (), ())
-    for s in streets[:count]:
-        rows = apply(rows, _placement(s))
-    return rows
-
-
-def _acting_order(record: HandRecord) -> list[int]:
-    """Seats that play a normal hand, in acting order (from the left of the button)."""
-    n = len(record.players)
-    order = [(record.first_to_act + k) % n for k in range(n)]
-    return [i for i in order if not record.players[i].fantasyland]
-
-
-def spots_of(record: HandRecord, player: str) -> Iterator[Decision]:
-    """Every street of ``player`` (not in Fantasyland) whose dealt cards the log shows, as the
-    position the player faced."""
-    ruleset = record.ruleset
-    seat = next((i for i, p in enumerate(record.players) if p.name == player), None)
-    if seat is None:
-        return
-    me = record.players[seat]
-    if me.fantasyland or me.surrendered or me.streets is None:
-        return
-    if any(p.streets is None or p.surrendered for p in record.players):
-        return
-    plan = ruleset.dealing.streets
-    order = _acting_order(record)
-    before = set(order[:order.index(seat)])
-    dead: Cards = ()
-    for k, street in enumerate(me.streets):
-        if street.dealt is None:
-            return
-        seats = []
-        for i, p in enumerate(record.players):
-            seats.append(_seat_view(p, i, seat, k, before, plan))
-        board = _rows_after(me.streets, k)
-        spot = Spot(ruleset, tuple(seats), seat, _indexes(street.dealt), plan[k].placed, dead,
-                    record.first_to_act)
-        yield Decision(player, k + 1, spot, _placement(street), board)
-        if street.discard is None and plan[k].discarded:
-            return  # the log hides this discard: later positions are unknown
-        dead = dead + _indexes(street.discard)
-
-
-def _seat_view(p: PlayerRecord, i: int, hero: int, k: int, before: set[int],
-               plan: tuple[Street, ...]) -> SeatSpot:
-    """Seat ``i`` as the hero sees it on its street ``k`` (0-based)."""
-    streets = p.streets or ()
-    if p.fantasyland:  # hidden until showdown: its logged board stands for it (docs/review.md)
-        return SeatSpot(_rows_after(streets, len(streets)), (), True)
-    if i == hero:
-        return SeatSpot(_rows_after(streets, k), tuple(plan[k + 1:]))
-    shown = k + 1 if i in before else k
-    return SeatSpot(_rows_after(streets, shown), tuple(plan[shown:]))
-
-
-# --------------------------------------------------------------------------------------------
 # Fantasyland sets
 
 
@@ -365,7 +284,7 @@ def fantasyland_decision(record: HandRecord, player: str) -> tuple[Cards, Placem
     if me is None or not me.fantasyland or not me.streets or me.streets[0].dealt is None:
         return None
     s = me.streets[0]
-    return _indexes(s.dealt), _placement(s)
+    return card_indexes(s.dealt), street_placement(s)
 
 
 FantasylandSetter = Callable[[Cards, Ruleset], Placement]
@@ -422,8 +341,8 @@ def parse_placement(text: str) -> Placement:
     rows, _, discard = text.partition("/")
     board = Board.parse_compact(rows)
     extra = Board.parse_compact(f"--{discard}").bottom if discard else ()
-    return Placement(_indexes(board.top), _indexes(board.middle), _indexes(board.bottom),
-                     _indexes(extra))
+    return Placement(card_indexes(board.top), card_indexes(board.middle),
+                     card_indexes(board.bottom), card_indexes(extra))
 
 
 def with_streets(record: HandRecord, player: str, streets: tuple[StreetPlay, ...]) -> HandRecord:

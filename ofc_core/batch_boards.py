@@ -166,11 +166,46 @@ def _joker_candidates(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     on_board = np.zeros((b, 54), bool)
     np.put_along_axis(on_board, boards.astype(np.int64), True, axis=1)
     legal = ~on_board[:, choices].any(axis=2)  # (B, C)
+    for j in range(count):  # only the first cards of each class that rates the same
+        legal &= _first_of_class(boards, slots[:, j], on_board, count)[:, choices[:, j]]
     owner, pick = np.nonzero(legal)
     filled = boards[owner].astype(np.uint8)
     for j in range(count):
         filled[np.arange(len(owner)), slots[owner, j]] = choices[pick, j]
     return filled, owner, choices[pick]
+
+
+def _first_of_class(boards: np.ndarray, slot: np.ndarray, on_board: np.ndarray, count: int
+                    ) -> np.ndarray:
+    """``(B, 52)``: the cards the joker in ``slot`` of each board needs to try. In a row that
+    can make no flush (the top, or a middle or bottom whose real cards hold two suits) the
+    cards of one rank rate the same there, so only the lowest of each rank not on the board is
+    tried (the two lowest with two jokers: they may not stand for the same card); this is exact,
+    and the lowest keeps the search order's first best filling. In a row that can still make a
+    flush, every card.
+
+    >>> from ofc_core.cards import parse_cards
+    >>> board = np.array([[c.index for c in parse_cards("Ah Ad 2c 7s 5d 4s 3h 9c Kh Kd Ks Qs")]
+    ...                   + [52]])  # X1 in a bottom of three suits
+    >>> tried = _first_of_class(board, np.array([12]), np.isin(np.arange(54), board)[None], 1)
+    >>> int(tried.sum()), bool(tried[0, 0]), bool(tried[0, 1])  # 13 ranks; 2c is on the board
+    (13, False, True)
+    """
+    available = ~on_board[:, :52]
+    row = np.searchsorted(np.array([3, 8]), slot, side="right")  # 0 top, 1 middle, 2 bottom
+    start = np.array([0, 3, 8])[row]
+    size = np.array([3, 5, 5])[row]
+    at = start[:, None] + np.arange(5)[None, :]
+    cards = np.where(np.arange(5)[None, :] < size[:, None],
+                     np.take_along_axis(boards, np.minimum(at, 12), axis=1), -1)
+    real = (cards >= 0) & (cards < 52)
+    suits = np.where(real, cards & 3, -1)
+    first_suit = np.max(suits, axis=1)
+    mixed = (real & (suits != first_suit[:, None])).any(axis=1)
+    rank_only = (row == 0) | mixed
+    order = np.cumsum(available.reshape(-1, 13, 4), axis=2).reshape(-1, 52)
+    first: np.ndarray = available & ((order <= count) | ~rank_only[:, None])
+    return first
 
 
 def _resolve_jokers(boards: np.ndarray, ruleset: Ruleset) -> tuple[np.ndarray, np.ndarray]:

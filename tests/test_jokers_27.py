@@ -315,3 +315,34 @@ def test_the_review_reviews_joker_and_27_hands_or_says_why_not() -> None:
         if not reviewed:
             assert not_reviewed(r, name) == FINAL_BOARDS
     assert sum(bool(review_hand(r, r.players[0].name)) for r in records) == 1
+
+
+def test_the_batch_resolver_tries_fewer_cards_and_still_agrees_with_the_scalar_one() -> None:
+    """The batch resolver tries one card per rank where a row can make no flush
+    (``batch_boards._first_of_class``): on seeded boards with one and two jokers, half of them
+    with X1 beside four cards of one suit in the bottom (a flush still possible), every board's
+    strengths and the cards its jokers stood for equal the scalar resolver's, which tries
+    every card."""
+    from ofc_core.batch_boards import resolve_boards
+    from ofc_core.cards import card_of_index
+    rng = np.random.default_rng(11)
+    for ruleset, count, n in ((JOKER, 1, 120), (JOKER, 2, 16),
+                              (resolve("2-7-pineapple", {"jokers": 2}), 2, 8)):
+        boards = []
+        for i in range(n):
+            if i % 2:  # X1 in a bottom of four cards of one suit, X2 (if any) anywhere above
+                suited = [c for c in rng.permutation(52) if c % 4 == i % 4][:4]
+                rest = [int(c) for c in rng.permutation(52) if c not in suited][:9 - count]
+                above = list(rng.permutation(rest + [53][:count - 1]))
+                cards = above + suited + [52]
+            else:
+                cards = list(rng.permutation([*rng.permutation(52)[:13 - count], 52, 53][
+                    :13]))
+            boards.append(np.array(cards, np.int64))
+        strengths, stood = resolve_boards(np.array(boards), ruleset)
+        for board, rows, jokers in zip(boards, strengths, stood, strict=True):
+            cards = tuple(card_of_index(int(c)) for c in board)
+            scalar = resolve_board(Board(cards[:3], cards[3:8], cards[8:]), ruleset)
+            assert tuple(rows.tolist()) == scalar.strengths
+            want = {j.number: c.index for j, c in scalar.stood_for}
+            assert (int(jokers[0]), int(jokers[1])) == (want.get(1, -1), want.get(2, -1))

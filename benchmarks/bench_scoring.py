@@ -252,7 +252,7 @@ def main() -> int:
         "hands": len(hands),
         "baseline_boards": len(sample),
         "table_build_s": round(table_build_s, 3),
-        "chunk_boards": batch.CHUNK_BOARDS,
+        "chunk_boards": row_tables.CHUNK_BOARDS,
         "chunk_hands": batch.CHUNK_HANDS,
         "repeat": args.repeat,
         "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),

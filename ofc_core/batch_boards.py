@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ofc_core.board import ROWS, Row, is_foul
+from ofc_core.board import ROW_SIZE, ROW_START, ROWS, Row, is_foul
 from ofc_core.cards import MAX_JOKERS
 from ofc_core.evaluate import (
     CATEGORY_SHIFT,
@@ -192,9 +192,9 @@ def _first_of_class(boards: np.ndarray, slot: np.ndarray, on_board: np.ndarray, 
     (13, False, True)
     """
     available = ~on_board[:, :52]
-    row = np.searchsorted(np.array([3, 8]), slot, side="right")  # 0 top, 1 middle, 2 bottom
-    start = np.array([0, 3, 8])[row]
-    size = np.array([3, 5, 5])[row]
+    row = np.searchsorted(np.array(ROW_START[1:]), slot, side="right")  # 0 top ... 2 bottom
+    start = np.array(ROW_START)[row]
+    size = np.array(ROW_SIZE)[row]
     at = start[:, None] + np.arange(5)[None, :]
     cards = np.where(np.arange(5)[None, :] < size[:, None],
                      np.take_along_axis(boards, np.minimum(at, 12), axis=1), -1)

@@ -43,6 +43,10 @@ ROW_NAMES: tuple[str, str, str] = ("top", "middle", "bottom")
 """The rows' names, which are also the row fields of :class:`Board` and of a street record
 (plain strings, for code that reads rows by name in a loop)."""
 BOARD_SIZE = 13
+ROW_SIZE: tuple[int, int, int] = (ROWS[0].size, ROWS[1].size, ROWS[2].size)
+"""Cards in top, middle and bottom: (3, 5, 5)."""
+ROW_START: tuple[int, int, int] = (0, ROW_SIZE[0], ROW_SIZE[0] + ROW_SIZE[1])
+"""First slot of top, middle and bottom in a 13-slot board array: (0, 3, 8)."""
 
 _COMPACT_CARD = re.compile(r"(?:10|[2-9TJQKAtjqka])[cdhsCDHS♣♦♥♠]|[Xx][12]")
 

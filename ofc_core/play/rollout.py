@@ -44,17 +44,12 @@ import numpy as np
 
 from ofc_core.batch import fantasyland_entry, score_batch
 from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, score_boards_under
-from ofc_core.board import BOARD_SIZE
+from ofc_core.board import BOARD_SIZE, ROW_SIZE, ROW_START
 from ofc_core.play.engine import Cards, Placement, Policy, Rows, View
 from ofc_core.play.fl_value import fantasyland_value
 from ofc_core.play.placements import apply, free_slots
 from ofc_core.play.stand_ins import joker_stand_ins
 from ofc_core.rules import Ruleset, Street
-
-ROW_START = (0, 3, 8)
-"""First slot of top, middle and bottom in a 13-slot board array."""
-
-ROW_SIZE = (3, 5, 5)
 
 MOST_FL_CARDS = 17
 

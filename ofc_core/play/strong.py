@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ofc_core.board import ROW_SIZE, ROW_START
 from ofc_core.play.careful import CAREFUL, HeuristicPolicy
 from ofc_core.play.cube import accepts_by_score, offers_by_score
 from ofc_core.play.engine import CubeView, Placement, View
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
-from ofc_core.play.rollout import ROW_SIZE, ROW_START, board_array
+from ofc_core.play.rollout import board_array
 from ofc_core.play.rollout import fl_table as make_fl_table
 from ofc_core.play.value import fantasyland_credit
 

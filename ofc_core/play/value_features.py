@@ -48,8 +48,8 @@ from itertools import combinations, product
 
 import numpy as np
 
-ROW_START = (0, 3, 8)
-ROW_SIZE = (3, 5, 5)
+from ofc_core.board import ROW_SIZE, ROW_START
+
 ROW_OF_SLOT = np.array([0] * 3 + [1] * 5 + [2] * 5, np.int64)
 
 PER_ROW = 13 + 13

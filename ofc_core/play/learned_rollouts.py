@@ -15,10 +15,10 @@ test in ``tests/test_value.py`` changes them and finds the same choice).
 Each hand is played with the value of its own preset (``ofc_core/play/data/value-<preset>.npz``,
 where one ships: docs/review.md lists them; ``ofc train-value`` trains the others); a house rule
 plays with its preset's value, whose terminal value scores the house rule's own scoring and
-royalties. A ruleset no shipped value fits (``double``, a preset not trained yet, a house rule
-that adds jokers to a preset trained without them:
-:meth:`~ofc_core.play.value.PositionValue.fits`) is completed by ``fallback`` (the clairvoyant
-best-of-24 of :class:`~ofc_core.play.rollout.BestOfK`).
+royalties, or, where that value does not fit it (progressive with jokers), with another shipped
+value that does (:meth:`LearnedRollouts.value_for`). A ruleset no shipped value fits
+(``double``, a race: :meth:`~ofc_core.play.value.PositionValue.fits`) is completed by
+``fallback`` (the clairvoyant best-of-24 of :class:`~ofc_core.play.rollout.BestOfK`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,79 @@
+"""Each ``hand_players`` row's ``review_reason``: why ``ofc review`` finds no decision of the
+player in the hand, as the code of :mod:`ofc_core.play.reviewable` (0: nothing stops it).
+
+The table builder (:func:`ingest.hand_tables.build_tables`, the one way rows are made: import,
+merge, rescore, upgrade, ``ofc spark score``) writes it with the rest of the row, so the Review
+page counts a player's hands by reason from ``hand_players`` alone instead of searching the
+placements (15 million rows at a million hands) at every page load. Only the facts are read
+here, from the hand's columns; the rule is :func:`ofc_core.play.reviewable.why_not`, looked up
+through :data:`~ofc_core.play.reviewable.CODE_BY_FACTS`. A row whose hand is removed goes with
+it; nothing else changes the facts (rescoring rewrites the row from the same placements).
+
+A player whose streets are logged, dealt cards shown, at a table where everybody's are: 0; an
+opponent whose dealt cards the log hides: 6 (``DEALT_NOT_LOGGED``):
+
+>>> codes = review_reasons(hand_index=np.array([0, 0]), hands=1,
+...                        surrendered=np.array([False, False]),
+...                        fantasyland=np.array([False, False]),
+...                        poker_middle=np.array([True]),
+...                        street_player=np.array([0, 0, 1, 1]), street=np.array([1, 2, 1, 2]),
+...                        dealt_known=np.array([True, True, False, False]))
+>>> codes.tolist()
+[0, 6]
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+
+from ofc_core.play.reviewable import CODE_BY_FACTS, FACT_NAMES
+from ofc_core.rules import MiddleKind, resolve
+
+_CODES = np.asarray(CODE_BY_FACTS, np.int8)
+
+
+@lru_cache(maxsize=1024)
+def poker_middle(variant: str, rules_json: str) -> bool:
+    """Whether a hand's ruleset sets a poker middle (not the 2-7 low).
+
+    >>> poker_middle("pineapple", "{}"), poker_middle("2-7-pineapple", "{}")
+    (True, False)
+    """
+    return resolve(variant, json.loads(rules_json)).middle is MiddleKind.HIGH
+
+
+def _any(groups: np.ndarray, flags: np.ndarray, size: int) -> np.ndarray:
+    """Per group (``0 .. size - 1``) whether any of its members' ``flags`` is set."""
+    return np.bincount(groups[flags], minlength=size)[:size] > 0
+
+
+def review_reasons(*, hand_index: np.ndarray, hands: int, surrendered: np.ndarray,
+                   fantasyland: np.ndarray, poker_middle: np.ndarray,
+                   street_player: np.ndarray, street: np.ndarray,
+                   dealt_known: np.ndarray) -> np.ndarray:
+    """Per player row (its hand's index in ``hand_index``; ``surrendered`` and
+    ``fantasyland`` per row, ``poker_middle`` per hand) the code of why it cannot be reviewed,
+    from the rows' logged streets (``street_player``: the row of each street, its number and
+    whether its dealt cards are shown)."""
+    rows = len(hand_index)
+    street_player = np.asarray(street_player, np.int64)
+    logged = _any(street_player, np.ones(len(street_player), bool), rows)
+    dealt = _any(street_player, (np.asarray(street) == 1) & np.asarray(dealt_known, bool), rows)
+    surrendered = np.asarray(surrendered, bool)
+    facts = {
+        "surrendered": surrendered,
+        "fantasyland": np.asarray(fantasyland, bool),
+        "poker_middle": np.asarray(poker_middle, bool)[hand_index],
+        "streets_logged": logged,
+        "dealt_logged": dealt,
+        "all_streets_logged": ~_any(hand_index, ~logged, hands)[hand_index],
+        "someone_surrendered": _any(hand_index, surrendered, hands)[hand_index],
+    }
+    number = np.zeros(rows, np.int64)
+    for bit, name in enumerate(FACT_NAMES):
+        number |= facts[name].astype(np.int64) << bit
+    codes: np.ndarray = _CODES[number]
+    return codes

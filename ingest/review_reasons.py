@@ -27,7 +27,9 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+import duckdb
 import numpy as np
+import pyarrow as pa
 
 from ofc_core.play.reviewable import CODE_BY_FACTS, FACT_NAMES
 from ofc_core.rules import MiddleKind, resolve
@@ -77,3 +79,50 @@ def review_reasons(*, hand_index: np.ndarray, hands: int, surrendered: np.ndarra
         number |= facts[name].astype(np.int64) << bit
     codes: np.ndarray = _CODES[number]
     return codes
+
+
+def _facts_sql() -> dict[str, str]:
+    """The facts of each ``hand_players hp`` row over the stored rows: ``s`` its placements
+    summed (``NULL`` without streets), ``m`` its hand's ruleset; per hand by window."""
+    per_hand = "OVER (PARTITION BY hp.hand_key)"
+    return {
+        "surrendered": "hp.surrendered",
+        "fantasyland": "hp.fantasyland",
+        "poker_middle": "m.poker_middle",
+        "streets_logged": "s.hand_key IS NOT NULL",
+        "dealt_logged": "coalesce(s.dealt, false)",
+        "all_streets_logged": f"bool_and(s.hand_key IS NOT NULL) {per_hand}",
+        "someone_surrendered": f"bool_or(hp.surrendered) {per_hand}",
+    }
+
+
+def fill(con: duckdb.DuckDBPyConnection) -> int:
+    """Write every stored row's ``review_reason`` from the stored rows (the upgrade from
+    schema 8, inside the caller's transaction): the same facts as :func:`review_reasons`,
+    read from ``placements`` and the hand's ruleset, looked up in the same table. Returns
+    the rows written."""
+    rulesets = con.execute("SELECT DISTINCT variant, coalesce(json_extract(ruleset, "
+                           "'$.overrides')::VARCHAR, '{}') FROM hands").fetchall()
+    middles = pa.table({"variant": [v for v, _ in rulesets],
+                        "overrides": [o for _, o in rulesets],
+                        "poker_middle": [poker_middle(v, o) for v, o in rulesets]})
+    number = " | ".join(f"(({sql})::INTEGER << {bit})"
+                        for bit, sql in enumerate(_facts_sql()[n] for n in FACT_NAMES))
+    con.register("_ofc_middles", middles)
+    try:
+        row = con.execute(f"""
+            UPDATE hand_players SET review_reason = list_extract(?::TINYINT[], f.number + 1)
+            FROM (SELECT hp.hand_key, hp.seat, {number} AS number
+                  FROM hand_players hp
+                  JOIN hands h ON h.hand_key = hp.hand_key
+                  JOIN _ofc_middles m ON m.variant = h.variant AND m.overrides =
+                       coalesce(json_extract(h.ruleset, '$.overrides')::VARCHAR, '{{}}')
+                  LEFT JOIN (SELECT hand_key, seat,
+                                    bool_or(street = 1 AND dealt IS NOT NULL) AS dealt
+                             FROM placements GROUP BY ALL) s
+                       ON s.hand_key = hp.hand_key AND s.seat = hp.seat) f
+            WHERE hand_players.hand_key = f.hand_key AND hand_players.seat = f.seat""",
+                          [list(CODE_BY_FACTS)]).fetchone()
+    finally:
+        con.unregister("_ofc_middles")
+    return int(row[0]) if row else 0

@@ -183,11 +183,18 @@ def test_every_write_keeps_the_page_equal_to_the_placements(
     check(con)
 
 
-def test_the_upgrade_from_8_fills_the_reasons(
-        store: tuple[duckdb.DuckDBPyConnection, list[bytes]]) -> None:
+@pytest.mark.parametrize("version", ["8", "7"])
+def test_the_upgrade_fills_the_reasons(store: tuple[duckdb.DuckDBPyConnection, list[bytes]],
+                                       version: str) -> None:
+    """From 8 the column is filled from the stored rows in SQL, nothing rescored (``None``);
+    from an older version the rescoring every upgrade runs writes it."""
     con, _ = store
     con.execute("ALTER TABLE hand_players DROP COLUMN review_reason")
-    con.execute("UPDATE meta SET value = '8' WHERE key = 'schema_version'")
-    result = api.upgrade(con, notify=lambda _: None)
-    assert result is not None and result.hands == 161 and not result.failed
+    con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", [version])
+    said: list[str] = []
+    result = api.upgrade(con, notify=said.append)
+    if version == "8":
+        assert result is None and "nothing rescored" in said[-1]
+    else:
+        assert result is not None and result.hands == 161 and not result.failed
     assert check(con) == {q.NOT_YET, *reviewable.REASONS}

@@ -7,7 +7,9 @@ page counts a player's hands by reason from ``hand_players`` alone instead of se
 placements (15 million rows at a million hands) at every page load. Only the facts are read
 here, from the hand's columns; the rule is :func:`ofc_core.play.reviewable.why_not`, looked up
 through :data:`~ofc_core.play.reviewable.CODE_BY_FACTS`. A row whose hand is removed goes with
-it; nothing else changes the facts (rescoring rewrites the row from the same placements).
+it; nothing else changes the facts (rescoring rewrites the row from the same placements). The
+upgrade from schema 8 reads the same facts from the stored rows in SQL (:func:`fill`), looked up
+in the same table, without rescoring.
 
 A player whose streets are logged, dealt cards shown, at a table where everybody's are: 0; an
 opponent whose dealt cards the log hides: 6 (``DEALT_NOT_LOGGED``):

@@ -36,7 +36,7 @@ from .hand_columns import (
     columns_from_records,
 )
 from .money import RACE
-from .review_reasons import poker_middle, review_reasons
+from .review_reasons import poker_middles, review_reasons
 from .settled import fact_columns, settle_stakes
 
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
@@ -211,8 +211,7 @@ def _hand_players_table(cols: HandColumns, seats: _Seats,
 
 def _review_reasons(cols: HandColumns, seats: _Seats, surrendered: np.ndarray) -> pa.Array:
     """Each player row's ``review_reason`` (:mod:`ingest.review_reasons`)."""
-    middles = np.array([poker_middle(v, r) for v, r in zip(cols.variant, cols.rules, strict=True)],
-                       bool)
+    middles = poker_middles(cols.variant, cols.rules)
     codes = review_reasons(
         hand_index=seats.hand_index, hands=len(cols), surrendered=surrendered,
         fantasyland=np.asarray(cols.fantasyland, bool), poker_middle=middles,

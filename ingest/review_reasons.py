@@ -27,6 +27,7 @@ opponent whose dealt cards the log hides: 6 (``DEALT_NOT_LOGGED``):
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 
 import duckdb
@@ -47,6 +48,25 @@ def poker_middle(variant: str, rules_json: str) -> bool:
     (True, False)
     """
     return resolve(variant, json.loads(rules_json)).middle is MiddleKind.HIGH
+
+
+def poker_middles(variants: Sequence[str], rules: Sequence[str]) -> np.ndarray:
+    """:func:`poker_middle` per hand (``rules`` the overrides' JSON), each distinct ruleset
+    resolved once.
+
+    >>> poker_middles(["pineapple", "2-7-pineapple", "pineapple"], ["{}", "{}", "{}"]).tolist()
+    [True, False, True]
+    """
+    names = pa.array(variants, pa.string()).dictionary_encode()
+    texts = pa.array(rules, pa.string()).dictionary_encode()
+    width = max(len(texts.dictionary), 1)
+    pairs = names.indices.to_numpy().astype(np.int64) * width + texts.indices.to_numpy()
+    distinct, inverse = np.unique(pairs, return_inverse=True)
+    middle = np.array([poker_middle(str(names.dictionary[int(k) // width]),
+                                    str(texts.dictionary[int(k) % width])) for k in distinct],
+                      bool)
+    found: np.ndarray = middle[inverse]
+    return found
 
 
 def _any(groups: np.ndarray, flags: np.ndarray, size: int) -> np.ndarray:

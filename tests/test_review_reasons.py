@@ -198,3 +198,15 @@ def test_the_upgrade_fills_the_reasons(store: tuple[duckdb.DuckDBPyConnection, l
     else:
         assert result is not None and result.hands == 161 and not result.failed
     assert check(con) == {q.NOT_YET, *reviewable.REASONS}
+
+
+def test_a_row_without_a_stored_reason_is_counted_as_not_known(
+        store: tuple[duckdb.DuckDBPyConnection, list[bytes]]) -> None:
+    """Tables written before the column (Parquet files of schema 8) hold NULL: those hands are
+    counted under :data:`~dashboard.queries.review.NOT_KNOWN`, never dropped."""
+    con, _ = store
+    hero = Filters(player="Hero")
+    total = int(_oracle(con, hero)["hands"].sum())
+    con.execute("UPDATE hand_players SET review_reason = NULL WHERE player = 'Hero'")
+    assert q.unreviewed(con, hero).to_dict("records") == [{"reason": q.NOT_KNOWN,
+                                                           "hands": total}]

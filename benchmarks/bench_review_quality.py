@@ -36,7 +36,8 @@ Printed per policy and kind (first fives, streets 2-3):
 - ``best_minus_played``: the reference's value of the policy's best minus the played one;
 - first fives: bests with 2+ cards on top; dealt pairs kept on the bottom (of the first fives
   dealt a pair); a dealt ace on top; ``stable``: the share with the same best on a second seed;
-- CPU seconds of the reviews and of the reference.
+- CPU seconds of the reviews and of the reference; how often the reference's best is among
+  the placements the review rolls out (the learned value's best 8, and the one played).
 
 Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400] [--hands
 200] [--seed 5] [--samples 32] [--reference lookahead|careful]``; the last line printed is JSON.
@@ -71,7 +72,7 @@ from ofc_core.play.placements import (  # noqa: E402
 )
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.positions import Decision, spots_of  # noqa: E402
-from ofc_core.play.review import Evaluation, evaluate  # noqa: E402
+from ofc_core.play.review import DEFAULT_PRECISION, Evaluation, evaluate  # noqa: E402
 from ofc_core.play.rollout import (  # noqa: E402
     BEST_OF_24,
     BotRollouts,
@@ -121,14 +122,15 @@ def style(d: Decision, best: Placement) -> dict[str, bool | None]:
     }
 
 
-def screened(d: Decision, seed: int) -> list[Placement]:
-    """The legal placements the one-street lookahead and the learned value rate highest."""
+def screened(d: Decision, seed: int) -> tuple[list[Placement], list[Placement]]:
+    """The legal placements the one-street lookahead and the learned value rate highest; and
+    those the review rolls out (the value's best :attr:`Precision.shortlist`)."""
     spot = d.spot
     hero = spot.hero_seat
     placements = legal_placements(spot.dealt, spot.place, free_slots(hero.board))
     value = LearnedRollouts().value_for(spot.ruleset)
     if value is None or not hero.streets:
-        return placements
+        return placements, placements
     boards = np.stack([board_array(apply(hero.board, p)) for p in placements])
     fl = fl_table(spot.ruleset, default_fantasyland_value, len(spot.seats))
     unseen = np.array(spot.unseen(), np.int8)
@@ -141,16 +143,20 @@ def screened(d: Decision, seed: int) -> list[Placement]:
     prior = value(boards, int((boards[0] >= 0).sum()), spot.ruleset, fl)
     top = set(np.argsort(-ahead, kind="stable")[:SCREEN_LOOKAHEAD].tolist())
     top |= set(np.argsort(-prior, kind="stable")[:SCREEN_PRIOR].tolist())
-    return [placements[a] for a in sorted(top)]
+    shortlist = np.argsort(-prior, kind="stable")[:DEFAULT_PRECISION.shortlist]
+    return [placements[a] for a in sorted(top)], [placements[a] for a in shortlist]
 
 
-def candidates(d: Decision, reviews: dict[str, Evaluation], seed: int) -> list[Placement]:
-    """The placement played first, then each policy's best, then the screened ones, once each."""
+def candidates(d: Decision, reviews: dict[str, Evaluation], seed: int
+               ) -> tuple[list[Placement], list[Placement]]:
+    """The placement played first, then each policy's best, then the screened ones, once each;
+    and the placements the review rolls out."""
     out: list[Placement] = []
-    for p in [d.chosen, *(e.best.placement for e in reviews.values()), *screened(d, seed)]:
+    screen, shortlist = screened(d, seed)
+    for p in [d.chosen, *(e.best.placement for e in reviews.values()), *screen]:
         if not any(same_placement(p, q) for q in out):
             out.append(p)
-    return out
+    return out, shortlist
 
 
 def index_of(options: list[Placement], p: Placement) -> int:
@@ -166,7 +172,7 @@ def reference_policy(args: argparse.Namespace, seed: int) -> RolloutPolicy:
 def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace, i: int
           ) -> dict[str, object]:
     """The reference's verdict on each policy's review of decision ``d``."""
-    options = candidates(d, reviews, args.seed + i)
+    options, shortlist = candidates(d, reviews, args.seed + i)
     r = SpotRollouts(d.spot, reference_policy(args, args.seed + i), seed=args.seed + i)
     half = args.deals // 2
     pick = r.values(options, r.deal(half))
@@ -174,7 +180,9 @@ def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace,
     both = np.concatenate([pick, measure], axis=1)
     ref_best = int(pick.mean(axis=1).argmax())
     row: dict[str, object] = {"street": d.street, "candidates": len(options),
-                              "ref_best_is_played": ref_best == 0}
+                              "ref_best_is_played": ref_best == 0,
+                              "ref_best_rolled_out": ref_best == 0 or any(
+                                  same_placement(options[ref_best], p) for p in shortlist)}
     for name, e in reviews.items():
         b = index_of(options, e.best.placement)
         diff = measure[ref_best] - measure[b]
@@ -237,6 +245,8 @@ def summarise(rows: list[dict], names: list[str], cpu: dict[str, float]) -> dict
             per[kind] = part
         out[name] = per
     out["candidates"] = mean_se([r["candidates"] for r in rows])
+    out["reference_best_rolled_out_by_the_review"] = (
+        f"{sum(r['ref_best_rolled_out'] for r in rows)} of {len(rows)}")
     return out
 
 

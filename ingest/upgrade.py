@@ -48,18 +48,29 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
     if version is None or version == SCHEMA_VERSION:
         return None
     target = Path(path) if path is not None else default_db_path()
-    if version in IN_PLACE:
+    if _fills_in_place(con, version):
         fill_in_place(con, target, version, notify)
         return None
     return migrate(con, target, version, notify, progress)
 
 
-IN_PLACE: dict[str, Callable[[duckdb.DuckDBPyConnection], int]] = {
-    "8": review_reasons.fill,
+Filler = Callable[[duckdb.DuckDBPyConnection], int]
+"""Fills new columns from the stored rows inside the caller's transaction; returns the rows."""
+
+IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
+    "8": (frozenset({("hand_players", "review_reason")}), review_reasons.fill),
 }
 """Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->
-its filler (the rows it wrote). Nothing is rescored; a million hands take seconds, not the
-minutes a rescore does (docs/scale.md)."""
+(those ``(table, column)``, their filler, which returns the rows it wrote). Nothing is
+rescored; a million hands take seconds, not the minutes a rescore does (docs/scale.md). A store
+of such a version that lacks other columns too (a development build) is migrated as usual."""
+
+
+def _fills_in_place(con: duckdb.DuckDBPyConnection, version: str) -> bool:
+    """Whether the store's upgrade from ``version`` is :func:`fill_in_place`."""
+    if version not in IN_PLACE:
+        return False
+    return {(t, c) for t, c, _ in missing_columns(con)} <= IN_PLACE[version][0]
 
 
 def fill_in_place(con: duckdb.DuckDBPyConnection, path: Path, version: str,
@@ -74,7 +85,7 @@ def fill_in_place(con: duckdb.DuckDBPyConnection, path: Path, version: str,
         con.execute(schema_sql())
         for table, column, kind in added:
             con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}')
-        rows = IN_PLACE[version](con)
+        rows = IN_PLACE[version][1](con)
         con.execute("DELETE FROM meta WHERE key = 'schema_version'")
         con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
         con.execute("COMMIT")

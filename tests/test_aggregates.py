@@ -103,6 +103,8 @@ PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
     ("overview sessions", overview.sessions),
     ("sessions", sessions.session_table),
     ("fouls breakdowns", fouls.breakdowns),
+    ("fouls rolling", fouls.rolling),
+    ("fouls rolling, window 7", lambda con, f: fouls.rolling(con, f, 7)),
     ("variants", variants.table),
     ("opponents", opponents.table),
     ("sidebar", lambda con, f: pd.DataFrame([options.filter_options(con, f.player, f.me,

@@ -8,16 +8,20 @@ both flags, so nothing is re-evaluated here. The foul rate is fouled hands over 
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
+import numpy as np
 import pandas as pd
 
 from dashboard.queries.aggregated import agg_where
-from dashboard.queries.common import Filters, fetch_df
+from dashboard.queries.common import Filters, fetch_all_numpy, fetch_df
 from dashboard.queries.sessions import (
     hand_list,
     scope_cte,
     session_table,
 )
+from ingest.api import HOUR_US
 
 _DIMENSION_PARTS = {
     "all": ("TRUE", "'all hands'"),
@@ -111,7 +115,7 @@ def breakdown_hands(con: duckdb.DuckDBPyConnection, filters: Filters, dimension:
 ROLLING_POINTS = 400
 """At most about this many points on the rolling chart, whatever the number of hands."""
 
-_ROLLING = """
+_ROLLING_ROWS = """
 , ordered AS (
     SELECT s.hand_key, s.played_at,
            row_number() OVER w AS hand_no,
@@ -121,7 +125,34 @@ _ROLLING = """
                  ROWS UNBOUNDED PRECEDING)
 ), total AS (
     SELECT count(*) AS n FROM ordered
-), shown AS (
+)"""
+"""Every hand set numbered in play order, with the fouls up to it (the rows, read whole)."""
+
+_NO_HOUR = 9223372036854775807
+"""The hour of hands without a date: after every other, as ``NULLS LAST`` puts them."""
+
+_HOUR = f"coalesce(epoch_us(s.played_at) // {HOUR_US}, {_NO_HOUR})"
+
+_ROLLING_HOURS = f"""
+, hours AS (
+    SELECT unnest(?::BIGINT[]) AS hour, unnest(?::BIGINT[]) AS before_n,
+           unnest(?::BIGINT[]) AS before_f
+), ordered AS (
+    SELECT s.hand_key, s.played_at,
+           h.before_n + row_number() OVER w AS hand_no,
+           h.before_f + sum(s.fouled::INT) OVER w AS fouls_so_far
+    FROM scope s JOIN hours h ON h.hour = {_HOUR}
+    WHERE NOT s.surrendered
+    WINDOW w AS (PARTITION BY h.hour ORDER BY s.played_at NULLS LAST, s.hand_key, s.seat
+                 ROWS UNBOUNDED PRECEDING)
+), total AS (
+    SELECT ?::BIGINT AS n
+)"""
+"""Only the hours that hold a shown hand or the start of its window, each numbered from the
+hands set and fouls of the hours before it (from ``agg_players``)."""
+
+_ROLLING = """
+, shown AS (
     SELECT o.* FROM ordered o, total t
     WHERE o.hand_no >= least(?, t.n)
       AND (o.hand_no % greatest(1, t.n // ?) = 0 OR o.hand_no = t.n)
@@ -133,15 +164,72 @@ FROM shown a LEFT JOIN ordered b ON b.hand_no = a.hand_no - ?
 ORDER BY a.hand_no
 """
 
+_PER_HOUR = f"""
+SELECT coalesce(a.hour, {_NO_HOUR}) AS hour, sum(a.hands_set)::BIGINT AS hands_set,
+       sum(a.fouls)::BIGINT AS fouls
+FROM agg_players a WHERE {{cond}}
+GROUP BY ALL HAVING sum(a.hands_set) > 0
+ORDER BY hour
+"""
+"""Hands set and fouls per UTC hour of play, in play order (hands without a date last)."""
+
+
+def shown_hands(n: int, window: int) -> np.ndarray:
+    """The hand numbers (1 = the first hand set) :func:`rolling` draws out of ``n``: from the
+    first full window on, every ``n // ROLLING_POINTS``-th and the last.
+
+    >>> shown_hands(10, 4).tolist()
+    [4, 5, 6, 7, 8, 9, 10]
+    >>> len(shown_hands(1_000_000, 100)), len(shown_hands(1_000_001, 100))
+    (400, 401)
+    """
+    step = max(1, n // ROLLING_POINTS)
+    numbers = np.arange(min(window, n), n + 1, dtype=np.int64)
+    return numbers[(numbers % step == 0) | (numbers == n)]
+
+
+def _hours_needed(per_hour: dict[str, np.ndarray], window: int) -> tuple[list[int], ...]:
+    """The hours holding a shown hand or the hand a window before it, with the hands set and
+    fouls of all hours before each: ``(hours, before_n, before_f)``."""
+    counts = per_hour["hands_set"].astype(np.int64)
+    ends = np.cumsum(counts)
+    shown = shown_hands(int(ends[-1]), window)
+    starts = shown - window
+    wanted = np.concatenate([shown, starts[starts >= 1]])
+    idx = np.unique(np.searchsorted(ends, wanted, side="left"))
+    before_f = np.cumsum(per_hour["fouls"].astype(np.int64)) - per_hour["fouls"]
+    return (per_hour["hour"][idx].tolist(), (ends - counts)[idx].tolist(),
+            before_f[idx].tolist())
+
+
+def _rolling_sql(con: duckdb.DuckDBPyConnection, filters: Filters,
+                 window: int) -> tuple[str, list[Any]]:
+    """The rolling query: over the hours that hold the drawn hands when the aggregates answer
+    ``filters`` (the same numbers, without sorting every hand), else over every hand."""
+    head, params = scope_cte(filters)
+    found = agg_where(con, filters)
+    if found is not None:
+        per_hour = fetch_all_numpy(con, _PER_HOUR.format(cond=found[0]), found[1])
+        if len(per_hour["hour"]):
+            hours, before_n, before_f = _hours_needed(per_hour, window)
+            total = int(per_hour["hands_set"].sum())
+            return head + _ROLLING_HOURS, [*params, hours, before_n, before_f, total]
+    return head + _ROLLING_ROWS, params
+
 
 def rolling(con: duckdb.DuckDBPyConnection, filters: Filters, window: int = 100) -> pd.DataFrame:
     """Foul rate over the last ``window`` hands set, hand by hand in time order, from the first
-    full window on (thinned to about :data:`ROLLING_POINTS` points): ``hand_no``,
-    ``hand_key``, ``played_at``, ``rolling_foul_rate`` (from the running count of fouls: the
-    fouls up to a hand minus those up to ``window`` hands before, over ``window``)."""
-    head, params = scope_cte(filters)
+    full window on (thinned to about :data:`ROLLING_POINTS` points: :func:`shown_hands`):
+    ``hand_no``, ``hand_key``, ``played_at``, ``rolling_foul_rate`` (from the running count of
+    fouls: the fouls up to a hand minus those up to ``window`` hands before, over ``window``).
+
+    Hands are numbered in play order, and an hour's hands all come after the hours before
+    it; so with the aggregates only the hours holding a drawn hand (or its window's start) are
+    read and sorted, each numbered on from the hands set and fouls ``agg_players`` counts
+    before it: at ten million hands a few thousand rows sorted instead of ten million."""
     window = max(1, int(window))
-    return fetch_df(con, head + _ROLLING, [*params, window, ROLLING_POINTS, window])
+    sql, params = _rolling_sql(con, filters, window)
+    return fetch_df(con, sql + _ROLLING, [*params, window, ROLLING_POINTS, window])
 
 
 RELATION = """CASE WHEN s.foul_top_middle AND s.foul_middle_bottom THEN 'both'

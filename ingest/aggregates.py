@@ -20,6 +20,11 @@ range of hours (the dashboard checks that before using it: ``dashboard.queries.a
   royalties and fouls on both sides.
 - ``agg_hands``: one row per group of hands (``hero`` instead of ``player``): what the sidebar
   offers (variants, rulesets, rooms, stakes, sessions, the date span, the default player).
+- ``agg_matches``: the OFC Double hands (a ``match_id``) per player, match and group of
+  hands: the Matches page's table. Hands (counted once per opponent, as the page counts
+  them), first and last time, points, the opponents and their points against the player,
+  money, cube offers taken and declined, and the ``match_end`` event's winner, reason and
+  cube.
 
 Kept current by every write that changes hands, inside its transaction: the writers mark the
 *partitions* they touch, a partition being all hands of one ``(session_id, hour)`` (every
@@ -41,6 +46,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import duckdb
+
+from .money import CUBE_SQL, WINNER_SQL
 
 HOUR_US = 3_600_000_000
 """Microseconds in an hour: ``hour`` is ``epoch_us(played_at) // HOUR_US``."""
@@ -122,11 +129,57 @@ FROM hands h
 WHERE {{rows}}
 GROUP BY ALL"""
 
+_MATCHES = f"""
+WITH match_hands AS (
+    SELECT hp.hand_key FROM hands hp WHERE hp.match_id IS NOT NULL AND {{rows}}
+), opp AS (  -- named hp so that the same {{rows}} condition on hp.hand_key applies
+    SELECT hp.hand_key, hp.opp_seat AS seat, count(*) AS n, list(DISTINCT hp.player) AS names,
+           sum(hp.points) AS points
+    FROM pairs hp SEMI JOIN match_hands m ON m.hand_key = hp.hand_key
+    GROUP BY ALL
+), evs AS (
+    SELECT hp.* FROM events hp SEMI JOIN match_hands m ON m.hand_key = hp.hand_key
+    WHERE hp.type IN ('double', 'match_end')
+), ev AS (
+    SELECT e.hand_key,
+           count(*) FILTER (WHERE e.type = 'double') AS offers,
+           count(*) FILTER (WHERE e.type = 'double' AND e.accepted) AS taken,
+           count(*) FILTER (WHERE e.type = 'double' AND NOT e.accepted) AS declined,
+           any_value({WINNER_SQL}) FILTER (WHERE e.type = 'match_end') AS winner,
+           any_value(json_extract_string(e.data, '$.reason'))
+               FILTER (WHERE e.type = 'match_end') AS reason,
+           any_value({CUBE_SQL}) FILTER (WHERE e.type = 'match_end') AS end_cube
+    FROM evs e GROUP BY e.hand_key
+)
+SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
+       hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency, hp.match_id,
+       sum(greatest(o.n, 1))::BIGINT AS hands,
+       min(hp.played_at) AS started,
+       max(hp.played_at) AS ended,
+       min(hp.utc_offset) AS utc_offset,
+       sum(hp.points * greatest(o.n, 1)) AS points,
+       sum(o.points) AS opponent_points,
+       list_sort(list_distinct(flatten(list(o.names)))) AS opponents,
+       sum(hp.money * greatest(o.n, 1)) AS money,
+       sum(ev.offers)::BIGINT AS offers,
+       sum(ev.taken)::BIGINT AS taken,
+       sum(ev.declined)::BIGINT AS declined,
+       any_value(ev.winner) AS winner,
+       bool_or(ev.winner = hp.player) AS winner_is_player,
+       any_value(ev.reason) AS reason,
+       any_value(ev.end_cube) AS end_cube
+FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
+LEFT JOIN opp o ON o.hand_key = hp.hand_key AND o.seat = hp.seat
+LEFT JOIN ev ON ev.hand_key = hp.hand_key
+WHERE hp.match_id IS NOT NULL AND {{rows}}
+GROUP BY ALL"""
+
 AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_players": (_PLAYERS, "hp.hand_key"),
     "agg_fouls": (_FOULS, "hp.hand_key"),
     "agg_opponents": (_OPPONENTS, "p.hand_key"),
     "agg_hands": (_HANDS, "h.hand_key"),
+    "agg_matches": (_MATCHES, "hp.hand_key"),
 }
 """Aggregate table -> (its SELECT, with ``{rows}`` for the condition on the rows it reads;
 the hand key column that condition tests)."""

@@ -18,7 +18,7 @@ import duckdb
 import pandas as pd
 import pytest
 
-from dashboard.queries import fouls, opponents, options, overview, sessions, variants
+from dashboard.queries import fouls, matches, opponents, options, overview, sessions, variants
 from dashboard.queries.aggregated import agg_where, rows_only
 from dashboard.queries.common import Filters, Stake, effective_names, shared_seats
 from ingest import api
@@ -104,6 +104,7 @@ PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
     ("sessions", sessions.session_table),
     ("fouls breakdowns", fouls.breakdowns),
     ("fouls rolling", fouls.rolling),
+    ("matches", matches.table),
     ("fouls rolling, window 7", lambda con, f: fouls.rolling(con, f, 7)),
     ("variants", variants.table),
     ("opponents", opponents.table),

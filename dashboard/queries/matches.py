@@ -22,6 +22,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from dashboard.queries.aggregated import agg_where
 from dashboard.queries.common import (
     CUBE,
     Filters,
@@ -64,7 +65,7 @@ _MATCHES = """
 ), played AS (
     SELECT m.match_id, min(m.played_at) AS started, max(m.played_at) AS ended,
            min(m.utc_offset) AS utc_offset,
-           count(*) AS hands, string_agg(DISTINCT o.opponent, ', ') AS opponent,
+           count(*) AS hands, string_agg(DISTINCT o.opponent, ', ' ORDER BY o.opponent) AS opponent,
            sum(m.points) AS points, sum(o.opponent_points) AS opponent_points,
            any_value(m.stake) AS stake, any_value(m.currency) AS currency,
            sum({money}) AS match_money
@@ -98,15 +99,51 @@ def _matches(filters: Filters) -> tuple[str, list[Any]]:
     return sql, [*params, *first, *more]
 
 
+_MATCHES_AGG = """
+WITH played AS (
+    SELECT a.match_id, min(a.started) AS started, max(a.ended) AS ended,
+           min(a.utc_offset) AS utc_offset, sum(a.hands)::BIGINT AS hands,
+           nullif(array_to_string(list_sort(list_distinct(flatten(list(a.opponents)))), ', '),
+                  '') AS opponent,
+           sum(a.points) AS points, sum(a.opponent_points) AS opponent_points,
+           any_value(a.stake) AS stake, any_value(a.currency) AS currency,
+           sum(a.money) AS match_money, any_value(a.winner) AS winner,
+           bool_or(a.winner_is_player) AS winner_is_player, any_value(a.reason) AS reason,
+           any_value(a.end_cube) AS end_cube,
+           coalesce(sum(a.offers), 0)::BIGINT AS offers,
+           coalesce(sum(a.taken), 0)::BIGINT AS taken,
+           coalesce(sum(a.declined), 0)::BIGINT AS declined
+    FROM agg_matches a WHERE {cond}
+    GROUP BY a.match_id
+), matches AS (
+    SELECT p.* EXCLUDE (match_money, winner, winner_is_player, reason, end_cube, offers,
+                        taken, declined),
+           p.winner, p.reason, p.offers, p.taken, p.declined,
+           coalesce(p.end_cube, CAST(2 ** p.taken AS INTEGER)) AS cube,
+           CASE WHEN p.winner IS NULL THEN NULL ELSE p.winner_is_player END AS won,
+           CASE WHEN p.winner IS NULL THEN NULL ELSE p.match_money END AS money
+    FROM played p
+)
+"""
+"""The matches of :data:`_MATCHES` from ``agg_matches`` (its groups of a match added up)."""
+
+_TABLE = "SELECT * FROM matches ORDER BY started NULLS LAST, match_id"
+
+
 def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """One row per match of the filtered player, in time order: ``match_id``, ``started``,
-    ``hands``, ``opponent``, ``points`` and ``opponent_points`` (the race points each banked
-    against the other), ``winner``,
+    ``hands``, ``opponent`` (the opponents' names in order, comma separated), ``points`` and
+    ``opponent_points`` (the race points each banked against the other), ``winner``,
     ``won`` (None while unfinished), ``reason``, cube ``offers`` / ``taken`` / ``declined``,
-    final ``cube``, ``stake``, ``money``."""
+    final ``cube``, ``stake``, ``money``. From ``agg_matches`` when the aggregates answer the
+    filters (:func:`dashboard.queries.aggregated.agg_where`), else from the hands."""
+    if not player_chosen(filters):
+        raise ValueError("whose matches? choose a player first")
+    found = agg_where(con, filters)
+    if found is not None:
+        return fetch_df(con, _MATCHES_AGG.format(cond=found[0]) + _TABLE, found[1])
     head, params = _matches(filters)
-    return fetch_df(con, head + "SELECT * FROM matches ORDER BY started NULLS LAST, match_id",
-                    params)
+    return fetch_df(con, head + _TABLE, params)
 
 
 def summary_of(matches: pd.DataFrame) -> dict[str, float | int | None]:

@@ -25,6 +25,9 @@ range of hours (the dashboard checks that before using it: ``dashboard.queries.a
   them), first and last time, points, the opponents and their points against the player,
   money, cube offers taken and declined, and the ``match_end`` event's winner, reason and
   cube.
+- ``agg_offers``: not a sum but the doubling offers themselves (``double`` events), one row
+  per player of a match hand and offer, with that hand's group columns: the Matches page's
+  cube decisions, without searching ten million hands for the few with an offer.
 
 Kept current by every write that changes hands, inside its transaction: the writers mark the
 *partitions* they touch, a partition being all hands of one ``(session_id, hour)`` (every
@@ -47,7 +50,7 @@ from collections.abc import Sequence
 
 import duckdb
 
-from .money import CUBE_SQL, WINNER_SQL
+from .money import CUBE_SQL, DECISION_SQL, WINNER_SQL
 
 HOUR_US = 3_600_000_000
 """Microseconds in an hour: ``hour`` is ``epoch_us(played_at) // HOUR_US``."""
@@ -174,12 +177,22 @@ LEFT JOIN ev ON ev.hand_key = hp.hand_key
 WHERE hp.match_id IS NOT NULL AND {{rows}}
 GROUP BY ALL"""
 
+_OFFERS = f"""
+SELECT s.player, h.source, s.session_id, epoch_us(s.played_at) // {HOUR_US} AS hour,
+       s.variant, s.ruleset_label, s.scoring, s.stake, s.currency,
+       s.match_id, s.hand_key, s.played_at, s.utc_offset, e.idx, e.by_player AS offered_by,
+       e.accepted, {CUBE_SQL} AS cube_after, {DECISION_SQL} AS decision
+FROM hand_players s JOIN hands h ON h.hand_key = s.hand_key
+JOIN events e ON e.hand_key = s.hand_key
+WHERE s.match_id IS NOT NULL AND e.type = 'double' AND {{rows}}"""
+
 AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_players": (_PLAYERS, "hp.hand_key"),
     "agg_fouls": (_FOULS, "hp.hand_key"),
     "agg_opponents": (_OPPONENTS, "p.hand_key"),
     "agg_hands": (_HANDS, "h.hand_key"),
     "agg_matches": (_MATCHES, "hp.hand_key"),
+    "agg_offers": (_OFFERS, "s.hand_key"),
 }
 """Aggregate table -> (its SELECT, with ``{rows}`` for the condition on the rows it reads;
 the hand key column that condition tests)."""

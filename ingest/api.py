@@ -50,7 +50,7 @@ from .identity import (
 )
 from .ledger import remove_imports
 from .merge import MergeConflict, merge_records
-from .money import CUBE_SQL, RACE
+from .money import CUBE_SQL, DECISION_SQL, RACE
 from .notes import (
     NOTE_MAX_CHARS,
     NOTE_TABLES,
@@ -93,7 +93,7 @@ AGGREGATE_TABLES = tuple(AGGREGATES)
 
 __all__ = [
     "AGGREGATE_TABLES", "HOUR_US", "aggregates_present", "rebuild_aggregates",
-    "CUBE_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
+    "CUBE_SQL", "DECISION_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",

@@ -38,6 +38,13 @@ CUBE_SQL = ("TRY_CAST(coalesce(json_extract_string(e.data, '$.cube'), "
 WINNER_SQL = ("coalesce(nullif(e.by_player, ''), json_extract_string(e.data, '$.winner'))")
 """The winner a ``match_end`` event ``e`` names (``by_player``, else ``data.winner``)."""
 
+DECISION_SQL = """CASE WHEN e.by_player = s.player THEN
+         CASE WHEN e.accepted THEN 'I doubled, they took' ELSE 'I doubled, they declined' END
+     ELSE CASE WHEN e.accepted THEN 'they doubled, I took' ELSE 'they doubled, I declined' END
+     END"""
+"""What a ``double`` event ``e`` was for the player of the row ``s``: who offered (the player
+or the other side) and whether it was taken."""
+
 MATCH_ENDS = f"""
 SELECT e.hand_key,
        any_value({WINNER_SQL}) AS winner,

@@ -105,6 +105,7 @@ PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
     ("fouls breakdowns", fouls.breakdowns),
     ("fouls rolling", fouls.rolling),
     ("matches", matches.table),
+    ("match offers", matches.offers),
     ("fouls rolling, window 7", lambda con, f: fouls.rolling(con, f, 7)),
     ("variants", variants.table),
     ("opponents", opponents.table),

@@ -32,6 +32,7 @@ from dashboard.queries.common import (
     player_chosen,
 )
 from dashboard.queries.sessions import hand_list, scope_cte
+from ingest import api
 
 _MATCHES = """
 , mine AS (
@@ -168,10 +169,8 @@ def summary(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, float
     return summary_of(table(con, filters))
 
 
-DECISION = """CASE WHEN e.by_player = s.player THEN
-         CASE WHEN e.accepted THEN 'I doubled, they took' ELSE 'I doubled, they declined' END
-     ELSE CASE WHEN e.accepted THEN 'they doubled, I took' ELSE 'they doubled, I declined' END
-     END"""
+DECISION = api.DECISION_SQL
+"""A ``double`` event ``e`` as one of :data:`DECISIONS` for the row ``s``."""
 
 _OFFERS = """
 SELECT s.match_id, s.hand_key, s.played_at, s.utc_offset, e.idx, e.by_player AS offered_by,
@@ -184,12 +183,25 @@ ORDER BY s.played_at NULLS LAST, s.hand_key, e.idx
 """
 
 
+_OFFERS_AGG = """
+SELECT a.match_id, a.hand_key, a.played_at, a.utc_offset, a.idx, a.offered_by, a.accepted,
+       a.cube_after, a.decision
+FROM agg_offers a WHERE {cond}
+ORDER BY a.played_at NULLS LAST, a.hand_key, a.idx
+"""
+""":data:`_OFFERS` from ``agg_offers`` (the same rows, kept with their group's columns)."""
+
+
 def offers(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Every doubling offer in the player's matches: ``match_id``, ``hand_key`` (the hand
     after which it was offered), ``played_at``, ``offered_by``, ``accepted``, ``cube_after``,
-    ``decision`` (one of :data:`DECISIONS`)."""
+    ``decision`` (one of :data:`DECISIONS`). From ``agg_offers`` when the aggregates answer
+    the filters, else from the hands and their events."""
     if not player_chosen(filters):
         raise ValueError("whose matches? choose a player first")
+    found = agg_where(con, filters)
+    if found is not None:
+        return fetch_df(con, _OFFERS_AGG.format(cond=found[0]), found[1])
     head, params = scope_cte(filters)
     sql = head + _OFFERS.format(cube=CUBE, decision=DECISION)
     return fetch_df(con, sql, params)

@@ -198,20 +198,29 @@ AGGREGATES: dict[str, tuple[str, str]] = {
 the hand key column that condition tests)."""
 
 
-def rebuild(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)create every aggregate from the base tables (``hands``, ``hand_players``,
-    ``pairs``: tables or views) on ``con``, inside the caller's transaction if one is open."""
+def rebuild(con: duckdb.DuckDBPyConnection, only: Sequence[str] | None = None) -> None:
+    """(Re)create every aggregate (or ``only`` those named) from the base tables (``hands``,
+    ``hand_players``, ``pairs``, ``events``: tables or views) on ``con``, inside the caller's
+    transaction if one is open."""
     for name, (select, _) in AGGREGATES.items():
-        con.execute(f"CREATE OR REPLACE TABLE {name} AS {select.format(rows='TRUE')}")
+        if only is None or name in only:
+            con.execute(f"CREATE OR REPLACE TABLE {name} AS {select.format(rows='TRUE')}")
     con.execute(f"DROP TABLE IF EXISTS {DIRTY}")
+
+
+def missing(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The aggregate tables ``con`` lacks (all of them before schema 8; those added since on
+    a store written by an earlier build)."""
+    have = {t for (t,) in con.execute(
+        "SELECT DISTINCT table_name FROM duckdb_tables() WHERE list_contains(?, table_name)",
+        [list(AGGREGATES)]).fetchall()}
+    return [name for name in AGGREGATES if name not in have]
 
 
 def present(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether ``con`` has every aggregate table (a store of schema version 8, or a connection
     :func:`rebuild` ran on)."""
-    row = con.execute("SELECT count(DISTINCT table_name) FROM duckdb_tables() "
-                      "WHERE list_contains(?, table_name)", [list(AGGREGATES)]).fetchone()
-    return row is not None and int(row[0]) == len(AGGREGATES)
+    return not missing(con)
 
 
 def _dirty_table(con: duckdb.DuckDBPyConnection) -> None:

@@ -154,11 +154,12 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
 
 
 def with_aggregates(con: duckdb.DuckDBPyConnection) -> None:
-    """Build the pre-aggregated tables (:mod:`ingest.aggregates`) of a store that lacks them,
-    in one transaction; nothing is rescored (they are sums of the stored rows)."""
+    """Build the pre-aggregated tables (:mod:`ingest.aggregates`) a store lacks (the others are
+    kept: they are current), in one transaction; nothing is rescored (they are sums of the
+    stored rows)."""
     con.execute("BEGIN TRANSACTION")
     try:
-        aggregates.rebuild(con)
+        aggregates.rebuild(con, aggregates.missing(con))
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

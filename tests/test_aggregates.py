@@ -190,13 +190,23 @@ def test_import_merge_rescore_removal(store: duckdb.DuckDBPyConnection,
 
 def test_upgrade_builds_them(store: duckdb.DuckDBPyConnection) -> None:
     """A store of version 7 (no aggregates) gets them on upgrade; one of this version that
-    lacks them (an earlier build) too, without a rescore. Without them the rows answer."""
+    lacks them (an earlier build) too, without a rescore, and one that lacks only those added
+    later gets those alone (the others are kept as they are). Without them the rows answer."""
     for table in AGGREGATES:
         store.execute(f"DROP TABLE {table}")
     assert not api.aggregates_present(store)
     assert agg_where(store, Filters(player="Hero")) is None
     assert api.upgrade(store, notify=lambda _: None) is None
     assert api.aggregates_present(store)
+    _same_as_rebuilt(store)
+    store.execute("DROP TABLE agg_matches")  # added after the others: built alone
+    store.execute("CREATE TABLE kept AS SELECT * FROM agg_players")
+    store.execute("INSERT INTO agg_players SELECT * FROM agg_players LIMIT 1")
+    assert api.upgrade(store, notify=lambda _: None) is None
+    assert api.aggregates_present(store)
+    assert len(_dump(store, "agg_players")) == len(_dump(store, "kept")) + 1  # not rebuilt
+    store.execute("DELETE FROM agg_players")
+    store.execute("INSERT INTO agg_players SELECT * FROM kept")
     _same_as_rebuilt(store)
     for table in AGGREGATES:
         store.execute(f"DROP TABLE {table}")

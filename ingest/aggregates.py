@@ -50,7 +50,7 @@ from collections.abc import Sequence
 
 import duckdb
 
-from .money import CUBE_SQL, DECISION_SQL, WINNER_SQL
+from .match_sql import CUBE_SQL, DECISION_SQL, WINNER_SQL
 
 HOUR_US = 3_600_000_000
 """Microseconds in an hour: ``hour`` is ``epoch_us(played_at) // HOUR_US``."""

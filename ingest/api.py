@@ -49,8 +49,9 @@ from .identity import (
     suggested_names,
 )
 from .ledger import remove_imports
+from .match_sql import CUBE_SQL, DECISION_SQL
 from .merge import MergeConflict, merge_records
-from .money import CUBE_SQL, DECISION_SQL, RACE
+from .money import RACE
 from .notes import (
     NOTE_MAX_CHARS,
     NOTE_TABLES,

@@ -27,23 +27,11 @@ import duckdb
 from ofc_core.rules import ScoringSystem
 
 from . import aggregates
+from .match_sql import CUBE_SQL, WINNER_SQL
 
 RACE = ScoringSystem.RACE.value
 """The scoring system whose points are banked race points, not money (OFC Double)."""
 
-CUBE_SQL = ("TRY_CAST(coalesce(json_extract_string(e.data, '$.cube'), "
-            "json_extract_string(e.data, '$.multiplier')) AS INTEGER)")
-"""The cube value an ``events e`` row's data gives (``cube``; ``multiplier`` is read too)."""
-
-WINNER_SQL = ("coalesce(nullif(e.by_player, ''), json_extract_string(e.data, '$.winner'))")
-"""The winner a ``match_end`` event ``e`` names (``by_player``, else ``data.winner``)."""
-
-DECISION_SQL = """CASE WHEN e.by_player = s.player THEN
-         CASE WHEN e.accepted THEN 'I doubled, they took' ELSE 'I doubled, they declined' END
-     ELSE CASE WHEN e.accepted THEN 'they doubled, I took' ELSE 'they doubled, I declined' END
-     END"""
-"""What a ``double`` event ``e`` was for the player of the row ``s``: who offered (the player
-or the other side) and whether it was taken."""
 
 MATCH_ENDS = f"""
 SELECT e.hand_key,

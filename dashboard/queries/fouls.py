@@ -185,7 +185,8 @@ def shown_hands(n: int, window: int) -> np.ndarray:
     """
     step = max(1, n // ROLLING_POINTS)
     numbers = np.arange(min(window, n), n + 1, dtype=np.int64)
-    return numbers[(numbers % step == 0) | (numbers == n)]
+    shown: np.ndarray = numbers[(numbers % step == 0) | (numbers == n)]
+    return shown
 
 
 def _hours_needed(per_hour: dict[str, np.ndarray], window: int) -> tuple[list[int], ...]:

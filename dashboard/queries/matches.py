@@ -100,21 +100,33 @@ def _matches(filters: Filters) -> tuple[str, list[Any]]:
     return sql, [*params, *first, *more]
 
 
-_MATCHES_AGG = """
-WITH played AS (
-    SELECT a.match_id, min(a.started) AS started, max(a.ended) AS ended,
-           min(a.utc_offset) AS utc_offset, sum(a.hands)::BIGINT AS hands,
+_AGG_ROW = """a.match_id, a.started, a.ended, a.utc_offset, a.hands,
+           nullif(array_to_string(a.opponents, ', '), '') AS opponent, a.points,
+           a.opponent_points, a.stake, a.currency, a.money AS match_money, a.winner,
+           a.winner_is_player, a.reason, a.end_cube, coalesce(a.offers, 0) AS offers,
+           coalesce(a.taken, 0) AS taken, coalesce(a.declined, 0) AS declined"""
+"""A match that is one row of ``agg_matches`` (one session hour): its columns as they are."""
+
+_AGG_SUM = """a.match_id, min(a.started), max(a.ended), min(a.utc_offset), sum(a.hands)::BIGINT,
            nullif(array_to_string(list_sort(list_distinct(flatten(list(a.opponents)))), ', '),
-                  '') AS opponent,
-           sum(a.points) AS points, sum(a.opponent_points) AS opponent_points,
-           any_value(a.stake) AS stake, any_value(a.currency) AS currency,
-           sum(a.money) AS match_money, any_value(a.winner) AS winner,
-           bool_or(a.winner_is_player) AS winner_is_player, any_value(a.reason) AS reason,
-           any_value(a.end_cube) AS end_cube,
-           coalesce(sum(a.offers), 0)::BIGINT AS offers,
-           coalesce(sum(a.taken), 0)::BIGINT AS taken,
-           coalesce(sum(a.declined), 0)::BIGINT AS declined
-    FROM agg_matches a WHERE {cond}
+                  ''),
+           sum(a.points), sum(a.opponent_points), any_value(a.stake), any_value(a.currency),
+           sum(a.money), any_value(a.winner), bool_or(a.winner_is_player), any_value(a.reason),
+           any_value(a.end_cube), coalesce(sum(a.offers), 0)::BIGINT,
+           coalesce(sum(a.taken), 0)::BIGINT, coalesce(sum(a.declined), 0)::BIGINT"""
+"""A match over several rows of ``agg_matches``: the same columns, added up."""
+
+_MATCHES_AGG = f"""
+WITH picked AS MATERIALIZED (
+    SELECT * FROM agg_matches a WHERE {{cond}}
+), multi AS (
+    SELECT match_id FROM picked GROUP BY match_id HAVING count(*) > 1
+), played AS (
+    SELECT {_AGG_ROW}
+    FROM picked a ANTI JOIN multi m ON m.match_id = a.match_id
+    UNION ALL
+    SELECT {_AGG_SUM}
+    FROM picked a SEMI JOIN multi m ON m.match_id = a.match_id
     GROUP BY a.match_id
 ), matches AS (
     SELECT p.* EXCLUDE (match_money, winner, winner_is_player, reason, end_cube, offers,
@@ -126,7 +138,9 @@ WITH played AS (
     FROM played p
 )
 """
-"""The matches of :data:`_MATCHES` from ``agg_matches`` (its groups of a match added up)."""
+"""The matches of :data:`_MATCHES` from ``agg_matches``: a match within one row taken as it is,
+one over several rows (it spans hours, rooms or stakes) added up (grouping every match costs
+a third more at ten million hands)."""
 
 _TABLE = "SELECT * FROM matches ORDER BY started NULLS LAST, match_id"
 

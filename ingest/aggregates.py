@@ -25,6 +25,8 @@ range of hours (the dashboard checks that before using it: ``dashboard.queries.a
   them), first and last time, points, the opponents and their points against the player,
   money, cube offers taken and declined, and the ``match_end`` event's winner, reason and
   cube.
+- ``agg_relations``: the fouled hands set per player, group of hands, broken relation and the
+  two rows' hand names (the Fouls page's relations table).
 - ``agg_offers``: not a sum but the doubling offers themselves (``double`` events), one row
   per player of a match hand and offer, with that hand's group columns: the Matches page's
   cube decisions, without searching ten million hands for the few with an offer.
@@ -50,6 +52,7 @@ from collections.abc import Sequence
 
 import duckdb
 
+from .foul_sql import LOWER_SQL, RELATION_SQL, UPPER_SQL
 from .match_sql import CUBE_SQL, DECISION_SQL, WINNER_SQL
 
 HOUR_US = 3_600_000_000
@@ -186,6 +189,17 @@ FROM hand_players s JOIN hands h ON h.hand_key = s.hand_key
 JOIN events e ON e.hand_key = s.hand_key
 WHERE s.match_id IS NOT NULL AND e.type = 'double' AND {{rows}}"""
 
+_RELATIONS = f"""
+SELECT f.player, f.source, f.session_id, f.hour, f.variant, f.ruleset_label, f.scoring,
+       f.stake, f.currency, f.relation, {UPPER_SQL} AS upper, {LOWER_SQL} AS lower,
+       count(*) AS fouls
+FROM (SELECT s.player, h.source, s.session_id, epoch_us(s.played_at) // {HOUR_US} AS hour,
+             s.variant, s.ruleset_label, s.scoring, s.stake, s.currency,
+             {RELATION_SQL} AS relation, s.top_hand, s.middle_hand, s.bottom_hand
+      FROM hand_players s JOIN hands h ON h.hand_key = s.hand_key
+      WHERE s.fouled AND NOT s.surrendered AND {{rows}}) f
+GROUP BY ALL"""
+
 AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_players": (_PLAYERS, "hp.hand_key"),
     "agg_fouls": (_FOULS, "hp.hand_key"),
@@ -193,6 +207,7 @@ AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_hands": (_HANDS, "h.hand_key"),
     "agg_matches": (_MATCHES, "hp.hand_key"),
     "agg_offers": (_OFFERS, "s.hand_key"),
+    "agg_relations": (_RELATIONS, "s.hand_key"),
 }
 """Aggregate table -> (its SELECT, with ``{rows}`` for the condition on the rows it reads;
 the hand key column that condition tests)."""

@@ -36,6 +36,7 @@ from .decisions import (
     write_decisions,
 )
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
+from .foul_sql import LOWER_SQL, RELATION_SQL, UPPER_SQL
 from .identity import (
     BadName,
     MyName,
@@ -94,7 +95,8 @@ AGGREGATE_TABLES = tuple(AGGREGATES)
 
 __all__ = [
     "AGGREGATE_TABLES", "HOUR_US", "aggregates_present", "rebuild_aggregates",
-    "CUBE_SQL", "DECISION_SQL", "RACE", "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
+    "CUBE_SQL", "DECISION_SQL", "LOWER_SQL", "RELATION_SQL", "UPPER_SQL", "RACE",
+    "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",
     "DB_ENV", "DEMO_KEY", "DEMO_REMOVED_KEY", "DecisionRow", "FileReport", "HandIssue",
     "ImportReport", "MergeConflict", "Progress", "RescoreResult", "StoreBusy", "StoreError",
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",

@@ -104,6 +104,7 @@ PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
     ("sessions", sessions.session_table),
     ("fouls breakdowns", fouls.breakdowns),
     ("fouls rolling", fouls.rolling),
+    ("fouls relations", fouls.relations),
     ("matches", matches.table),
     ("match offers", matches.offers),
     ("fouls rolling, window 7", lambda con, f: fouls.rolling(con, f, 7)),

@@ -21,6 +21,7 @@ from dashboard.queries.sessions import (
     scope_cte,
     session_table,
 )
+from ingest import api
 from ingest.api import HOUR_US
 
 _DIMENSION_PARTS = {
@@ -233,24 +234,16 @@ def rolling(con: duckdb.DuckDBPyConnection, filters: Filters, window: int = 100)
     return fetch_df(con, sql + _ROLLING, [*params, window, ROLLING_POINTS, window])
 
 
-RELATION = """CASE WHEN s.foul_top_middle AND s.foul_middle_bottom THEN 'both'
-     WHEN s.foul_top_middle THEN 'top beat middle'
-     WHEN s.foul_middle_bottom THEN 'middle beat bottom'
-     ELSE 'other' END"""
-"""Which relation a fouled hand broke; 'other' for fouls with neither flag (e.g. a 2-7 middle
-that is not a low)."""
+RELATION = api.RELATION_SQL
+"""Which relation a fouled hand ``s`` broke (:mod:`ingest.foul_sql`)."""
 
-_FOULED = """
+_FOULED = f"""
 , fouled AS (
-    SELECT s.*, {relation} AS relation
+    SELECT s.*, {{relation}} AS relation
     FROM scope s
-    WHERE s.fouled AND NOT s.surrendered {newest}
+    WHERE s.fouled AND NOT s.surrendered {{newest}}
 ), named AS (
-    SELECT f.*,
-           CASE f.relation WHEN 'middle beat bottom' THEN f.middle_hand
-                           ELSE f.top_hand END AS upper,
-           CASE f.relation WHEN 'middle beat bottom' THEN f.bottom_hand
-                           WHEN 'both' THEN f.bottom_hand ELSE f.middle_hand END AS lower
+    SELECT f.*, {api.UPPER_SQL} AS upper, {api.LOWER_SQL} AS lower
     FROM fouled f
 )
 """
@@ -262,10 +255,22 @@ FROM named GROUP BY ALL ORDER BY fouls DESC, relation, upper, lower
 """
 
 
+_RELATIONS_AGG = """
+SELECT a.relation, a.upper, a.lower, sum(a.fouls)::BIGINT AS fouls
+FROM agg_relations a WHERE {cond}
+GROUP BY ALL ORDER BY fouls DESC, relation, upper, lower
+"""
+""":data:`_RELATIONS` from ``agg_relations``."""
+
+
 def relations(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     """Fouls by broken relation and the hands involved: ``relation``, ``upper`` (the hand
     name of the row that was too strong), ``lower`` (the row it beat; for 'both', the top
-    and the bottom), ``fouls``."""
+    and the bottom), ``fouls``. From ``agg_relations`` when the aggregates answer the
+    filters."""
+    found = agg_where(con, filters)
+    if found is not None:
+        return fetch_df(con, _RELATIONS_AGG.format(cond=found[0]), found[1])
     head, params = scope_cte(filters)
     sql = head + _FOULED.format(relation=RELATION, newest="") + _RELATIONS
     return fetch_df(con, sql, params)

@@ -136,9 +136,9 @@ WHERE {{rows}}
 GROUP BY ALL"""
 
 _MATCHES = f"""
-WITH match_hands AS (
-    SELECT hp.hand_key FROM hands hp WHERE hp.match_id IS NOT NULL AND {{rows}}
-), opp AS (  -- named hp so that the same {{rows}} condition on hp.hand_key applies
+WITH match_hands AS (  -- named hp so that the same {{rows}} condition on hp.hand_key applies
+    SELECT hp.hand_key, hp.source FROM hands hp WHERE hp.match_id IS NOT NULL AND {{rows}}
+), opp AS (
     SELECT hp.hand_key, hp.opp_seat AS seat, count(*) AS n, list(DISTINCT hp.player) AS names,
            sum(hp.points) AS points
     FROM pairs hp SEMI JOIN match_hands m ON m.hand_key = hp.hand_key
@@ -157,7 +157,7 @@ WITH match_hands AS (
            any_value({CUBE_SQL}) FILTER (WHERE e.type = 'match_end') AS end_cube
     FROM evs e GROUP BY e.hand_key
 )
-SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
+SELECT hp.player, m.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
        hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency, hp.match_id,
        sum(greatest(o.n, 1))::BIGINT AS hands,
        min(hp.played_at) AS started,
@@ -174,10 +174,10 @@ SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} A
        bool_or(ev.winner = hp.player) AS winner_is_player,
        any_value(ev.reason) AS reason,
        any_value(ev.end_cube) AS end_cube
-FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
+FROM match_hands m JOIN hand_players hp ON hp.hand_key = m.hand_key
 LEFT JOIN opp o ON o.hand_key = hp.hand_key AND o.seat = hp.seat
 LEFT JOIN ev ON ev.hand_key = hp.hand_key
-WHERE hp.match_id IS NOT NULL AND {{rows}}
+WHERE hp.match_id IS NOT NULL
 GROUP BY ALL"""
 
 _OFFERS = f"""

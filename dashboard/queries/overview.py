@@ -131,6 +131,11 @@ def summary(con: Any, filters: Filters) -> Summary:
                    by_scoring=tuple((k, h, p) for k, (h, p) in sorted(systems.items())))
 
 
+CURVE_COLUMNS = ["n", "hand_key", "played_at", "utc_offset", "points", "total", "without_fl",
+                 "royalties", "row_points", "expected"]
+"""The columns of :func:`cumulative`'s frame."""
+
+
 def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
                grouped_from: int = curve.GROUPED_FROM) -> pd.DataFrame:
     """Running totals in play order (``played_at``, then ``hand_key``), one row per kept hand:
@@ -166,8 +171,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
         mine = {name: np.asarray(values)[~race] for name, values in mine.items()}
     count = len(mine["hand_key"])
     if count == 0:
-        return pd.DataFrame(columns=["n", "hand_key", "played_at", "utc_offset", "points",
-                                     "total", "without_fl", "royalties", "row_points", "expected"])
+        return pd.DataFrame(columns=CURVE_COLUMNS)
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
     first, named = names_in(filters, "player")  # my seats' rows: matched by seat_key below

@@ -273,16 +273,18 @@ def build(db: Path, target: int) -> None:
 # --- timing ----------------------------------------------------------------------------------
 
 def run_page(con: Any, queries: list[tuple[str, Query]], filters: Filters
-             ) -> tuple[dict[str, float], float]:
-    """Wall milliseconds per query, and the process's CPU milliseconds for the whole page (all
-    DuckDB threads: the work done, whatever else the shared machine is running)."""
-    times = {}
+             ) -> tuple[dict[str, float], float, dict[str, float]]:
+    """Wall milliseconds per query, the process's CPU milliseconds for the whole page (all
+    DuckDB threads: the work done, whatever else the shared machine is running), and CPU
+    milliseconds per query."""
+    times, cpus = {}, {}
     cpu = time.process_time()
     for name, fn in queries:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         fn(con, filters)
         times[name] = (time.perf_counter() - t) * 1000
-    return times, (time.process_time() - cpu) * 1000
+        cpus[name] = (time.process_time() - c) * 1000
+    return times, (time.process_time() - cpu) * 1000, cpus
 
 
 def set_me(db: Path, spec: str) -> tuple[Any, ...]:
@@ -314,19 +316,26 @@ def measure(db: Path, repeats: int, only: set[str] | None = None,
                 filters = Filters(me=mine, me_skip=common.shared_seats(con, mine))
             else:
                 filters = Filters(player=common.default_player(con))
-            cold, _ = run_page(con, queries, filters)
+            cold, _, cold_cpu = run_page(con, queries, filters)
             warm_runs = [run_page(con, queries, filters) for _ in range(repeats)]
         finally:
             con.close()
-        warm = {name: statistics.median(r[name] for r, _ in warm_runs) for name, _ in queries}
+        warm = {name: statistics.median(r[name] for r, _, _ in warm_runs) for name, _ in queries}
+        warm_cpu = {name: statistics.median(c[name] for _, _, c in warm_runs)
+                    for name, _ in queries}
         out[page] = {"cold_ms": round(sum(cold.values()), 1),
-                     "warm_ms": round(statistics.median(sum(r.values()) for r, _ in warm_runs),
+                     "warm_ms": round(statistics.median(sum(r.values()) for r, _, _ in warm_runs),
                                       1),
-                     "warm_cpu_ms": round(statistics.median(c for _, c in warm_runs), 1),
-                     "queries_warm_ms": {k: round(v, 1) for k, v in warm.items()}}
+                     "warm_cpu_ms": round(statistics.median(c for _, c, _ in warm_runs), 1),
+                     "queries_warm_ms": {k: round(v, 1) for k, v in warm.items()},
+                     "queries_warm_cpu_ms": {k: round(v, 1) for k, v in warm_cpu.items()},
+                     "queries_cold_ms": {k: round(v, 1) for k, v in cold.items()},
+                     "queries_cold_cpu_ms": {k: round(v, 1) for k, v in cold_cpu.items()}}
         print(f"{page:>14}: cold {out[page]['cold_ms']:8.1f} ms   warm "
               f"{out[page]['warm_ms']:8.1f} ms (cpu {out[page]['warm_cpu_ms']:8.1f} ms)   "
-              f"{out[page]['queries_warm_ms']}", file=sys.stderr)
+              f"{out[page]['queries_warm_ms']}\n{'':>16}warm cpu {out[page]['queries_warm_cpu_ms']}"
+              f"\n{'':>16}cold {out[page]['queries_cold_ms']}, cpu "
+              f"{out[page]['queries_cold_cpu_ms']}", file=sys.stderr)
     return out
 
 

@@ -1,28 +1,46 @@
-"""Benchmark: how good the review's advice is, under the old (clairvoyant best-of-24) and the
-new (learned, non-clairvoyant) rollout policy. A seeded, small version of issue 21 point 4.
+"""Benchmark: how good the review's advice is, measured against a deep reference (issue 21,
+point 4).
 
 A seeded three-handed pineapple session (``careful``, ``chaser``, ``careful``; the log as
 Hero's room writes it) is played; ``--decisions`` of Hero's decisions are drawn from it at
-random, half first fives and half from streets 2-3 (alternating; a summary of the decisions so
-far is printed every 4). Each decision is reviewed by each policy
-(``ofc_core.play.review.evaluate``, default precision) twice, on two seeds, and then:
+random, half first fives and half from streets 2-3 (alternating; a summary so far is printed
+every 4). Each decision is reviewed (``ofc_core.play.review.evaluate``, default precision) by
+each of ``--policies`` (default: the review's learned policy and the clairvoyant best-of-24),
+twice, on two seeds. Then the **reference** values the candidates on ``--deals`` common deals:
 
-- **reference**: the placement played and each policy's best are valued on ``--deals`` common
-  deals by a reference that sees no future and owes nothing to either policy: every seat plays
-  every remaining street with the ``careful`` bot (``BotRollouts``). Printed: each best minus
-  the played placement (points, mean and standard error over decisions), and, where a policy
-  claims a loss of 1 point or more, how often the reference agrees that its best beats the
-  placement played;
-- **style** (first fives): the share of bests with 2 or more cards on top, the share that keep
-  a dealt pair on the bottom (of the first fives dealt a pair), the share with a dealt ace on
-  top (of those dealt one);
-- **stability**: the share of decisions whose best is the same on the second seed;
-- the CPU seconds of each policy's reviews.
+- ``--reference lookahead`` (the default, the deep reference): every seat, the opponents too,
+  plays every remaining street without seeing its future, valuing each legal placement over
+  ``--samples`` sampled deals of the next street (the best placement there by the learned
+  value; the last street exhaustive, by the exact value of every finished board):
+  :class:`ofc_core.play.lookahead.LookaheadRollouts`. It plays the rest of a hand about 1.3
+  points better than the review's own policy (docs/review.md);
+- ``--reference careful``: every seat plays with the ``careful`` bot (independent of the
+  learned value, but weaker).
 
-The reference's own best (picked on half the deals, measured on the other half) is not
-computed here: the ``careful`` reference is too slow in Python to value all 232 first fives.
-Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 300] [--hands
-200] [--seed 5]``; the last line printed is JSON.
+The candidates: the placement played, each policy's best, and the 8 legal placements a one-street
+lookahead from the decision itself (64 sampled next deals of the cards Hero has not seen, the
+best next placement by the learned value) rates highest, plus the 4 the learned value rates
+highest (the review rolls out only its top 8 by that value: the lookahead screen is how a
+placement outside them can still be the reference's best). The reference's own best is picked
+on the first half of the deals and measured on the second (no winner's curse).
+
+Printed per policy and kind (first fives, streets 2-3):
+
+- ``regret``: the points following the policy's best leaves against the reference's best
+  (second half; mean and standard error over decisions);
+- ``claims_that_help``: where the policy claims ``ev_lost`` >= 1, how often its best beats
+  the placement played by the reference (all deals);
+- ``same_or_within_2se``: its best is the reference's, or within 2 standard errors of it;
+- ``ev_lost_error``: the mean signed error of ``ev_lost`` against the reference's best-minus-
+  played;
+- ``best_minus_played``: the reference's value of the policy's best minus the played one;
+- first fives: bests with 2+ cards on top; dealt pairs kept on the bottom (of the first fives
+  dealt a pair); a dealt ace on top; ``stable``: the share with the same best on a second seed;
+- CPU seconds of the reviews and of the reference; how often the reference's best is among
+  the placements the review rolls out (the learned value's best 8, and the one played).
+
+Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400] [--hands
+200] [--seed 5] [--samples 32] [--reference lookahead|careful]``; the last line printed is JSON.
 """
 
 from __future__ import annotations
@@ -45,15 +63,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ofc_core.play.engine import Placement, Table  # noqa: E402
 from ofc_core.play.learned_rollouts import LearnedRollouts  # noqa: E402
-from ofc_core.play.placements import same_placement  # noqa: E402
+from ofc_core.play.lookahead import LookaheadRollouts, next_best  # noqa: E402
+from ofc_core.play.placements import (  # noqa: E402
+    apply,
+    free_slots,
+    legal_placements,
+    same_placement,  # noqa: E402
+)
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.positions import Decision, spots_of  # noqa: E402
-from ofc_core.play.review import Evaluation, evaluate  # noqa: E402
-from ofc_core.play.rollout import BestOfK, BotRollouts, RolloutPolicy, SpotRollouts  # noqa: E402
+from ofc_core.play.review import DEFAULT_PRECISION, Evaluation, evaluate  # noqa: E402
+from ofc_core.play.rollout import (  # noqa: E402
+    BEST_OF_24,
+    BotRollouts,
+    RolloutPolicy,
+    SpotRollouts,
+    board_array,
+    default_fantasyland_value,
+    fl_table,
+)
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session  # noqa: E402
 from ofc_core.rules import PRESETS  # noqa: E402
 
-POLICIES: dict[str, RolloutPolicy] = {"old": BestOfK(), "new": LearnedRollouts()}
+POLICIES: dict[str, RolloutPolicy] = {"learned": LearnedRollouts(), "best-of-24": BEST_OF_24}
+SCREEN_LOOKAHEAD, SCREEN_PRIOR, SCREEN_SAMPLES = 8, 4, 64
+KINDS = (("first_five", (1,)), ("streets_2_3", (2, 3)))
 
 
 def decisions(hands: int, count: int, seed: int) -> list[Decision]:
@@ -72,7 +106,7 @@ def decisions(hands: int, count: int, seed: int) -> list[Decision]:
 def mean_se(values: list[float]) -> tuple[float, float]:
     a = np.array(values, float)
     if len(a) < 2:
-        return (float(a.mean()) if len(a) else float("nan")), float("nan")
+        return (round(float(a.mean()), 2) if len(a) else float("nan")), float("nan")
     return round(float(a.mean()), 2), round(float(a.std(ddof=1) / np.sqrt(len(a))), 2)
 
 
@@ -88,51 +122,121 @@ def style(d: Decision, best: Placement) -> dict[str, bool | None]:
     }
 
 
-def review(d: Decision, name: str, seed: int) -> tuple[Evaluation, Evaluation, float]:
-    start = time.process_time()
-    first = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=seed)
-    again = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=seed + 7919)
-    return first, again, time.process_time() - start
+def screened(d: Decision, seed: int) -> tuple[list[Placement], list[Placement]]:
+    """The legal placements the one-street lookahead and the learned value rate highest; and
+    those the review rolls out (the value's best :attr:`Precision.shortlist`)."""
+    spot = d.spot
+    hero = spot.hero_seat
+    placements = legal_placements(spot.dealt, spot.place, free_slots(hero.board))
+    value = LearnedRollouts().value_for(spot.ruleset)
+    if value is None or not hero.streets:
+        return placements, placements
+    boards = np.stack([board_array(apply(hero.board, p)) for p in placements])
+    fl = fl_table(spot.ruleset, default_fantasyland_value, len(spot.seats))
+    unseen = np.array(spot.unseen(), np.int8)
+    after = hero.streets[0]
+    rng = np.random.default_rng(seed)
+    keys = rng.random((len(placements), SCREEN_SAMPLES, len(unseen)))
+    draws = unseen[np.argsort(keys, axis=2)[:, :, :after.dealt]]
+    draws[:] = draws[:1]  # the same deals for every placement
+    ahead = next_best(boards, draws, after, value, spot.ruleset, fl)
+    prior = value(boards, int((boards[0] >= 0).sum()), spot.ruleset, fl)
+    top = set(np.argsort(-ahead, kind="stable")[:SCREEN_LOOKAHEAD].tolist())
+    top |= set(np.argsort(-prior, kind="stable")[:SCREEN_PRIOR].tolist())
+    shortlist = np.argsort(-prior, kind="stable")[:DEFAULT_PRECISION.shortlist]
+    return [placements[a] for a in sorted(top)], [placements[a] for a in shortlist]
+
+
+def candidates(d: Decision, reviews: dict[str, Evaluation], seed: int
+               ) -> tuple[list[Placement], list[Placement]]:
+    """The placement played first, then each policy's best, then the screened ones, once each;
+    and the placements the review rolls out."""
+    out: list[Placement] = []
+    screen, shortlist = screened(d, seed)
+    for p in [d.chosen, *(e.best.placement for e in reviews.values()), *screen]:
+        if not any(same_placement(p, q) for q in out):
+            out.append(p)
+    return out, shortlist
+
+
+def index_of(options: list[Placement], p: Placement) -> int:
+    return next(i for i, q in enumerate(options) if same_placement(p, q))
+
+
+def reference_policy(args: argparse.Namespace, seed: int) -> RolloutPolicy:
+    if args.reference == "careful":
+        return BotRollouts(policy("careful"), seed=seed)
+    return LookaheadRollouts(samples=args.samples, seed=seed)
+
+
+def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace, i: int
+          ) -> dict[str, object]:
+    """The reference's verdict on each policy's review of decision ``d``."""
+    options, shortlist = candidates(d, reviews, args.seed + i)
+    r = SpotRollouts(d.spot, reference_policy(args, args.seed + i), seed=args.seed + i)
+    half = args.deals // 2
+    pick = r.values(options, r.deal(half))
+    measure = r.values(options, r.deal(args.deals - half))
+    both = np.concatenate([pick, measure], axis=1)
+    ref_best = int(pick.mean(axis=1).argmax())
+    row: dict[str, object] = {"street": d.street, "candidates": len(options),
+                              "ref_best_is_played": ref_best == 0,
+                              "ref_best_rolled_out": ref_best == 0 or any(
+                                  same_placement(options[ref_best], p) for p in shortlist)}
+    for name, e in reviews.items():
+        b = index_of(options, e.best.placement)
+        diff = measure[ref_best] - measure[b]
+        se = float(diff.std(ddof=1) / np.sqrt(len(diff)))
+        gain = float((both[b] - both[0]).mean())
+        row[name] = {"regret": float(diff.mean()), "same_or_within_2se":
+                     b == ref_best or abs(float(diff.mean())) <= 2 * se,
+                     "ev_lost": e.ev_lost, "gain": gain, "ev_lost_error": e.ev_lost - gain}
+    return row
 
 
 def measure(args: argparse.Namespace) -> dict[str, object]:
     chosen = decisions(args.hands, args.decisions, args.seed)
-    reference = BotRollouts(policy("careful"), seed=args.seed)
+    names = args.policies.split(",")
     rows = []
-    cpu = dict.fromkeys(POLICIES, 0.0)
+    cpu = dict.fromkeys([*names, "reference"], 0.0)
     for i, d in enumerate(chosen):
-        row: dict[str, object] = {"street": d.street}
-        bests = []
-        for name in POLICIES:
-            e, again, seconds = review(d, name, 1000 + i)
-            cpu[name] += seconds
-            bests.append(e.best.placement)
-            row[name] = {"ev_lost": e.ev_lost, "stable": same_placement(
-                e.best.placement, again.best.placement), **style(d, e.best.placement)}
-        r = SpotRollouts(d.spot, reference, seed=args.seed + i)
-        values = r.values([d.chosen, *bests], r.deal(args.deals))
-        for k, name in enumerate(POLICIES, start=1):
-            row[name]["ref_gain"] = float((values[k] - values[0]).mean())  # type: ignore[index]
+        reviews, again = {}, {}
+        for name in names:
+            start = time.process_time()
+            reviews[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=1000 + i)
+            again[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=8919 + i)
+            cpu[name] += time.process_time() - start
+        start = time.process_time()
+        row = judge(d, reviews, args, i)
+        cpu["reference"] += time.process_time() - start
+        for name in names:
+            best = reviews[name].best.placement
+            row[name].update(stable=same_placement(best, again[name].best.placement),  # type: ignore[attr-defined]
+                             **style(d, best))
         rows.append(row)
-        print(i, row, flush=True)
+        print(i, json.dumps(row), flush=True)
         if (i + 1) % 4 == 0:
-            print("so far:", json.dumps(summarise(rows, cpu)), flush=True)
-    return summarise(rows, cpu)
+            print("so far:", json.dumps(summarise(rows, names, cpu)), flush=True)
+    return summarise(rows, names, cpu)
 
 
-def summarise(rows: list[dict], cpu: dict[str, float]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for name in POLICIES:
-        per: dict[str, object] = {"cpu_s": round(cpu[name], 1)}
-        for kind, streets in (("first_five", (1,)), ("streets_2_3", (2, 3))):
+def summarise(rows: list[dict], names: list[str], cpu: dict[str, float]) -> dict[str, object]:
+    out: dict[str, object] = {"cpu_s": {k: round(v, 1) for k, v in cpu.items()}}
+    for name in names:
+        per: dict[str, object] = {}
+        for kind, streets in KINDS:
             mine = [r[name] for r in rows if r["street"] in streets]
             claims = [m for m in mine if m["ev_lost"] >= 1]
+            share = len(mine) or 1
             part: dict[str, object] = {
                 "decisions": len(mine),
-                "best_minus_played_by_reference": mean_se([m["ref_gain"] for m in mine]),
+                "regret": mean_se([m["regret"] for m in mine]),
                 "claims_1pt": len(claims),
-                "claims_that_help_by_reference": sum(m["ref_gain"] > 0 for m in claims),
-                "stable": round(sum(m["stable"] for m in mine) / max(len(mine), 1), 2),
+                "claims_that_help": sum(m["gain"] > 0 for m in claims),
+                "same_or_within_2se": round(sum(m["same_or_within_2se"] for m in mine) / share, 2),
+                "ev_lost_error": mean_se([m["ev_lost_error"] for m in mine]),
+                "best_minus_played": mean_se([m["gain"] for m in mine]),
+                "stable": round(sum(m["stable"] for m in mine) / share, 2),
             }
             if kind == "first_five":
                 for key in ("top2", "pair_bottom", "ace_top"):
@@ -140,20 +244,26 @@ def summarise(rows: list[dict], cpu: dict[str, float]) -> dict[str, object]:
                     part[key] = f"{sum(seen)} of {len(seen)}"
             per[kind] = part
         out[name] = per
+    out["candidates"] = mean_se([r["candidates"] for r in rows])
+    out["reference_best_rolled_out_by_the_review"] = (
+        f"{sum(r['ref_best_rolled_out'] for r in rows)} of {len(rows)}")
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=40)
-    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--samples", type=int, default=32)
+    parser.add_argument("--reference", choices=("lookahead", "careful"), default="lookahead")
+    parser.add_argument("--policies", default=",".join(POLICIES))
     args = parser.parse_args()
     started = time.process_time()
     result = measure(args)
     result["args"] = vars(args)
-    result["cpu_s"] = round(time.process_time() - started, 1)
+    result["cpu_total_s"] = round(time.process_time() - started, 1)
     result["load_average"] = round(os.getloadavg()[0], 1)
     print(json.dumps(result))
 

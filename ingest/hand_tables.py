@@ -36,6 +36,7 @@ from .hand_columns import (
     columns_from_records,
 )
 from .money import RACE
+from .review_reasons import poker_middles, review_reasons
 from .settled import fact_columns, settle_stakes
 
 HAND_TABLES = ("hands", "hand_players", "hand_rows", "placements", "pairs", "events")
@@ -164,6 +165,8 @@ def build_tables(cols: HandColumns, keys: np.ndarray, import_ids: np.ndarray,
     for name in HAND_COLUMNS_ON_PLAYERS:
         hand_players = hand_players.append_column(name, hands.column(name).take(take))
     hand_players = hand_players.append_column("money", _hand_money(hand_players))
+    hand_players = hand_players.append_column("review_reason", _review_reasons(
+        cols, seats, np.asarray(hand_players.column("surrendered"), bool)))
     return {"hands": hands, "hand_players": hand_players, "hand_rows": hand_rows,
             "placements": _placements_table(cols, seats), "pairs": _pairs_table(seats, scores),
             "events": _events_table(cols, keys)}
@@ -204,6 +207,17 @@ def _hand_players_table(cols: HandColumns, seats: _Seats,
         "points_differ": differ,
         **fact_columns(cols.facts, len(seats.player_key)),
     }), differ
+
+
+def _review_reasons(cols: HandColumns, seats: _Seats, surrendered: np.ndarray) -> pa.Array:
+    """Each player row's ``review_reason`` (:mod:`ingest.review_reasons`)."""
+    middles = poker_middles(cols.variant, cols.rules)
+    codes = review_reasons(
+        hand_index=seats.hand_index, hands=len(cols), surrendered=surrendered,
+        fantasyland=np.asarray(cols.fantasyland, bool), poker_middle=middles,
+        street_player=np.asarray(cols.street_player, np.int64), street=np.asarray(cols.street),
+        dealt_known=np.asarray(pc.is_valid(_text_array(cols.dealt)), bool))
+    return pa.array(codes, pa.int8())
 
 
 def _hand_rows_table(cols: HandColumns, seats: _Seats, scores: RecordScores) -> pa.Table:

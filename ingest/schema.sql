@@ -1,4 +1,4 @@
--- OFC Analytics DuckDB schema, version 7. Every table and column is documented in docs/schema.md.
+-- OFC Analytics DuckDB schema, version 9. Every table and column is documented in docs/schema.md.
 -- Keys: a hand is identified by (source, hand_id); hand_key is its surrogate.
 -- A player in a hand is (hand_key, seat); seat is the 0-based index in the log's seat order
 -- (the log's own seat number is hand_players.log_seat).
@@ -105,7 +105,11 @@ CREATE TABLE IF NOT EXISTS hand_players (
     -- The row's money (ingest/money.py): points x stake, NULL without a stake; race scoring
     -- (OFC Double): stake x final cube, + for the match's winner, - for the loser, on the hand
     -- that ends the match, NULL on its other hands.
-    money            DOUBLE
+    money            DOUBLE,
+    -- Why `ofc review` finds no decision of the player here (ofc_core/play/reviewable.py):
+    -- 0 nothing stops it, else the reason's place in REASONS + 1; written by the table builder
+    -- with the row (ingest/review_reasons.py). NULL only in tables written before version 9.
+    review_reason    TINYINT
 );
 
 -- Per player and row: the cards, their strength, name and royalty.

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from . import aggregates
+from . import aggregates, review_reasons
 from .formats.ofc_hh import FORMAT_NAME as OFC_HH
 from .hand_tables import utc_offsets
 from .reports import Progress, RescoreResult
@@ -33,9 +33,10 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
             progress: Progress | None = None) -> RescoreResult | None:
     """Bring the store open on ``con`` (at ``path``, named in the messages) to the current
     schema: :func:`migrate` when it is older, or when it has the current version but lacks
-    columns (a store written by a development build of the same version); ``None`` when it
-    was current already (then only tables of user data it lacks are created:
-    :func:`add_missing_tables`), else the upgrade's rescoring result."""
+    columns (a store written by a development build of the same version), or
+    :func:`fill_in_place` from a version in :data:`IN_PLACE`; ``None`` when it was current
+    already (then only tables of user data it lacks are created: :func:`add_missing_tables`)
+    or nothing was rescored, else the upgrade's rescoring result."""
     version = schema_version(con)
     if version == SCHEMA_VERSION:
         if missing_columns(con):
@@ -47,7 +48,51 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
     if version is None or version == SCHEMA_VERSION:
         return None
     target = Path(path) if path is not None else default_db_path()
+    if _fills_in_place(con, version):
+        fill_in_place(con, target, version, notify)
+        return None
     return migrate(con, target, version, notify, progress)
+
+
+Filler = Callable[[duckdb.DuckDBPyConnection], int]
+"""Fills new columns from the stored rows inside the caller's transaction; returns the rows."""
+
+IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
+    "8": (frozenset({("hand_players", "review_reason")}), review_reasons.fill),
+}
+"""Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->
+(those ``(table, column)``, their filler, which returns the rows it wrote). Nothing is
+rescored; a million hands take seconds, not the minutes a rescore does (docs/scale.md). A store
+of such a version that lacks other columns too (a development build) is migrated as usual."""
+
+
+def _fills_in_place(con: duckdb.DuckDBPyConnection, version: str) -> bool:
+    """Whether the store's upgrade from ``version`` is :func:`fill_in_place`."""
+    if version not in IN_PLACE:
+        return False
+    return {(t, c) for t, c, _ in missing_columns(con)} <= IN_PLACE[version][0]
+
+
+def fill_in_place(con: duckdb.DuckDBPyConnection, path: Path, version: str,
+                  notify: Callable[[str], None] = say) -> None:
+    """Upgrade a store of a version in :data:`IN_PLACE` in one transaction: the new columns
+    added, filled from the stored rows, the new version recorded."""
+    added = missing_columns(con)
+    notify(f"Upgrading {display_path(path)} from schema version {version} to {SCHEMA_VERSION} "
+           f"({', '.join(f'{t}.{c}' for t, c, _ in added)}, filled from the stored rows)...")
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(schema_sql())
+        for table, column, kind in added:
+            con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}')
+        rows = IN_PLACE[version][1](con)
+        con.execute("DELETE FROM meta WHERE key = 'schema_version'")
+        con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    notify(f"Upgraded {display_path(path)}: {rows:,} rows filled, nothing rescored.")
 
 
 def add_missing_tables(con: duckdb.DuckDBPyConnection) -> list[str]:

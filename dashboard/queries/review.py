@@ -11,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.common import RACE, Filters, fetch_all, fetch_df, where
-from ofc_core.play import review
+from dashboard.queries.common import PLAYER_ROWS, RACE, Filters, fetch_all, fetch_df, where
+from ofc_core.play import reviewable
 
 DECISIONS = ("FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id "
              "JOIN hand_players hp ON hp.hand_key = h.hand_key AND hp.player = d.player")
@@ -153,35 +153,36 @@ def over_time(con: Any, filters: Filters, zone: str | None = None) -> pd.DataFra
 NOT_YET = "not reviewed yet: run ofc review --player NAME"
 """The Review page's reason for a hand that could be reviewed but has no decision stored."""
 
+NOT_KNOWN = ("not known: stored before schema version 9 (run ofc rescore, or write the Parquet "
+             "files again)")
+"""The reason shown for a row that has no stored ``review_reason`` (Parquet files written
+before the column, a hand rescoring could not rebuild)."""
+
 
 def unreviewed(con: Any, filters: Filters) -> pd.DataFrame:
     """``reason, hands``: the player's hands in these filters with no reviewed decision, by
-    the reason ``ofc review`` gives (:func:`ofc_core.play.review.not_reviewed`, read here from
-    the stored hand: its placements and flags), most first."""
+    the reason ``ofc review`` gives (:func:`ofc_core.play.reviewable.why_not`, stored with
+    each row as ``hand_players.review_reason``; :data:`NOT_YET` when nothing stops it), most
+    first. The player's rows by reason, less those with a decision stored (found from the
+    decisions, usually far fewer than the hands: no search of every hand's decisions)."""
     cond, params = where(filters)
-    seat_has_streets = ("EXISTS (SELECT 1 FROM placements p WHERE p.hand_key = o.hand_key "
-                        "AND p.seat = o.seat)")
-    dealt_logged = ("EXISTS (SELECT 1 FROM placements p WHERE p.hand_key = hp.hand_key "
-                    "AND p.seat = hp.seat AND p.street = 1 AND p.dealt IS NOT NULL)")
-    reasons = [review.SURRENDERED, review.FL_NOT_LOGGED, review.FL_SET_27, NOT_YET,
-               review.FINAL_BOARDS, review.OPPONENT_SURRENDERED, review.DEALT_NOT_LOGGED,
-               NOT_YET]
+    texts = [NOT_YET, *reviewable.REASONS]  # by code
     return fetch_df(con, f"""
-        SELECT CASE
-            WHEN hp.surrendered THEN ?
-            WHEN hp.fantasyland AND NOT {dealt_logged} THEN ?
-            WHEN hp.fantasyland AND hp.variant = '2-7-pineapple' THEN ?
-            WHEN hp.fantasyland THEN ?
-            WHEN EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key
-                         AND NOT {seat_has_streets}) THEN ?
-            WHEN EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key
-                         AND o.surrendered) THEN ?
-            WHEN NOT {dealt_logged} THEN ?
-            ELSE ? END AS reason, count(*) AS hands
-        FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
-        WHERE {cond} AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.source = h.source
-                                     AND d.hand_id = h.hand_id AND d.player = hp.player)
-        GROUP BY 1 ORDER BY 2 DESC, 1""", [*reasons, *params])
+        WITH every AS (SELECT hp.review_reason AS code, count(*) AS n {PLAYER_ROWS}
+                       WHERE {cond} GROUP BY 1),
+             decided AS MATERIALIZED (
+                SELECT h.hand_key, d.player
+                FROM (SELECT DISTINCT source, hand_id, player FROM decisions) d
+                JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id),
+             reviewed AS (
+                SELECT hp.review_reason AS code, count(*) AS n
+                {PLAYER_ROWS} JOIN decided r ON r.hand_key = hp.hand_key AND r.player = hp.player
+                WHERE {cond} GROUP BY 1)
+        SELECT coalesce(list_extract(?::VARCHAR[], e.code + 1), ?) AS reason,
+               e.n - coalesce(r.n, 0) AS hands
+        FROM every e LEFT JOIN reviewed r ON r.code IS NOT DISTINCT FROM e.code
+        WHERE e.n > coalesce(r.n, 0)
+        ORDER BY 2 DESC, 1""", [*params, *params, texts, NOT_KNOWN])
 
 
 def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:

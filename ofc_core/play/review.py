@@ -49,6 +49,13 @@ from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.positions import card_indexes, spots_of, street_placement
+from ofc_core.play.reviewable import DEALT_NOT_LOGGED as DEALT_NOT_LOGGED
+from ofc_core.play.reviewable import FINAL_BOARDS as FINAL_BOARDS
+from ofc_core.play.reviewable import FL_NOT_LOGGED as FL_NOT_LOGGED
+from ofc_core.play.reviewable import FL_SET_27 as FL_SET_27
+from ofc_core.play.reviewable import OPPONENT_SURRENDERED as OPPONENT_SURRENDERED
+from ofc_core.play.reviewable import SURRENDERED as SURRENDERED
+from ofc_core.play.reviewable import ReviewFacts, why_not
 from ofc_core.play.rollout import (
     FantasylandValue,
     RolloutPolicy,
@@ -413,35 +420,20 @@ def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = REVI
     return out
 
 
-SURRENDERED = "the player surrendered"
-FL_NOT_LOGGED = "the log does not show the cards of the Fantasyland hand"
-FL_SET_27 = "2-7 Fantasyland set (the exact solver sets poker middles only)"
-FINAL_BOARDS = "the log shows final boards only, not the streets"
-OPPONENT_SURRENDERED = "an opponent surrendered"
-DEALT_NOT_LOGGED = "the log does not show the cards the player was dealt"
-"""Why a hand has no decision to review (:func:`not_reviewed`; the Review page counts the
-stored hands by the same reasons, ``dashboard/queries/review.py``)."""
-
-
 def not_reviewed(record: HandRecord, player: str) -> str | None:
     """Why :func:`review_hand` finds no decision of ``player`` in ``record`` (``None`` when it
-    does), in words ``ofc review`` counts hands by: the player surrendered; its Fantasyland
-    hand's cards are not logged, or it is a 2-7 Fantasyland set; a seat's streets are not
-    logged (final boards only); an opponent surrendered; the player's dealt cards are not
-    logged."""
+    does), in words ``ofc review`` counts hands by (:func:`ofc_core.play.reviewable.why_not`
+    on the record's facts): the player surrendered; its Fantasyland hand's cards are not
+    logged, or it is a 2-7 Fantasyland set; a seat's streets are not logged (final boards
+    only); an opponent surrendered; the player's dealt cards are not logged."""
     me = next((p for p in record.players if p.name == player), None)
     if me is None:
         return "the player is not seated in the hand"
-    if me.surrendered:
-        return SURRENDERED
-    if me.fantasyland:
-        if not me.streets or me.streets[0].dealt is None:
-            return FL_NOT_LOGGED
-        return FL_SET_27 if record.ruleset.middle is not MiddleKind.HIGH else None
-    if me.streets is None or any(p.streets is None for p in record.players):
-        return FINAL_BOARDS
-    if any(p.surrendered for p in record.players):
-        return OPPONENT_SURRENDERED
-    if not me.streets or me.streets[0].dealt is None:
-        return DEALT_NOT_LOGGED
-    return None
+    streets = me.streets
+    return why_not(ReviewFacts(
+        surrendered=me.surrendered, fantasyland=me.fantasyland,
+        poker_middle=record.ruleset.middle is MiddleKind.HIGH,
+        streets_logged=streets is not None,
+        dealt_logged=bool(streets) and streets is not None and streets[0].dealt is not None,
+        all_streets_logged=all(p.streets is not None for p in record.players),
+        someone_surrendered=any(p.surrendered for p in record.players)))

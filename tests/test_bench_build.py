@@ -33,12 +33,13 @@ def _replicated(source: Path, copy: Path, target: int, batch: int) -> dict[str, 
 
 
 def test_batched_replicas_equal_one_statement(demo_db_path: Path, tmp_path: Path) -> None:
-    base = len(_tables(demo_db_path)["hands"])
+    before = {t: len(rows) for t, rows in _tables(demo_db_path).items()}
+    base = before["hands"]
     target = 3 * base + base // 2  # three whole copies and a trimmed fourth
     whole = _replicated(demo_db_path, tmp_path / "whole.duckdb", target, batch=10**6)
     batched = _replicated(demo_db_path, tmp_path / "batched.duckdb", target, batch=1)
     assert len(whole["hands"]) == target
     assert len({row[0] for row in whole["hands"]}) == target  # new keys, no clash
     for table, rows in whole.items():
-        assert len(rows) > len(_tables(demo_db_path)[table]), table
+        assert len(rows) > 3 * before[table], table
         assert batched[table] == rows, table

@@ -158,15 +158,41 @@ def _columns(con: Any, table: str) -> list[str]:
         "ORDER BY ordinal_position", [table]).fetchall()]
 
 
-def _replicate(con: Any, target: int) -> None:
+COPIES_PER_BATCH = 200
+"""Copies of the demo per ``INSERT`` (each batch its own transaction): at 10M hands one
+statement for every copy held 14 GB; a batch of 200 copies (about 240,000 hands) holds a few
+hundred MB, and the rows land in the same key order."""
+
+
+def _replicate(con: Any, target: int, batch: int = COPIES_PER_BATCH) -> None:
     """Copy the stored hands ``k`` times (k = 1, 2, ...) until ``target`` hands: new keys,
     ``hand_id || '#k'``, dates shifted k days, sessions ``session || '#k'``, and the players
-    other than each hand's hero renamed into :data:`OPPONENT_NAMES` opponents."""
+    other than each hand's hero renamed into :data:`OPPONENT_NAMES` opponents. The copies go
+    in ``batch`` at a time, in key order, each batch committed (the same rows as one
+    statement: ``tests/test_bench_build.py``); progress goes to stderr."""
     base, span = con.execute("SELECT count(*), max(hand_key) + 1 FROM hands").fetchone()
     copies = -(-target // base) - 1
     if copies <= 0:
         return
     con.execute("CREATE TEMP TABLE k AS SELECT range AS k FROM range(1, ?)", [copies + 1])
+    con.execute("CREATE TEMP TABLE base_hero AS SELECT hand_key, hero FROM hands")
+    inserts = _replica_inserts(con, span)
+    started = time.perf_counter()
+    for first in range(1, copies + 1, batch):
+        last = min(first + batch - 1, copies)
+        con.execute("BEGIN TRANSACTION")
+        for sql in inserts:
+            con.execute(sql, [span, first, last])
+        con.execute("COMMIT")
+        print(f"  copies {last:,}/{copies:,} ({(last + 1) * base:,} hands, "
+              f"{time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    _trim(con, target)
+    con.execute("CHECKPOINT")
+
+
+def _replica_inserts(con: Any, span: int) -> list[str]:
+    """One ``INSERT ... SELECT`` per table copying the base hands (keys below ``span``) for
+    the copies ``k`` between its two last parameters, in key order as the importer appends."""
     rename = (f"CASE WHEN {{col}} = h.hero OR h.hero IS NULL THEN {{col}} "
               f"ELSE {{col}} || ' ' || CAST(k.k % {OPPONENT_NAMES} AS VARCHAR) END")
     exprs = {
@@ -185,23 +211,26 @@ def _replicate(con: Any, target: int) -> None:
     }
     cols = _columns(con, "hands")
     select = ", ".join(exprs["hands"].get(c, f"h.{c}") for c in cols)
-    con.execute(f"INSERT INTO hands SELECT {select} FROM hands h, k WHERE h.hand_key < ? "
-                "ORDER BY k.k, h.hand_key", [span])  # key order, as the importer appends
+    inserts = [f"INSERT INTO hands SELECT {select} FROM hands h, k WHERE h.hand_key < ? "
+               "AND k.k BETWEEN ? AND ? ORDER BY k.k, h.hand_key"]
     for table in KEYED_TABLES:
         cols = _columns(con, table)
         mapping = {"hand_key": f"t.hand_key + k.k * {span}", **exprs.get(table, {})}
         select = ", ".join(mapping.get(c, f"t.{c}") for c in cols)
-        con.execute(f"INSERT INTO {table} SELECT {select} FROM {table} t "
-                    f"JOIN hands h ON h.hand_key = t.hand_key, k WHERE t.hand_key < ? "
-                    f"ORDER BY k.k, t.hand_key", [span])
-    # trim the last copy to exactly ``target`` hands
+        inserts.append(f"INSERT INTO {table} SELECT {select} FROM {table} t "
+                       f"JOIN base_hero h ON h.hand_key = t.hand_key, k WHERE t.hand_key < ? "
+                       f"AND k.k BETWEEN ? AND ? ORDER BY k.k, t.hand_key")
+    return inserts
+
+
+def _trim(con: Any, target: int) -> None:
+    """Drop the newest hands past ``target`` (the last copy is cut to fit)."""
     extra = con.execute("SELECT count(*) FROM hands").fetchone()[0] - target
     if extra > 0:
         con.execute("CREATE TEMP TABLE drop_keys AS SELECT hand_key FROM hands "
                     "ORDER BY hand_key DESC LIMIT ?", [extra])
         for table in ("hands", *KEYED_TABLES):
             con.execute(f"DELETE FROM {table} WHERE hand_key IN (SELECT hand_key FROM drop_keys)")
-    con.execute("CHECKPOINT")
 
 
 def _tag(con: Any) -> None:
@@ -213,6 +242,11 @@ def _tag(con: Any) -> None:
     con.execute("CHECKPOINT")
 
 
+BUILD_MEMORY = "4GB"
+"""DuckDB's memory limit while building (its default, 80% of the machine, let the buffer
+cache of a 10M build grow past 9 GB beside the other engineers' work; it spills instead)."""
+
+
 def build(db: Path, target: int) -> None:
     from ingest import store
     from ingest.api import import_paths
@@ -221,6 +255,7 @@ def build(db: Path, target: int) -> None:
     report = import_paths(demo, db)
     con = store.connect(db)
     try:
+        con.execute(f"SET memory_limit = '{BUILD_MEMORY}'")
         print(f"imported {report.stored} demo hands; replicating to {target:,}...",
               file=sys.stderr)
         _replicate(con, target)

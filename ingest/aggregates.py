@@ -30,6 +30,12 @@ range of hours (the dashboard checks that before using it: ``dashboard.queries.a
 - ``agg_offers``: not a sum but the doubling offers themselves (``double`` events), one row
   per player of a match hand and offer, with that hand's group columns: the Matches page's
   cube decisions, without searching ten million hands for the few with an offer.
+- ``agg_curve``: ``agg_players``' groups as pieces of the cumulative graph: the group's sums
+  of the graph's lines (points, points outside Fantasyland, net royalties and rows and
+  bonuses from ``pairs``) and four of its hands in play order with the lines' running values
+  within the group there: its ``first`` and ``last`` hand and the first hand where the running
+  points are lowest (``lo``) and highest (``hi``). A group of hands -1, +5, -8, +2 has
+  ``lo`` at its third hand (-4), ``hi`` at its second (+4), ``last`` at -2.
 
 Kept current by every write that changes hands, inside its transaction: the writers mark the
 *partitions* they touch, a partition being all hands of one ``(session_id, hour)`` (every
@@ -200,11 +206,61 @@ FROM (SELECT s.player, h.source, s.session_id, epoch_us(s.played_at) // {HOUR_US
       WHERE s.fouled AND NOT s.surrendered AND {{rows}}) f
 GROUP BY ALL"""
 
+_CURVE_FIELDS = ("i", "key", "t", "off", "pts", "total", "plain", "roy", "rows")
+"""A hand of ``agg_curve`` (a struct): its place ``i`` in the group (1, 2, ...), key, time
+(``epoch_us``), UTC offset, points, and the four running values within the group at it."""
+
+
+def _curve_hand(order: str, tie: str) -> str:
+    """A struct of :data:`_CURVE_FIELDS` led by ``o`` (``order``) and ``p`` (``tie``), so that
+    ``min``/``max`` of it pick the hand with the least/greatest ``order``, then ``tie``.
+
+    >>> _curve_hand("i", "0")[:22]
+    "{{'o': i, 'p': 0, 'i':"
+    """
+    values = ("i", "hand_key", "epoch_us(played_at)", "utc_offset", "points", "total", "plain_run",
+              "roy_run", "rows_run")
+    fields = ", ".join([f"'o': {order}", f"'p': {tie}", *(f"'{f}': {v}" for f, v in zip(
+        _CURVE_FIELDS, values, strict=True))])
+    return "{{" + fields + "}}"  # braces doubled: the SELECT is formatted with its rows
+
+
+_GROUP = "player, source, session_id, hour, variant, ruleset_label, scoring, stake, currency"
+
+_CURVE = f"""
+WITH mine AS (
+    SELECT hp.player, h.source, hp.session_id, epoch_us(hp.played_at) // {HOUR_US} AS hour,
+           hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency,
+           hp.hand_key, hp.seat, hp.played_at, hp.utc_offset, hp.points,
+           CASE WHEN hp.fantasyland THEN 0.0 ELSE hp.points END AS plain
+    FROM hand_players hp JOIN hands h ON h.hand_key = hp.hand_key
+    WHERE {{rows}}),
+seat_pairs AS (  -- named hp so that the same {{rows}} condition on hp.hand_key applies
+    SELECT hp.hand_key, hp.seat, sum(hp.royalties) AS roy, sum(hp.row_points + hp.bonus) AS rows
+    FROM pairs hp WHERE {{rows}} GROUP BY ALL),
+run AS (
+    SELECT m.*, coalesce(s.roy, 0)::DOUBLE AS roy, coalesce(s.rows, 0)::DOUBLE AS rows,
+           row_number() OVER w AS i, sum(m.points) OVER w AS total,
+           sum(m.plain) OVER w AS plain_run,  -- DOUBLE sums: HUGEINT fields read 40x slower
+           sum(coalesce(s.roy, 0)::DOUBLE) OVER w AS roy_run,
+           sum(coalesce(s.rows, 0)::DOUBLE) OVER w AS rows_run
+    FROM mine m LEFT JOIN seat_pairs s ON s.hand_key = m.hand_key AND s.seat = m.seat
+    WINDOW w AS (PARTITION BY {_GROUP} ORDER BY m.played_at NULLS FIRST, m.hand_key
+                 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
+SELECT {_GROUP}, count(*) AS hands, min(played_at) AS started,
+       sum(points) AS points, sum(plain) AS plain, sum(roy)::BIGINT AS royalties,
+       sum(rows)::BIGINT AS row_points,
+       min({_curve_hand("i", "0")}) AS first, max({_curve_hand("i", "0")}) AS last,
+       min({_curve_hand("total", "i")}) AS lo,  -- the first lowest (least i among equals)
+       max({_curve_hand("total", "-i")}) AS hi  -- the first highest
+FROM run GROUP BY ALL"""
+
 AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_players": (_PLAYERS, "hp.hand_key"),
     "agg_fouls": (_FOULS, "hp.hand_key"),
     "agg_opponents": (_OPPONENTS, "p.hand_key"),
     "agg_hands": (_HANDS, "h.hand_key"),
+    "agg_curve": (_CURVE, "hp.hand_key"),
     "agg_matches": (_MATCHES, "hp.hand_key"),
     "agg_offers": (_OFFERS, "s.hand_key"),
     "agg_relations": (_RELATIONS, "s.hand_key"),

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dashboard.queries import review
+from dashboard.queries import curve, review
 from dashboard.queries.aggregated import agg_where
 from dashboard.queries.common import (
     PLAYER_ROWS,
@@ -27,6 +27,7 @@ from dashboard.queries.common import (
     scoring_label,
     where,
 )
+from dashboard.queries.curve import NO_OFFSET, NULL_TIME_FIRST
 from dashboard.queries.graphs import extremes
 
 Z95 = 1.959964
@@ -130,12 +131,13 @@ def summary(con: Any, filters: Filters) -> Summary:
                    by_scoring=tuple((k, h, p) for k, (h, p) in sorted(systems.items())))
 
 
-_NULL_TIME_FIRST = -(2**62)
-_NO_OFFSET = -32768
-"""A hand whose log's UTC offset is not known (the numpy scan has no NULL)."""
+CURVE_COLUMNS = ["n", "hand_key", "played_at", "utc_offset", "points", "total", "without_fl",
+                 "royalties", "row_points", "expected"]
+"""The columns of :func:`cumulative`'s frame."""
 
 
-def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd.DataFrame:
+def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
+               grouped_from: int = curve.GROUPED_FROM) -> pd.DataFrame:
     """Running totals in play order (``played_at``, then ``hand_key``), one row per kept hand:
     ``n`` (hand number), ``hand_key``, ``played_at`` (and its log's ``utc_offset``),
     ``points`` (that hand), ``total``,
@@ -151,21 +153,25 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
     :func:`dashboard.queries.review.expected_first`); real minus expected is the cards' luck.
 
     Two column scans, then the running sums in numpy: on a million hands this is several
-    times faster than window functions over a join of the pairs.
+    times faster than window functions over a join of the pairs. Past ``grouped_from`` hands
+    that the aggregates can answer, the curve is drawn per group of hands instead
+    (:mod:`dashboard.queries.curve`; the frame's ``attrs["per_group"]`` is then True).
     """
+    found = agg_where(con, filters)
+    if found is not None and curve.group_hands(con, *found) > grouped_from:
+        return curve.frame(con, filters, *found, max_points)
     cond, params = where(filters)
     mine = fetch_all_numpy(con, f"""
-        SELECT hp.hand_key, coalesce(epoch_us(hp.played_at), {_NULL_TIME_FIRST}) AS t,
+        SELECT hp.hand_key, coalesce(epoch_us(hp.played_at), {NULL_TIME_FIRST}) AS t,
                hp.seat, hp.points, hp.fantasyland, hp.scoring = '{RACE}' AS race,
-               coalesce(hp.utc_offset, {_NO_OFFSET}) AS utc_offset
+               coalesce(hp.utc_offset, {NO_OFFSET}) AS utc_offset
         {PLAYER_ROWS} WHERE {cond}""", params)
     race = np.asarray(mine["race"], dtype=bool)
     if race.any() and not race.all():  # race points are not added to other points
         mine = {name: np.asarray(values)[~race] for name, values in mine.items()}
     count = len(mine["hand_key"])
     if count == 0:
-        return pd.DataFrame(columns=["n", "hand_key", "played_at", "utc_offset", "points",
-                                     "total", "without_fl", "royalties", "row_points", "expected"])
+        return pd.DataFrame(columns=CURVE_COLUMNS)
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
     first, named = names_in(filters, "player")  # my seats' rows: matched by seat_key below
@@ -179,14 +185,14 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS) -> pd
              "expected": _expected(con, filters, mine["hand_key"][order], points)}
     keep = extremes(list(lines.values()), max_points)
     stamps = mine["t"][order][keep]
-    played = pd.to_datetime(np.where(stamps == _NULL_TIME_FIRST, np.iinfo(np.int64).min,
+    played = pd.to_datetime(np.where(stamps == NULL_TIME_FIRST, np.iinfo(np.int64).min,
                                      stamps), unit="us", utc=True, errors="coerce")
     return pd.DataFrame({
         "n": keep + 1,
         "hand_key": mine["hand_key"][order][keep],
         "played_at": played,
         "utc_offset": pd.Series(mine["utc_offset"][order][keep], dtype="Float64").replace(
-            _NO_OFFSET, pd.NA),
+            NO_OFFSET, pd.NA),
         "points": points[keep],
         **{name: line[keep] for name, line in lines.items()},
     })

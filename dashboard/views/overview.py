@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import db, filters, graph_choice, timefmt, widgets
-from dashboard.queries import graphs, overview
+from dashboard.queries import curve, graphs, overview
 
 SESSION_COLUMNS = {
     "session": widgets.text("Session"),
@@ -92,6 +92,13 @@ LUCK = (
     "decisions cost are the EV lost on the Review page.")
 
 
+PER_GROUP = (
+    f"Past {curve.GROUPED_FROM:,} hands the graph is drawn per session: each session's hands "
+    "of one hour (and variant, ruleset and stake) follow the ones before, and the graph shows "
+    "its first and last hand and where its running points were lowest and highest. The "
+    "hand numbers count the hands in that order.")
+
+
 def graph(current: filters.Filters) -> None:
     frame = db.query(overview.cumulative, current)
     played = timefmt.shown(frame["played_at"], frame["utc_offset"], timefmt.chosen_zone()).replace(
@@ -119,6 +126,8 @@ def graph(current: filters.Filters) -> None:
     fig.update_xaxes(tickformat=",d", dtick=None if len(frame) > 10 else 1)
     widgets.chart_opens_hand(fig, "overview_graph",
                              "Click a point to open that hand in Hand review.")
+    if frame.attrs.get("per_group"):
+        st.caption(PER_GROUP)
     if frame["expected"].notna().any():
         st.caption(LUCK)
 

@@ -76,7 +76,8 @@ def _fills_in_place(con: duckdb.DuckDBPyConnection, version: str) -> bool:
 def fill_in_place(con: duckdb.DuckDBPyConnection, path: Path, version: str,
                   notify: Callable[[str], None] = say) -> None:
     """Upgrade a store of a version in :data:`IN_PLACE` in one transaction: the new columns
-    added, filled from the stored rows, the new version recorded."""
+    added, filled from the stored rows, the aggregate tables it lacks built, the new version
+    recorded."""
     added = missing_columns(con)
     notify(f"Upgrading {display_path(path)} from schema version {version} to {SCHEMA_VERSION} "
            f"({', '.join(f'{t}.{c}' for t, c, _ in added)}, filled from the stored rows)...")
@@ -86,6 +87,7 @@ def fill_in_place(con: duckdb.DuckDBPyConnection, path: Path, version: str,
         for table, column, kind in added:
             con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}')
         rows = IN_PLACE[version][1](con)
+        aggregates.rebuild(con, aggregates.missing(con))  # those added since that version
         con.execute("DELETE FROM meta WHERE key = 'schema_version'")
         con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [SCHEMA_VERSION])
         con.execute("COMMIT")

@@ -183,6 +183,12 @@ def test_every_write_keeps_the_page_equal_to_the_placements(
     check(con)
 
 
+def _rows(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    """A table's rows as text, sorted (timestamps as text: no pytz needed)."""
+    return sorted(map(repr, con.execute(
+        f"SELECT CAST(COLUMNS(*) AS VARCHAR) FROM {table}").fetchall()))
+
+
 @pytest.mark.parametrize(("version", "also_lacks"), [("8", None), ("7", None),
                                                      ("8", "hands.variant_assumed")])
 def test_the_upgrade_fills_the_reasons(store: tuple[duckdb.DuckDBPyConnection, list[bytes]],
@@ -192,8 +198,7 @@ def test_the_upgrade_fills_the_reasons(store: tuple[duckdb.DuckDBPyConnection, l
     build), the rescoring of the usual upgrade writes it."""
     con, _ = store
     added_since_8 = ("agg_curve", "agg_matches", "agg_offers", "agg_relations")
-    before = {a: sorted(map(repr, con.execute(f"SELECT CAST(COLUMNS(*) AS VARCHAR) FROM {a}").fetchall()))
-              for a in added_since_8}
+    before = {a: _rows(con, a) for a in added_since_8}
     for table in added_since_8:  # the aggregates a store of 8 lacks
         con.execute(f"DROP TABLE {table}")
     con.execute("ALTER TABLE hand_players DROP COLUMN review_reason")
@@ -209,7 +214,7 @@ def test_the_upgrade_fills_the_reasons(store: tuple[duckdb.DuckDBPyConnection, l
         assert result is not None and result.hands == 161 and not result.failed
     assert check(con) == {q.NOT_YET, *reviewable.REASONS}
     for table, rows in before.items():  # built by the upgrade, as they were
-        assert sorted(map(repr, con.execute(f"SELECT CAST(COLUMNS(*) AS VARCHAR) FROM {table}").fetchall())) == rows
+        assert _rows(con, table) == rows
 
 
 def test_a_row_without_a_stored_reason_is_counted_as_not_known(

@@ -181,9 +181,11 @@ def test_ofc_review_with_the_learned_policy_stores_its_name(tmp_path: Path):
 
 def test_only_the_placements_the_value_rates_highest_are_rolled_out():
     """Issue 21, point 2: before any rollout the learned value rates every placement's board;
-    only the best ``Precision.shortlist`` of them and the chosen one are rolled out."""
+    only the best ``Precision.shortlist`` of them, the best ``Precision.ahead`` by that value
+    one street ahead (sampled next deals), and the chosen one are rolled out."""
+    from ofc_core.play.lookahead import ahead_values
     from ofc_core.play.placements import apply, free_slots, legal_placements
-    from ofc_core.play.review import _shortlist
+    from ofc_core.play.review import Precision, _shortlist
     from ofc_core.play.rollout import SpotRollouts
 
     table = Table(PINEAPPLE, ("a", "b", "c"), tuple(policy("careful") for _ in range(3)))
@@ -194,15 +196,24 @@ def test_only_the_placements_the_value_rates_highest_are_rolled_out():
                   if sorted(p.top) == sorted(d.chosen.top)
                   and sorted(p.middle) == sorted(d.chosen.middle))
     learned = SpotRollouts(d.spot, LearnedRollouts(), seed=1)
-    kept = _shortlist(learned, placements, chosen, 8)
+    kept = _shortlist(learned, placements, chosen, Precision(ahead=0))
     assert chosen in kept and len(kept) in (8, 9) and len(placements) == 232
-    prior = LearnedRollouts().prior(
-        np.stack([board_array(apply(d.spot.hero_seat.board, p)) for p in placements]),
-        PINEAPPLE, fl_table(PINEAPPLE, default_fantasyland_value, 3))
+    boards = np.stack([board_array(apply(d.spot.hero_seat.board, p)) for p in placements])
+    fl = fl_table(PINEAPPLE, default_fantasyland_value, 3)
+    prior = LearnedRollouts().prior(boards, PINEAPPLE, fl)
     assert prior is not None
     dropped = [a for a in range(len(placements)) if a not in kept]
     assert min(prior[a] for a in kept if a != chosen) >= max(prior[a] for a in dropped)
-    assert _shortlist(SpotRollouts(d.spot, seed=1), placements, chosen, 8) == list(range(232))
+    assert _shortlist(SpotRollouts(d.spot, seed=1), placements, chosen, Precision()) == list(
+        range(232))
+    value = load_value("pineapple")
+    assert value is not None
+    ahead = ahead_values(boards, d.spot.hero_seat.streets[0], np.array(d.spot.unseen(), np.int8),
+                         16, np.random.default_rng(1), value, PINEAPPLE, fl)
+    wider = _shortlist(learned, placements, chosen, Precision())
+    best_ahead = set(np.argsort(-ahead, kind="stable")[:4].tolist())
+    assert not best_ahead <= set(kept)  # the lookahead adds a placement here
+    assert set(wider) == set(kept) | best_ahead and len(wider) <= 13
 
 
 def _dealt_boards(rng: np.random.Generator, cards: int, dealt: int, n: int, deck: int

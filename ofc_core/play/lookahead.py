@@ -139,6 +139,18 @@ def next_best(boards: np.ndarray, draws: np.ndarray, after: Street, value: Posit
     return best
 
 
+def ahead_values(boards: np.ndarray, after: Street, unseen: np.ndarray, samples: int,
+                 rng: np.random.Generator, value: PositionValue, ruleset: Ruleset,
+                 fl_values: np.ndarray) -> np.ndarray:
+    """``(m,)``: each of ``(m, 13)`` boards (one decision's placements) valued one street
+    ahead: the mean, over ``samples`` deals of the ``after`` street from the ``unseen`` cards
+    (the same deals for every board), of its best placement there (:func:`next_best`)."""
+    keys = rng.random((samples, len(unseen)))
+    deals = unseen[np.argsort(keys, axis=1)[:, :after.dealt]]
+    draws = np.broadcast_to(deals[None], (len(boards), samples, after.dealt))
+    return next_best(boards, draws, after, value, ruleset, fl_values)
+
+
 def _options(street: Street) -> int:
     """The number of options of a street (before fitting)."""
     return len(street_options(street.dealt, street.placed).keep)

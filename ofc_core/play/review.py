@@ -47,6 +47,7 @@ from ofc_core.hand import HandRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts
+from ofc_core.play.lookahead import ahead_values
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.positions import card_indexes, spots_of, street_placement
 from ofc_core.play.reviewable import DEALT_NOT_LOGGED as DEALT_NOT_LOGGED
@@ -67,7 +68,7 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset
 
-REVIEW_VERSION = "4"
+REVIEW_VERSION = "5"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
 
 REVIEW_POLICY: RolloutPolicy = LearnedRollouts()
@@ -91,6 +92,12 @@ class Precision:
     shortlist: int = 8
     """With a policy that values a board before any rollout (the learned one: ``prior``),
     only the placements it rates among this many best, and the chosen one, are rolled out."""
+    ahead: int = 4
+    """And the placements its value rates among this many best one street ahead
+    (:func:`~ofc_core.play.lookahead.ahead_values`: a placement the value underrates but the
+    next street favours; 0: none)."""
+    ahead_samples: int = 16
+    """The next street's deals that valuation samples."""
 
 
 DEFAULT_PRECISION = Precision()
@@ -139,7 +146,7 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
     if rollouts.exact or rollouts.outcomes is not None:
         return _exactly(rollouts, placements, chosen_at)
     history: list[list[np.ndarray]] = [[] for _ in range(m)]
-    alive = _shortlist(rollouts, placements, chosen_at, precision.shortlist)
+    alive = _shortlist(rollouts, placements, chosen_at, precision)
     total = 0
     n_done = 0
     while True:
@@ -180,9 +187,11 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
 
 
 def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int,
-               most: int) -> list[int]:
-    """The placements worth rolling out: the ``most`` the policy's ``prior`` rates highest
-    (every one when the policy has no prior), and the chosen one."""
+               precision: Precision) -> list[int]:
+    """The placements worth rolling out: those the policy's ``prior`` rates highest, and
+    highest one street ahead (:attr:`Precision.shortlist`, :attr:`Precision.ahead`; every one
+    when the policy has no prior), and the chosen one."""
+    most = precision.shortlist + max(precision.ahead, 0)
     prior = getattr(rollouts.policy, "prior", None)
     if prior is None or len(placements) <= most + 1:
         return list(range(len(placements)))
@@ -193,8 +202,29 @@ def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: i
                                                   len(spot.seats)))
     if values is None:
         return list(range(len(placements)))
-    top = np.argsort(-values, kind="stable")[:most]
-    return sorted({int(a) for a in top} | {chosen_at})
+    top = {int(a) for a in np.argsort(-values, kind="stable")[:precision.shortlist]}
+    ahead = _ahead(rollouts, boards, precision)
+    if ahead is not None:
+        top |= {int(a) for a in np.argsort(-ahead, kind="stable")[:precision.ahead]}
+    return sorted(top | {chosen_at})
+
+
+def _ahead(rollouts: SpotRollouts, boards: np.ndarray, precision: Precision
+           ) -> np.ndarray | None:
+    """The placements' ``boards`` valued one street ahead by the policy's learned value
+    (seeded by the rollouts' seed); ``None`` where it has none or no street follows."""
+    spot = rollouts.spot
+    value_for = getattr(rollouts.policy, "value_for", None)
+    value = value_for(spot.ruleset) if value_for is not None else None
+    streets = spot.hero_seat.streets
+    if value is None or not streets or precision.ahead <= 0:
+        return None
+    if not value.knows(int((boards[0] >= 0).sum()) + streets[0].placed):
+        return None
+    fl = fl_table(spot.ruleset, rollouts.fl_value, len(spot.seats))
+    return ahead_values(boards, streets[0], np.array(spot.unseen(), np.int8),
+                        precision.ahead_samples, np.random.default_rng(rollouts.seed), value,
+                        spot.ruleset, fl)
 
 
 def _exactly(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int) -> Evaluation:

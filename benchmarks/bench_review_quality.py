@@ -40,7 +40,8 @@ Printed per policy and kind (first fives, streets 2-3):
   the placements the review rolls out (the learned value's best 8, and the one played).
 
 Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400] [--hands
-200] [--seed 5] [--samples 32] [--reference lookahead|careful]``; the last line printed is JSON.
+200] [--seed 5] [--samples 32] [--reference lookahead|careful] [--ahead 4]``; the last line
+printed is JSON.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ from ofc_core.play.placements import (  # noqa: E402
 )
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.positions import Decision, spots_of  # noqa: E402
-from ofc_core.play.review import DEFAULT_PRECISION, Evaluation, evaluate  # noqa: E402
+from ofc_core.play.review import DEFAULT_PRECISION, Evaluation, Precision, evaluate  # noqa: E402
 from ofc_core.play.rollout import (  # noqa: E402
     BEST_OF_24,
     BotRollouts,
@@ -197,14 +198,17 @@ def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace,
 def measure(args: argparse.Namespace) -> dict[str, object]:
     chosen = decisions(args.hands, args.decisions, args.seed)
     names = args.policies.split(",")
+    precision = Precision(ahead=args.ahead)
     rows = []
     cpu = dict.fromkeys([*names, "reference"], 0.0)
     for i, d in enumerate(chosen):
         reviews, again = {}, {}
         for name in names:
             start = time.process_time()
-            reviews[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=1000 + i)
-            again[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=8919 + i)
+            reviews[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=1000 + i,
+                                     precision=precision)
+            again[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=8919 + i,
+                                   precision=precision)
             cpu[name] += time.process_time() - start
         start = time.process_time()
         row = judge(d, reviews, args, i)
@@ -259,6 +263,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--reference", choices=("lookahead", "careful"), default="lookahead")
     parser.add_argument("--policies", default=",".join(POLICIES))
+    parser.add_argument("--ahead", type=int, default=DEFAULT_PRECISION.ahead,
+                        help="placements the review adds by its one-street lookahead (0: "
+                             "version 4's shortlist)")
     args = parser.parse_args()
     started = time.process_time()
     result = measure(args)

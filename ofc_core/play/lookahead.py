@@ -1,6 +1,7 @@
 """The deep reference's rollout policy (issue 21): every seat plays each street seeing only
 its own cards, valuing each legal placement over sampled futures of the next street, the last
-street exhaustively.
+street exhaustively. (The review's shortlist uses the same one-street valuation once, at the
+decision itself: :func:`ahead_values`.)
 
 At a street before the last, each option of
 :func:`~ofc_core.play.value_features.street_options` is valued as the mean, over ``samples``

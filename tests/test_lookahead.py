@@ -14,6 +14,7 @@ from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_tab
 from ofc_core.play.value import load_value
 from ofc_core.play.value_features import expand
 from ofc_core.rules import PRESETS, Street
+from tests.helpers.completions import assert_completed_legally
 
 PINEAPPLE = PRESETS["pineapple"]
 FL = fl_table(PINEAPPLE, default_fantasyland_value, 3)
@@ -81,12 +82,7 @@ def test_it_completes_only_legal_boards_and_falls_back_where_no_value_fits():
     cards = unseen(fixed)
     futures = np.array([cards[:6], cards[-6:]], np.int8)
     done = LookaheadRollouts(samples=2).complete(fixed, futures, (STREET,) * 2, PINEAPPLE, FL)
-    for a in range(2):
-        for r in range(2):
-            b = done[a, r]
-            assert (b >= 0).all() and len(set(b.tolist())) == 13
-            assert set(fixed[a][fixed[a] >= 0].tolist()) <= set(b.tolist())
-            assert set(b.tolist()) - set(fixed[a].tolist()) <= set(futures[r].tolist())
+    assert_completed_legally(fixed, futures, done)
     double = PRESETS["double"]
     assert LearnedRollouts().value_for(double) is None
     fl = fl_table(double, default_fantasyland_value, 2)

@@ -26,6 +26,7 @@ from ofc_core.play.value import load_value, read_value
 from ofc_core.play.value_features import FEATURES, PER_ROW, expand, features
 from ofc_core.play.value_train import train
 from ofc_core.rules import PRESETS, Street
+from tests.helpers.completions import assert_completed_legally
 
 PINEAPPLE = PRESETS["pineapple"]
 FL = fl_table(PINEAPPLE, default_fantasyland_value)
@@ -132,12 +133,7 @@ def test_the_learned_policy_completes_only_legal_boards():
     unseen = [c for c in range(52) if c not in set(fixed[0].tolist())]
     futures = np.array([unseen[:9], unseen[-9:]], np.int8)
     done = LearnedRollouts().complete(fixed, futures, (Street(3, 2),) * 3, PINEAPPLE, FL)
-    for a in range(2):
-        for r in range(2):
-            b = done[a, r]
-            assert (b >= 0).all() and len(set(b.tolist())) == 13
-            assert set(fixed[a][fixed[a] >= 0].tolist()) <= set(b.tolist())
-            assert set(b.tolist()) - set(fixed[a].tolist()) <= set(futures[r].tolist())
+    assert_completed_legally(fixed, futures, done)
 
 
 def test_ofc_review_names_the_policy_that_played():

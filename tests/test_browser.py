@@ -136,6 +136,7 @@ def test_upload_overview_and_replay_in_chromium(writable_dashboard: Dashboard, t
     page.screenshot(path=shots / "4-replay-street-1.png", full_page=True)
     no_exception(page)
     for street in (2, 3):
+        settle(page)  # a click while the last one's run redraws the page can be lost
         page.get_by_role("button", name="Next ▶").click()
         expect(page.get_by_text(f"Street {street}", exact=True)).to_be_visible()
     page.screenshot(path=shots / "5-replay-street-3.png", full_page=True)

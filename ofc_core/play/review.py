@@ -198,18 +198,18 @@ def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: i
     hero = rollouts.spot.hero_seat
     boards = np.stack([board_array(apply(hero.board, p)) for p in placements])
     spot = rollouts.spot
-    values = prior(boards, spot.ruleset, fl_table(spot.ruleset, rollouts.fl_value,
-                                                  len(spot.seats)))
+    fl = fl_table(spot.ruleset, rollouts.fl_value, len(spot.seats))
+    values = prior(boards, spot.ruleset, fl)
     if values is None:
         return list(range(len(placements)))
     top = {int(a) for a in np.argsort(-values, kind="stable")[:precision.shortlist]}
-    ahead = _ahead(rollouts, boards, precision)
+    ahead = _ahead(rollouts, boards, fl, precision)
     if ahead is not None:
         top |= {int(a) for a in np.argsort(-ahead, kind="stable")[:precision.ahead]}
     return sorted(top | {chosen_at})
 
 
-def _ahead(rollouts: SpotRollouts, boards: np.ndarray, precision: Precision
+def _ahead(rollouts: SpotRollouts, boards: np.ndarray, fl: np.ndarray, precision: Precision
            ) -> np.ndarray | None:
     """The placements' ``boards`` valued one street ahead by the policy's learned value
     (seeded by the rollouts' seed); ``None`` where it has none or no street follows."""
@@ -221,7 +221,6 @@ def _ahead(rollouts: SpotRollouts, boards: np.ndarray, precision: Precision
         return None
     if not value.knows(int((boards[0] >= 0).sum()) + streets[0].placed):
         return None
-    fl = fl_table(spot.ruleset, rollouts.fl_value, len(spot.seats))
     return ahead_values(boards, streets[0], np.array(spot.unseen(), np.int8),
                         precision.ahead_samples, np.random.default_rng(rollouts.seed), value,
                         spot.ruleset, fl)

@@ -37,7 +37,7 @@ Printed per policy and kind (first fives, streets 2-3):
 - first fives: bests with 2+ cards on top; dealt pairs kept on the bottom (of the first fives
   dealt a pair); a dealt ace on top; ``stable``: the share with the same best on a second seed;
 - CPU seconds of the reviews and of the reference; how often the reference's best is among
-  the placements the review rolls out (the learned value's best 8, and the one played).
+  the placements the learned review rolls out (its shortlist: ``review._shortlist``).
 
 Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400] [--hands
 200] [--seed 5] [--samples 32] [--reference lookahead|careful] [--ahead 4]``; the last line
@@ -64,7 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ofc_core.play.engine import Placement, Table  # noqa: E402
 from ofc_core.play.learned_rollouts import LearnedRollouts  # noqa: E402
-from ofc_core.play.lookahead import LookaheadRollouts, next_best  # noqa: E402
+from ofc_core.play.lookahead import LookaheadRollouts, ahead_values  # noqa: E402
 from ofc_core.play.placements import (  # noqa: E402
     apply,
     free_slots,
@@ -73,7 +73,13 @@ from ofc_core.play.placements import (  # noqa: E402
 )
 from ofc_core.play.policies import policy  # noqa: E402
 from ofc_core.play.positions import Decision, spots_of  # noqa: E402
-from ofc_core.play.review import DEFAULT_PRECISION, Evaluation, Precision, evaluate  # noqa: E402
+from ofc_core.play.review import (  # noqa: E402
+    DEFAULT_PRECISION,
+    Evaluation,
+    Precision,
+    _shortlist,
+    evaluate,
+)
 from ofc_core.play.rollout import (  # noqa: E402
     BEST_OF_24,
     BotRollouts,
@@ -88,6 +94,8 @@ from ofc_core.rules import PRESETS  # noqa: E402
 
 POLICIES: dict[str, RolloutPolicy] = {"learned": LearnedRollouts(), "best-of-24": BEST_OF_24}
 SCREEN_LOOKAHEAD, SCREEN_PRIOR, SCREEN_SAMPLES = 8, 4, 64
+REVIEW_SEED = 1000
+"""Decision i is reviewed with seed ``REVIEW_SEED + i`` (and again on another seed)."""
 KINDS = (("first_five", (1,)), ("streets_2_3", (2, 3)))
 
 
@@ -123,41 +131,40 @@ def style(d: Decision, best: Placement) -> dict[str, bool | None]:
     }
 
 
-def screened(d: Decision, seed: int) -> tuple[list[Placement], list[Placement]]:
-    """The legal placements the one-street lookahead and the learned value rate highest; and
-    those the review rolls out (the value's best :attr:`Precision.shortlist`)."""
+def screened(d: Decision, seed: int) -> list[Placement]:
+    """The legal placements the one-street lookahead and the learned value rate highest."""
     spot = d.spot
     hero = spot.hero_seat
     placements = legal_placements(spot.dealt, spot.place, free_slots(hero.board))
     value = LearnedRollouts().value_for(spot.ruleset)
     if value is None or not hero.streets:
-        return placements, placements
+        return placements
     boards = np.stack([board_array(apply(hero.board, p)) for p in placements])
     fl = fl_table(spot.ruleset, default_fantasyland_value, len(spot.seats))
-    unseen = np.array(spot.unseen(), np.int8)
-    after = hero.streets[0]
-    rng = np.random.default_rng(seed)
-    keys = rng.random((len(placements), SCREEN_SAMPLES, len(unseen)))
-    draws = unseen[np.argsort(keys, axis=2)[:, :, :after.dealt]]
-    draws[:] = draws[:1]  # the same deals for every placement
-    ahead = next_best(boards, draws, after, value, spot.ruleset, fl)
+    ahead = ahead_values(boards, hero.streets[0], np.array(spot.unseen(), np.int8),
+                         SCREEN_SAMPLES, np.random.default_rng(seed), value, spot.ruleset, fl)
     prior = value(boards, int((boards[0] >= 0).sum()), spot.ruleset, fl)
     top = set(np.argsort(-ahead, kind="stable")[:SCREEN_LOOKAHEAD].tolist())
     top |= set(np.argsort(-prior, kind="stable")[:SCREEN_PRIOR].tolist())
-    shortlist = np.argsort(-prior, kind="stable")[:DEFAULT_PRECISION.shortlist]
-    return [placements[a] for a in sorted(top)], [placements[a] for a in shortlist]
+    return [placements[a] for a in sorted(top)]
 
 
-def candidates(d: Decision, reviews: dict[str, Evaluation], seed: int
-               ) -> tuple[list[Placement], list[Placement]]:
-    """The placement played first, then each policy's best, then the screened ones, once each;
-    and the placements the review rolls out."""
+def rolled_out(d: Decision, seed: int, precision: Precision) -> list[Placement]:
+    """The placements the learned review of ``d`` (its ``seed``) rolls out: its shortlist."""
+    spot = d.spot
+    placements = legal_placements(spot.dealt, spot.place, free_slots(spot.hero_seat.board))
+    chosen = index_of(placements, d.chosen)
+    rollouts = SpotRollouts(spot, LearnedRollouts(), seed=seed)
+    return [placements[a] for a in _shortlist(rollouts, placements, chosen, precision)]
+
+
+def candidates(d: Decision, reviews: dict[str, Evaluation], seed: int) -> list[Placement]:
+    """The placement played first, then each policy's best, then the screened ones, once each."""
     out: list[Placement] = []
-    screen, shortlist = screened(d, seed)
-    for p in [d.chosen, *(e.best.placement for e in reviews.values()), *screen]:
+    for p in [d.chosen, *(e.best.placement for e in reviews.values()), *screened(d, seed)]:
         if not any(same_placement(p, q) for q in out):
             out.append(p)
-    return out, shortlist
+    return out
 
 
 def index_of(options: list[Placement], p: Placement) -> int:
@@ -173,7 +180,8 @@ def reference_policy(args: argparse.Namespace, seed: int) -> RolloutPolicy:
 def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace, i: int
           ) -> dict[str, object]:
     """The reference's verdict on each policy's review of decision ``d``."""
-    options, shortlist = candidates(d, reviews, args.seed + i)
+    options = candidates(d, reviews, args.seed + i)
+    shortlist = rolled_out(d, REVIEW_SEED + i, Precision(ahead=args.ahead))
     r = SpotRollouts(d.spot, reference_policy(args, args.seed + i), seed=args.seed + i)
     half = args.deals // 2
     pick = r.values(options, r.deal(half))
@@ -205,7 +213,7 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
         reviews, again = {}, {}
         for name in names:
             start = time.process_time()
-            reviews[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=1000 + i,
+            reviews[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=REVIEW_SEED + i,
                                      precision=precision)
             again[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=8919 + i,
                                    precision=precision)

@@ -205,7 +205,7 @@ def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:
     text = ""
     try:
         text = decode_bytes(data, name)
-        if text.strip():
+        if text and not text.isspace():  # text.strip() would copy a big file
             fmt = detect(text, name)
             if fmt is None:
                 known = ", ".join(f.name for f in registry())

@@ -61,6 +61,8 @@ def decode_bytes(data: bytes, filename: str) -> str:
         raise DecodeError(f"{filename}: contains NUL characters (first on line "
                           f"{_line_of(text, text.index(chr(0)))}), so it is binary or UTF-16 "
                           "without a byte order mark; save it as UTF-8")
+    if "\r" not in text:  # the usual case: no copy of a big file
+        return text
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

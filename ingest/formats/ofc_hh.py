@@ -508,7 +508,7 @@ class OfcHhFormat:
         (True, False)
         """
         if filename.lower().endswith((".jsonl", ".ndjson")):
-            return bool(text.strip())
+            return bool(text) and not text.isspace()  # text.strip() would copy it
         return any(ln.lstrip().startswith("{") and f'"{FORMAT_NAME}"' in ln
                    for ln in text.removeprefix("\ufeff").split("\n", 20)[:20])
 

@@ -62,7 +62,7 @@ HAND_KEYS = frozenset(ofc_hh.HAND_KEYS) - {"events"}  # a hand with events takes
 PLAYER_KEYS = frozenset(ofc_hh.PLAYER_KEYS)
 STREET_KEYS = frozenset(ofc_hh.STREET_KEYS)
 BOARD_KEYS = frozenset(ofc_hh.BOARD_KEYS)
-_SPACED_COLON = re.compile(r'"\s+:')
+_SPACED_COLON = re.compile(r'"[ \t]+:')
 
 
 class _Defer(Exception):
@@ -133,6 +133,18 @@ def _no_key_twice(line: str, keys: int) -> bool:
     return True
 
 
+def _spaced_colon(line: str) -> bool:
+    """Whether a key may be followed by white space before its colon (then ``":`` does not
+    count the keys: the line goes to the reference reader). JSON allows only space, tab and
+    line ends there (a line holds no line end: ``\r`` is refused before), so the search runs
+    only when ``"`` is followed by a space or a tab somewhere.
+
+    >>> _spaced_colon('{"a" : 1}'), _spaced_colon('{"a": "b c"}')
+    (True, False)
+    """
+    return ('" ' in line or '"\t' in line) and _SPACED_COLON.search(line) is not None
+
+
 def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
     """Append one canonical hand to ``b`` or raise :class:`_Defer` (the caller then takes back
     what was appended). The types of card texts are checked later on the whole column."""
@@ -156,7 +168,7 @@ def _read_line(b: _Rows, position: int, number: int, line: str) -> None:
         raise _Defer
     names, player_keys = _read_players(b, players)
     keys = len(obj) + rule_keys + player_keys
-    if _SPACED_COLON.search(line) or not players_ok(names, button, hero) or (
+    if _spaced_colon(line) or not players_ok(names, button, hero) or (
             line.count('":') != keys and not _no_key_twice(line, keys)):
         raise _Defer
     b.hands.append((source, hand_id, _optional_text(get("session_id")),
@@ -181,27 +193,32 @@ def _read_players(b: _Rows, players: list[Any]) -> tuple[list[str], int]:
     """Append the players of the hand ``b`` is reading (and their streets or final boards);
     returns their names and how many keys their objects hold."""
     hand = len(b.hands)
-    first_player = len(b.players)
+    player = len(b.players)
     names: list[str] = []
     keys = 0
     last_seat = -1
-    for k, p in enumerate(players):
+    append = b.players.append
+    for p in players:
         if type(p) is not dict or not p.keys() <= PLAYER_KEYS:
             raise _Defer
         keys += len(p)
         pget = p.get
-        name = _text(pget("name"))
+        name = pget("name")
+        if type(name) is not str or not name.strip():
+            raise _Defer
         names.append(name)
         seat = pget("seat")
         if type(seat) is not int or seat <= last_seat:
             raise _Defer
         last_seat = seat
-        reported = _number(pget("reported_points"))
+        reported = pget("reported_points")
+        if reported is not None and type(reported) not in (int, float):
+            raise _Defer
         streets = pget("streets")
-        keys += _read_cards(b, first_player + k, streets, pget("board"))
-        b.players.append((hand, name, _flag(pget("fantasyland")), _flag(pget("surrendered")),
-                          np.nan if reported is None else float(reported), streets is not None,
-                          seat))
+        keys += _read_cards(b, player, streets, pget("board"))
+        append((hand, name, _flag(pget("fantasyland")), _flag(pget("surrendered")),
+                np.nan if reported is None else float(reported), streets is not None, seat))
+        player += 1
     return names, keys
 
 
@@ -209,13 +226,18 @@ def _read_cards(b: _Rows, player: int, streets: Any, board: Any) -> int:
     """Append a player's streets, or final board (one of them, not both); returns how many
     keys they hold."""
     if streets is not None and board is None:
-        if type(streets) is not list or not streets or not all(
-                type(st) is dict and st.keys() <= STREET_KEYS for st in streets):
+        if type(streets) is not list or not streets:
             raise _Defer
-        b.streets.extend([(player, number, st.get("dealt"), st.get("top", ""),
-                           st.get("middle", ""), st.get("bottom", ""), st.get("discard"))
-                          for number, st in enumerate(streets, start=1)])
-        return sum(map(len, streets))
+        keys = 0
+        append = b.streets.append
+        for number, st in enumerate(streets, start=1):
+            if type(st) is not dict or not st.keys() <= STREET_KEYS:
+                raise _Defer
+            keys += len(st)
+            get = st.get
+            append((player, number, get("dealt"), get("top", ""), get("middle", ""),
+                    get("bottom", ""), get("discard")))
+        return keys
     if board is not None and streets is None:
         if type(board) is not dict or not board.keys() <= BOARD_KEYS:
             raise _Defer

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -175,12 +174,9 @@ class _Unreadable(Exception):
 
 def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
             progress: Progress | None, total_bytes: int) -> ImportReport:
-    """Files one transaction each, in order. A file's whole transaction (its inserts, the
-    aggregates' refresh, the audit and the COMMIT, where DuckDB compresses and writes its
-    rows) runs on a store thread while this one reads, decodes, parses, checks and scores the
-    next file (DuckDB lets go of Python's lock while it works, so the two overlap on two
-    cores); the next transaction begins only once that one is committed. Progress is given on
-    this thread."""
+    """Files one transaction each, in order. A file's COMMIT (where DuckDB compresses and
+    writes its rows) runs on a worker thread while this one reads, decodes and parses the next
+    file; the next transaction begins only once that commit is done."""
     started = time.monotonic()
     reports: list[FileReport] = []
     ticker = _Ticker(progress, total_bytes, started)
@@ -191,13 +187,13 @@ def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
         if pending is not None:
             future, size = pending
             pending = None
-            report = ticker.wait(future)
+            report = future.result()
             ticker.hands += report.hands
             ticker.file_done(size)
             reports.append(report)
 
     with _import_settings(con), con.cursor() as ledger, import_pool.pool() as workers, \
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-file") as storer:
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
         try:
             for name, data, path, digest, known, shipped in _ahead(files, ledger, workers):
                 if isinstance(data, _Unreadable):
@@ -208,11 +204,10 @@ def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
                 prepared = _Prepared(name, data, digest, known[0], "", None, known=known[1]) \
                     if known is not None else _from_worker(shipped, name, data, digest) \
                     or _prepare(name, data, digest, path)
-                ticker.deliver()
                 settle()
                 IMPORT_LOCK.acquire()
                 try:
-                    future = storer.submit(_import_one, con, prepared, ticker)
+                    future = _import_one(con, prepared, ticker, committer)
                 except BaseException:
                     IMPORT_LOCK.release()
                     raise
@@ -220,7 +215,7 @@ def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
                 pending = (future, len(data))
             settle()
         finally:
-            if pending is not None:  # an error elsewhere: let the file finish, then raise
+            if pending is not None:  # an error elsewhere: let the commit finish, then raise
                 pending[0].exception()
     return ImportReport(tuple(reports), time.monotonic() - started)
 
@@ -268,9 +263,6 @@ def _from_worker(shipped: Future[import_pool.Shipped | None] | None, name: str, 
     return _Prepared(name, data, digest, done.format(), "", None, shipped=done)
 
 
-PROGRESS_SECONDS = 0.2
-"""How often a long file's progress is given while its transaction runs."""
-
 CHECKPOINT_THRESHOLD = "256MB"
 """DuckDB's ``checkpoint_threshold`` while importing (its default, 16MB, checkpoints after
 almost every file, and each checkpoint compresses the tables' last row groups again)."""
@@ -309,9 +301,7 @@ def _import_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
 
 class _Ticker:
-    """Turns per-chunk progress into ``progress(done_bytes, total_bytes, label)`` calls. The
-    store thread :meth:`update` s it; the calls are made on the import's own thread
-    (:meth:`deliver`, :meth:`wait`), where a caller such as a web page can draw them."""
+    """Turns per-chunk progress into ``progress(done_bytes, total_bytes, label)`` calls."""
 
     def __init__(self, progress: Progress | None, total: int, started: float) -> None:
         self.progress = progress
@@ -319,35 +309,14 @@ class _Ticker:
         self.started = started
         self.base = 0
         self.hands = 0
-        self._lock = threading.Lock()
-        self._latest: tuple[int, int, str] | None = None
 
     def update(self, name: str, fraction: float, size: int, hands: int) -> None:
         if self.progress is None:
             return
         seconds = max(time.monotonic() - self.started, 1e-6)
         done = self.hands + hands
-        with self._lock:
-            self._latest = (min(self.base + int(size * fraction), self.total), self.total,
-                            f"{name}: {done:,} hands, {done / seconds:,.0f} hands/s")
-
-    def deliver(self) -> None:
-        """Make the latest progress call, if there is a new one."""
-        with self._lock:
-            latest, self._latest = self._latest, None
-        if latest is not None and self.progress is not None:
-            self.progress(*latest)
-
-    def wait(self, future: Future[FileReport]) -> FileReport:
-        """``future``'s report, giving progress every :data:`PROGRESS_SECONDS` meanwhile."""
-        while True:
-            try:
-                report = future.result(timeout=PROGRESS_SECONDS)
-            except TimeoutError:
-                self.deliver()
-                continue
-            self.deliver()
-            return report
+        self.progress(min(self.base + int(size * fraction), self.total), self.total,
+                      f"{name}: {done:,} hands, {done / seconds:,.0f} hands/s")
 
     def file_done(self, size: int) -> None:
         self.base += size
@@ -410,27 +379,28 @@ def _prepare_text(name: str, data: bytes, digest: str) -> _Prepared:
 
 
 def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ticker,
-                ) -> FileReport:
+                committer: ThreadPoolExecutor) -> Future[FileReport]:
     """One file in its transaction. Anything raised while reading, checking, scoring or
     shaping its hands (a bug of ours, never the file's fault) rolls the file back and is
     recorded as the file's error, at the line where known; database errors
     (:class:`store.StoreError`) stop the import."""
     unreadable = None if prepared.unreadable is None else HandIssue(0, None, prepared.unreadable)
     try:
-        return _import_transaction(con, prepared, unreadable, ticker)
+        return _import_transaction(con, prepared, unreadable, ticker, committer)
     except _Gone:
         return _import_one(con, _prepare(prepared.name, prepared.data, prepared.digest,
                                          prepared.file.path if prepared.file else None),
-                           ticker)
+                           ticker, committer)
     except ReaderFailed as exc:
-        return _import_transaction(con, prepared, exc.issue, ticker)
+        return _import_transaction(con, prepared, exc.issue, ticker, committer)
     except UnreadableFile as exc:  # a locked or damaged database: nothing of it stays
-        return _import_transaction(con, prepared, HandIssue(0, None, str(exc)), ticker)
+        return _import_transaction(con, prepared, HandIssue(0, None, str(exc)), ticker,
+                                   committer)
     except store.StoreError:
         raise
     except Exception as exc:
         issue = HandIssue(0, None, reader_failed(prepared.name, "import", exc))
-        return _import_transaction(con, prepared, issue, ticker)
+        return _import_transaction(con, prepared, issue, ticker, committer)
 
 
 class _Gone(Exception):
@@ -438,9 +408,10 @@ class _Gone(Exception):
 
 
 def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
-                        unreadable: HandIssue | None, ticker: _Ticker) -> FileReport:
-    """The file's rows in one committed transaction, and its report (a database error
-    raises :class:`store.StoreError`)."""
+                        unreadable: HandIssue | None, ticker: _Ticker,
+                        committer: ThreadPoolExecutor) -> Future[FileReport]:
+    """The file's rows in one transaction; its COMMIT is left to ``committer`` (the returned
+    future gives the file's report once committed, or raises :class:`store.StoreError`)."""
     name, fmt = prepared.name, prepared.fmt
     counts = Counts()
     with transaction(con, f"importing {name}"):
@@ -470,6 +441,10 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
                             counts.stored, counts.duplicate, counts.merged, counts.partial,
                             tuple(counts.errors), import_id=import_id,
                             notes=tuple(counts.notes), audit=audit, abandoned=counts.abandoned)
+    return committer.submit(_commit, con, name, report)
+
+
+def _commit(con: duckdb.DuckDBPyConnection, name: str, report: FileReport) -> FileReport:
     with transaction(con, f"importing {name}", begin=False):
         con.execute("COMMIT")
     return report

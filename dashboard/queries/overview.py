@@ -27,6 +27,7 @@ from dashboard.queries.common import (
     scoring_label,
     where,
 )
+from dashboard.queries.conditions import tagged
 from dashboard.queries.curve import NO_OFFSET, NULL_TIME_FIRST
 from dashboard.queries.graphs import extremes
 
@@ -175,8 +176,10 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
     first, named = names_in(filters, "player")  # my seats' rows: matched by seat_key below
+    tag, key = tagged(filters, "hand_key")  # only the tagged hands' pairs, not all the player's
     pairs = fetch_all_numpy(con, "SELECT hand_key * 8 + seat AS k, royalties, "
-                                 f"row_points + bonus AS rows FROM pairs WHERE {first}", named)
+                                 f"row_points + bonus AS rows FROM pairs WHERE {first}{tag}",
+                            [*named, *key])
     royalties, rows = _per_hand(seat_key, pairs)
     points = np.asarray(mine["points"], dtype=float)[order]
     fl = np.asarray(mine["fantasyland"], dtype=bool)[order]

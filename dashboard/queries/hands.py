@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.queries.aggregated import agg_where
 from dashboard.queries.common import (
     PLAYER_HANDS,
     PLAYER_ROWS,
@@ -23,6 +24,7 @@ from dashboard.queries.common import (
     not_me,
     where,
 )
+from ingest.api import HOUR_US
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +125,46 @@ def _beyond(at: int | None, key: int, older: bool, inclusive: bool
 
 
 def _found(filters: Filters, search: HandSearch, columns: str,
-           page: tuple[int | None, Page] | None) -> tuple[str, list[Any]]:
+           page: tuple[int | None, Page] | None, since: int | None = None
+           ) -> tuple[str, list[Any]]:
     """The SELECT of the filtered player's rows matching ``search`` (``columns`` of
     :func:`scanned`'s aliases), past ``page`` (its hand's time, :func:`_anchor`, and the
-    page) when given: a ``UNION ALL`` of :func:`_beyond`'s parts."""
+    page) when given: a ``UNION ALL`` of :func:`_beyond`'s parts; else those played at
+    ``since`` (microseconds) or later when given."""
     cond, params = where(filters)
     extra, more = search_where(search)
-    parts = [("TRUE", [])] if page is None else _beyond(
-        page[0], int(page[1].key), page[1].older, page[1].inclusive)
+    parts: list[tuple[str, list[Any]]] = [("TRUE", [])]
+    if page is not None:
+        parts = _beyond(page[0], int(page[1].key), page[1].older, page[1].inclusive)
+    elif since is not None:
+        parts = [("hp.played_at >= make_timestamptz(?)", [since])]
     sql = " UNION ALL ".join(f"SELECT {columns} {scanned(search)} "
                              f"WHERE {cond} AND {extra} AND {keyset}" for keyset, _ in parts)
     return sql, [p for _, at in parts for p in [*params, *more, *at]]
+
+
+RECENT = (8, 128)
+"""The newest page is first looked for among the player's newest ``8 x limit`` hands, then
+``128 x limit`` (counted per hour from ``agg_players``), then among all: a search whose
+hands are not rare finds its page in the first, and the scan reads only those hours' rows."""
+
+
+def _recent(con: Any, filters: Filters, limit: int) -> list[int]:
+    """The start (microseconds) of the latest hour with at least ``n x limit`` of the
+    filtered player's hands in it or after it, for each ``n`` of :data:`RECENT` (none when
+    the aggregates cannot answer the filters, or the player has fewer dated hands)."""
+    found = agg_where(con, filters)
+    if found is None or limit <= 0:
+        return []
+    cond, params = found
+    wanted = [n * limit for n in RECENT]
+    picks = ", ".join("max(hour) FILTER (WHERE c >= ?)" for _ in wanted)
+    row = fetch_all(con, f"""
+        SELECT {picks} FROM (
+            SELECT hour, sum(sum(a.hands)) OVER (ORDER BY hour DESC) AS c
+            FROM agg_players a WHERE {cond} AND a.hour IS NOT NULL GROUP BY hour)""",
+        [*wanted, *params])
+    return [int(h) * HOUR_US for h in row[0] if h is not None] if row else []
 
 
 def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
@@ -143,14 +174,24 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     ``played_at``, ``ruleset`` (label), ``opponents``, ``points``, ``royalties``, ``fouled``,
     ``fantasyland``, ``room_differs``, ``tags`` (the hand's tags, ``', '``-joined) and
     ``note`` (the hand has a note). A page running newer than its hand holds the ``limit``
-    hands nearest to it; a page at a hand not stored is empty."""
-    at = None
-    if page is not None:
-        found_at = _anchor(con, page.key)
-        if found_at is None:
-            return find_hands(con, filters, search, None, 0)
-        at = (found_at[0], page)
-    older = page is None or page.older
+    hands nearest to it; a page at a hand not stored is empty. The newest page is looked for
+    in the newest hours first (:data:`RECENT`): ``limit`` hands found there are the newest."""
+    if page is None:
+        for since in _recent(con, filters, limit):
+            frame = _page(con, filters, search, None, limit, since)
+            if len(frame) >= limit:
+                return frame
+        return _page(con, filters, search, None, limit)
+    found_at = _anchor(con, page.key)
+    return _page(con, filters, search, None if found_at is None else (found_at[0], page),
+                 limit if found_at is not None else 0)
+
+
+def _page(con: Any, filters: Filters, search: HandSearch, at: tuple[int | None, Page] | None,
+          limit: int, since: int | None = None) -> pd.DataFrame:
+    """:func:`find_hands`' frame: the ``limit`` rows nearest ``at`` (the newest when
+    ``None``, played at ``since`` or later when given)."""
+    older = at is None or at[1].older
     direction = "DESC" if older else "ASC"
     # A search that reads ``hands`` scans it already: its columns come along; otherwise the
     # page's rows alone are joined to ``hands`` (``x``: where the hand's own columns are).
@@ -160,7 +201,7 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     x = "f" if joined else "h"
     rows, params = _found(filters, search, "hp.hand_key, hp.seat, hp.points, hp.royalties, "
                           "hp.fouled, hp.fantasyland, hp.played_at AS sort_at, "
-                          f"hp.utc_offset {carried}", at)
+                          f"hp.utc_offset {carried}", at, since)
     others, last = not_me(filters, "o.player", "o.hand_key")
     return fetch_df(con, f"""
         WITH found AS (

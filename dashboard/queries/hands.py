@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.aggregated import agg_where
+from dashboard.queries.aggregated import agg_filters, agg_where
 from dashboard.queries.common import (
     PLAYER_HANDS,
     PLAYER_ROWS,
@@ -143,10 +143,12 @@ def _found(filters: Filters, search: HandSearch, columns: str,
     return sql, [p for _, at in parts for p in [*params, *more, *at]]
 
 
-RECENT = (8, 128)
-"""The newest page is first looked for among the player's newest ``8 x limit`` hands, then
-``128 x limit`` (counted per hour from ``agg_players``), then among all: a search whose
-hands are not rare finds its page in the first, and the scan reads only those hours' rows."""
+RECENT = (8, 128, 2048)
+"""A search in ``hands`` (the hand id, the room's result: a join, which a sorted scan cannot
+stop early) looks for the newest page among the player's newest ``8 x limit`` hands first,
+then ``128 x limit`` and ``2048 x limit`` (counted per hour from ``agg_players``), then among
+all: each scan reads only those hours' rows, and a search whose hands are not rare finds its
+page in the first."""
 
 
 def _recent(con: Any, filters: Filters, limit: int) -> list[int]:
@@ -175,9 +177,10 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     ``fantasyland``, ``room_differs``, ``tags`` (the hand's tags, ``', '``-joined) and
     ``note`` (the hand has a note). A page running newer than its hand holds the ``limit``
     hands nearest to it; a page at a hand not stored is empty. The newest page is looked for
-    in the newest hours first (:data:`RECENT`): ``limit`` hands found there are the newest."""
+    in the newest hours first (:data:`RECENT`) when it reads ``hands``: ``limit`` hands found
+there are the newest."""
     if page is None:
-        for since in _recent(con, filters, limit):
+        for since in _recent(con, filters, limit) if scanned(search) == PLAYER_HANDS else []:
             frame = _page(con, filters, search, None, limit, since)
             if len(frame) >= limit:
                 return frame
@@ -255,26 +258,36 @@ def _next(con: Any, filters: Filters, search: HandSearch, at: tuple[int | None, 
 
 def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Place | None:
     """Where ``hand_key`` sits among ALL the filtered hands (not only a page), ``None`` when
-    the hand is not among them: one pass counts them and the newer ones, and each neighbour
-    is read from the rows beside the hand in time (:func:`_beyond`)."""
+    the hand is not among them: one pass counts them and the newer ones. Each neighbour is
+    read from the rows beside the hand in time (:func:`_next`: a sorted scan that stops
+    early), or in the same pass when the rows are joined (a tag, an opponent, my names
+    sharing a table, a search in ``hands``), where a sorted scan would read them all again."""
     anchor = _anchor(con, hand_key)
     if anchor is None:
         return None
     key = int(hand_key)
     cond, params = where(filters)
     extra, more = search_where(search)
-    newer = " OR ".join(f"({sql})" for sql, _ in _beyond(anchor[0], key, False, False))
-    newer_params = [p for _, at in _beyond(anchor[0], key, False, False) for p in at]
+    sides = {older: _beyond(anchor[0], key, older, False) for older in (False, True)}
+    newer, older = (" OR ".join(f"({sql})" for sql, _ in sides[o]) for o in (False, True))
+    bound = {o: [p for _, at in sides[o] for p in at] for o in (False, True)}
+    in_pass = agg_filters(filters) is None or scanned(search) == PLAYER_HANDS
+    at = f"({ORDER}, hp.hand_key)"
     row = fetch_all(con, f"""
         SELECT count(*) FILTER (WHERE {newer}), count(*) FILTER (WHERE hp.hand_key = ?),
-               count(*)
-        {scanned(search)} WHERE {cond} AND {extra}""", [*newer_params, key, *params, *more])
+               count(*) {f", arg_min(hp.hand_key, {at}) FILTER (WHERE {newer}), "
+                         f"arg_max(hp.hand_key, {at}) FILTER (WHERE {older})" if in_pass else ""}
+        {scanned(search)} WHERE {cond} AND {extra}""",
+        [*bound[False], key, *(bound[False] + bound[True] if in_pass else []), *params, *more])
     if not row or not row[0][1]:
         return None
-    position, _, total = row[0]
-    return Place(_next(con, filters, search, (anchor[0], Page(key, False, False))),
-                 _next(con, filters, search, (anchor[0], Page(key, True, False))),
-                 int(position), int(total))
+    position, _, total = row[0][:3]
+    if in_pass:
+        near = [None if k is None else int(k) for k in row[0][3:]]
+    else:
+        near = [_next(con, filters, search, (anchor[0], Page(key, o, False)))
+                for o in (False, True)]
+    return Place(near[0], near[1], int(position), int(total))
 
 
 def key_of(con: Any, source: str, hand_id: str) -> int | None:

@@ -153,8 +153,9 @@ page in the first."""
 
 def _recent(con: Any, filters: Filters, limit: int) -> list[int]:
     """The start (microseconds) of the latest hour with at least ``n x limit`` of the
-    filtered player's hands in it or after it, for each ``n`` of :data:`RECENT` (none when
-    the aggregates cannot answer the filters, or the player has fewer dated hands)."""
+    filtered player's hands in it or after it, for each ``n`` of :data:`RECENT` whose hands
+    are at most half of the player's dated hands (none when the aggregates cannot answer the
+    filters)."""
     found = agg_where(con, filters)
     if found is None or limit <= 0:
         return []
@@ -162,11 +163,15 @@ def _recent(con: Any, filters: Filters, limit: int) -> list[int]:
     wanted = [n * limit for n in RECENT]
     picks = ", ".join("max(hour) FILTER (WHERE c >= ?)" for _ in wanted)
     row = fetch_all(con, f"""
-        SELECT {picks} FROM (
+        SELECT max(c), {picks} FROM (
             SELECT hour, sum(sum(a.hands)) OVER (ORDER BY hour DESC) AS c
             FROM agg_players a WHERE {cond} AND a.hour IS NOT NULL GROUP BY hour)""",
         [*wanted, *params])
-    return [int(h) * HOUR_US for h in row[0] if h is not None] if row else []
+    if not row or row[0][0] is None:
+        return []
+    # a window of more than half the hands saves little over reading them all
+    return [int(h) * HOUR_US for n, h in zip(wanted, row[0][1:], strict=True)
+            if h is not None and 2 * n <= row[0][0]]
 
 
 def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),

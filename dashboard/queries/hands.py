@@ -136,8 +136,11 @@ def _found(filters: Filters, search: HandSearch, columns: str,
     parts: list[tuple[str, list[Any]]] = [("TRUE", [])]
     if page is not None:
         parts = _beyond(page[0], int(page[1].key), page[1].older, page[1].inclusive)
-    elif since is not None:
-        parts = [("hp.played_at >= make_timestamptz(?)", [since])]
+    elif since is not None:  # on the hand's own row too, so that its scan skips as well
+        joined = scanned(search) == PLAYER_HANDS
+        parts = [("hp.played_at >= make_timestamptz(?)" + (
+            " AND h.played_at >= make_timestamptz(?)" if joined else ""),
+            [since, since] if joined else [since])]
     sql = " UNION ALL ".join(f"SELECT {columns} {scanned(search)} "
                              f"WHERE {cond} AND {extra} AND {keyset}" for keyset, _ in parts)
     return sql, [p for _, at in parts for p in [*params, *more, *at]]

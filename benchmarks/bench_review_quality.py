@@ -4,9 +4,11 @@ point 4).
 A seeded three-handed pineapple session (``careful``, ``chaser``, ``careful``; the log as
 Hero's room writes it) is played; ``--decisions`` of Hero's decisions are drawn from it at
 random, half first fives and half from streets 2-3 (alternating; a summary so far is printed
-every 4). Each decision is reviewed (``ofc_core.play.review.evaluate``, default precision) by
-each of ``--policies`` (default: the review's learned policy and the clairvoyant best-of-24),
-twice, on two seeds. Then the **reference** values the candidates on ``--deals`` common deals:
+every 4; ``--kind`` keeps only first fives or only streets 2-3 of the same draw). Each decision
+is reviewed (``ofc_core.play.review.evaluate``, default precision) by each of ``--policies``
+(default: the review's learned policy and the clairvoyant best-of-24; ``learned-v5``: the
+learned policy with version 5's ties, to the rollouts' leader), twice, on two seeds. Then the
+**reference** values the candidates on ``--deals`` common deals:
 
 - ``--reference lookahead`` (the default, the deep reference): every seat, the opponents too,
   plays every remaining street without seeing its future, valuing each legal placement over
@@ -39,9 +41,14 @@ Printed per policy and kind (first fives, streets 2-3):
 - CPU seconds of the reviews and of the reference; how often the reference's best is among
   the placements the learned review rolls out (its shortlist: ``review._shortlist``).
 
+Each decision's line also gives the candidates (``options``) and the reference's mean of each
+on the picking and on the measuring deals, each policy's best on both seeds and the placement
+played, so other ways of choosing can be valued afterwards.
+
 Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400] [--hands
-200] [--seed 5] [--samples 32] [--reference lookahead|careful] [--ahead 4]``; the last line
-printed is JSON.
+200] [--seed 5] [--samples 32] [--reference lookahead|careful] [--ahead 4] [--kind
+first_five|streets_2_3] [--policies learned,best-of-24,learned-v5]``; the last line printed is
+JSON.
 """
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ import json  # noqa: E402
 import random  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -79,6 +87,7 @@ from ofc_core.play.review import (  # noqa: E402
     Precision,
     _shortlist,
     evaluate,
+    placement_text,
 )
 from ofc_core.play.rollout import (  # noqa: E402
     BEST_OF_24,
@@ -92,7 +101,11 @@ from ofc_core.play.rollout import (  # noqa: E402
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session  # noqa: E402
 from ofc_core.rules import PRESETS  # noqa: E402
 
-POLICIES: dict[str, RolloutPolicy] = {"learned": LearnedRollouts(), "best-of-24": BEST_OF_24}
+POLICIES: dict[str, RolloutPolicy] = {"learned": LearnedRollouts(), "best-of-24": BEST_OF_24,
+                                      "learned-v5": LearnedRollouts()}
+VARIANTS: dict[str, dict[str, bool]] = {"learned-v5": {"prior_ties": False}}
+"""Policies reviewed with other settings than the default's: ``learned-v5``, ties to the
+rollouts' leader (version 5) instead of to the prior."""
 SCREEN_LOOKAHEAD, SCREEN_PRIOR, SCREEN_SAMPLES = 8, 4, 64
 REVIEW_SEED = 1000
 """Decision i is reviewed with seed ``REVIEW_SEED + i`` (and again on another seed)."""
@@ -190,6 +203,9 @@ def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace,
     ref_best = int(pick.mean(axis=1).argmax())
     row: dict[str, object] = {"street": d.street, "candidates": len(options),
                               "ref_best_is_played": ref_best == 0,
+                              "options": [placement_text(o) for o in options],
+                              "pick": [round(float(v), 3) for v in pick.mean(axis=1)],
+                              "measure": [round(float(v), 3) for v in measure.mean(axis=1)],
                               "ref_best_rolled_out": ref_best == 0 or any(
                                   same_placement(options[ref_best], p) for p in shortlist)}
     for name, e in reviews.items():
@@ -205,6 +221,9 @@ def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace,
 
 def measure(args: argparse.Namespace) -> dict[str, object]:
     chosen = decisions(args.hands, args.decisions, args.seed)
+    streets = dict(KINDS).get(args.kind)
+    if streets is not None:
+        chosen = [d for d in chosen if d.street in streets]
     names = args.policies.split(",")
     precision = Precision(ahead=args.ahead)
     rows = []
@@ -213,16 +232,20 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
         reviews, again = {}, {}
         for name in names:
             start = time.process_time()
+            mine = replace(precision, **VARIANTS.get(name, {}))
             reviews[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=REVIEW_SEED + i,
-                                     precision=precision)
+                                     precision=mine)
             again[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=8919 + i,
-                                   precision=precision)
+                                   precision=mine)
             cpu[name] += time.process_time() - start
         start = time.process_time()
         row = judge(d, reviews, args, i)
         cpu["reference"] += time.process_time() - start
         for name in names:
             best = reviews[name].best.placement
+            row[name].update(best=placement_text(best),  # type: ignore[attr-defined]
+                             again=placement_text(again[name].best.placement),
+                             chosen=placement_text(d.chosen))
             row[name].update(stable=same_placement(best, again[name].best.placement),  # type: ignore[attr-defined]
                              **style(d, best))
         rows.append(row)
@@ -270,7 +293,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--reference", choices=("lookahead", "careful"), default="lookahead")
-    parser.add_argument("--policies", default=",".join(POLICIES))
+    parser.add_argument("--policies", default="learned,best-of-24")
+    parser.add_argument("--kind", choices=("both", *dict(KINDS)), default="both",
+                        help="review only first fives or only streets 2-3 (the same decisions "
+                             "as in a run of both)")
     parser.add_argument("--ahead", type=int, default=DEFAULT_PRECISION.ahead,
                         help="placements the review adds by its one-street lookahead (0: "
                              "version 4's shortlist)")

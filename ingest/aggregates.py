@@ -30,6 +30,10 @@ range of hours (the dashboard checks that before using it: ``dashboard.queries.a
 - ``agg_offers``: not a sum but the doubling offers themselves (``double`` events), one row
   per player of a match hand and offer, with that hand's group columns: the Matches page's
   cube decisions, without searching ten million hands for the few with an offer.
+- ``agg_tags``: not a sum but the tagged hands themselves, one row per tag (its
+  ``tag_key``) and stored hand carrying it, with the hand's ``hand_key`` and partition: the
+  tag filter's hands, found without joining every hand to ``hand_tags``. A tag written or
+  cleared refreshes its hand's rows (:func:`refresh_tags`), in the tag's transaction.
 - ``agg_curve``: ``agg_players``' groups as pieces of the cumulative graph: the group's sums
   of the graph's lines (points, points outside Fantasyland, net royalties and rows and
   bonuses from ``pairs``) and four of its hands in play order with the lines' running values
@@ -140,6 +144,15 @@ SELECT h.hero, h.source, h.session_id, epoch_us(h.played_at) // {HOUR_US} AS hou
 FROM hands h
 WHERE {{rows}}
 GROUP BY ALL"""
+
+_TAGS = f"""
+SELECT t.tag_key, h.hand_key, h.session_id, epoch_us(h.played_at) // {HOUR_US} AS hour
+FROM hand_tags t JOIN hands h ON h.source = t.source AND h.hand_id = t.hand_id
+WHERE {{rows}}
+ORDER BY t.tag_key, h.hand_key"""
+"""``agg_tags``: the stored hands' keys of every hand tag (tags are kept by the log's
+``(source, hand_id)``, so that they outlive a removal and a new import; the tag filter reads
+the keys here instead of joining every hand to ``hand_tags``)."""
 
 _MATCHES = f"""
 WITH match_hands AS (  -- named hp so that the same {{rows}} condition on hp.hand_key applies
@@ -264,6 +277,7 @@ AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_matches": (_MATCHES, "hp.hand_key"),
     "agg_offers": (_OFFERS, "s.hand_key"),
     "agg_relations": (_RELATIONS, "s.hand_key"),
+    "agg_tags": (_TAGS, "h.hand_key"),
 }
 """Aggregate table -> (its SELECT, with ``{rows}`` for the condition on the rows it reads;
 the hand key column that condition tests)."""
@@ -318,6 +332,18 @@ def mark_new(con: duckdb.DuckDBPyConnection, view: str) -> None:
     _dirty_table(con)
     con.execute(f"INSERT INTO {DIRTY} SELECT DISTINCT session_id, "
                 f"epoch_us(CAST(played_at AS TIMESTAMPTZ)) // {HOUR_US} FROM {view}")
+
+
+def refresh_tags(con: duckdb.DuckDBPyConnection, source: str, hand_id: str) -> None:
+    """Rewrite the ``agg_tags`` rows of the stored hand ``(source, hand_id)`` from its
+    ``hand_tags`` rows, inside the caller's transaction (the tag writer's): nothing when the
+    store has no aggregates or no such hand."""
+    if not present(con):
+        return
+    key = "SELECT hand_key FROM hands WHERE source = ? AND hand_id = ?"
+    con.execute(f"DELETE FROM agg_tags WHERE hand_key IN ({key})", [source, hand_id])
+    select = AGGREGATES["agg_tags"][0].format(rows=f"h.hand_key IN ({key})")
+    con.execute(f"INSERT INTO agg_tags {select}", [source, hand_id])
 
 
 def refresh(con: duckdb.DuckDBPyConnection) -> int:

@@ -38,6 +38,7 @@ from typing import Any
 
 import duckdb
 
+from . import aggregates
 from .ledger import transaction
 
 NOTE_MAX_CHARS = 5000
@@ -187,6 +188,8 @@ def _save(con: duckdb.DuckDBPyConnection, kind: tuple[str, tuple[str, ...]],
             _write_note(con, kind, key, cleaned_note)
         if cleaned_tags is not None:
             _write_tags(con, kind, key, cleaned_tags)
+            if kind == _HAND:
+                aggregates.refresh_tags(con, *key)
         con.execute("COMMIT")
     return tuple(t.text for t in cleaned_tags or ())
 

@@ -6,8 +6,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+ONE_BLAS_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Set to 1 unless the user set them, before any subcommand loads numpy: numpy's OpenBLAS
+spreads the learned value's small matrix products over every core, and when another core is
+busy its threads spin waiting for each other. A first five's review took 7-21 s of CPU with
+the default threads and 0.26-0.36 s with one, beside one other busy process (docs/review.md
+"Speed"). The dashboard and Spark's workers, started by ``ofc``, inherit it."""
+for _name in ONE_BLAS_THREAD:
+    os.environ.setdefault(_name, "1")
 
 COMMANDS: dict[str, str] = {
     "score": "score hands from log files (every supported format), or print the stored "

@@ -92,6 +92,7 @@ from typing import Any
 import duckdb
 import pytest
 
+import ofc_cli.cli  # noqa: F401  (first of ours: one BLAS thread before numpy loads, as `ofc`)
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import DECK, Card, format_cards
 from ofc_core.evaluate import category_of, hand_name

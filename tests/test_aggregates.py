@@ -7,6 +7,7 @@ read the aggregates (``agg_where`` answered)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
@@ -16,7 +17,16 @@ import duckdb
 import pandas as pd
 import pytest
 
-from dashboard.queries import fouls, matches, opponents, options, overview, sessions, variants
+from dashboard.queries import (
+    fouls,
+    hands,
+    matches,
+    opponents,
+    options,
+    overview,
+    sessions,
+    variants,
+)
 from dashboard.queries.aggregated import agg_where, rows_only
 from dashboard.queries.common import Filters, Stake, effective_names, shared_seats
 from ingest import api
@@ -167,3 +177,74 @@ def test_dates_off_the_hour(store: duckdb.DuckDBPyConnection) -> None:
     assert agg_where(store, DATED) is None
     assert agg_where(store, Filters(player="Hero")) is not None
     assert check_pages(store, [DATED]) == 0
+
+
+TAG_PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
+    ("overview summary", lambda con, f: pd.DataFrame([overview.summary(con, f)])),
+    ("overview graph", overview.cumulative),
+    ("hand list", hands.find_hands),
+    ("hand list, older from the 5th", lambda con, f: hands.find_hands(
+        con, f, page=hands.Page(_fifth(con, f)))),
+    ("place of the 5th", lambda con, f: pd.DataFrame([hands.place(
+        con, f, hands.HandSearch(), _fifth(con, f))])),
+]
+"""The tag filter's queries (the tagged hands' keys from ``agg_tags``, or from the rows)."""
+
+
+def _fifth(con: duckdb.DuckDBPyConnection, filters: Filters) -> int:
+    """The 5th hand of the list (the last when fewer; a key no hand has when none)."""
+    with rows_only():
+        keys = hands.find_hands(con, filters, limit=5)["hand_key"]
+    return int(keys.iloc[-1]) if len(keys) else -1
+
+
+def _check_tags(con: duckdb.DuckDBPyConnection) -> None:
+    """``agg_tags`` as maintained equals a rebuild, and the tag filter's pages read from it
+    equal those from the rows (for a tag on many hands and one on a few)."""
+    _same(_dump(con, "agg_tags"), _rebuilt(con, "agg_tags"), "agg_tags as maintained")
+    for tag in ("Many", "few"):
+        for name, page in TAG_PAGES:
+            filters = Filters(player="Hero", tag=tag)
+            with rows_only():
+                expected = page(con, filters)
+            _same(page(con, filters), expected, f"{name} with {filters}")
+
+
+def _rebuilt(con: duckdb.DuckDBPyConnection, table: str) -> pd.DataFrame:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        api.rebuild_aggregates(con)
+        return _dump(con, table)
+    finally:
+        con.execute("ROLLBACK")
+
+
+def test_tags_kept_by_every_write(store: duckdb.DuckDBPyConnection,
+                                  files: list[bytes]) -> None:
+    """``agg_tags`` (the tagged hands' keys) follows every tag written or cleared and every
+    write of hands: a tag on a hand not stored yet counts once its hand is imported, a
+    removal drops its hands' tags from it (the tag itself is kept), a new import of them
+    brings them back."""
+    ids = [json.loads(line)["hand_id"] for f in files for line in f.splitlines()]
+    sources = {json.loads(line)["hand_id"]: json.loads(line)["source"]
+               for f in files for line in f.splitlines()}
+    for hand_id in ids[::3]:  # of every file: most not stored yet
+        api.set_hand_tags(store, sources[hand_id], hand_id, ["many", "Extra"])
+    for hand_id in ids[1:40:7]:
+        api.set_hand_tags(store, sources[hand_id], hand_id, ["Few"])
+    api.set_hand_tags(store, sources[ids[3]], ids[3], [])  # cleared
+    stored = store.execute("SELECT count(*) FROM agg_tags WHERE tag_key = 'many'").fetchone()
+    assert stored is not None and 0 < stored[0] < len(ids[::3])
+    _check_tags(store)
+    report = api.import_files([("b.jsonl", files[1]), ("c.jsonl", files[2])], store)
+    _check_tags(store)
+    api.rescore(store, chunk_hands=150)
+    _check_tags(store)
+    api.remove_imports(store, [report.files[0].import_id])
+    _check_tags(store)
+    api.import_files([("b.jsonl", files[1])], store)
+    _check_tags(store)
+    tagged = [f"{sources[i]}/{i}" for i in ids[::3] if i not in (ids[3], *ids[1:40:7])]
+    assert store.execute("SELECT count(*) FROM agg_tags WHERE tag_key = 'many'").fetchone() \
+        == store.execute("SELECT count(*) FROM hands WHERE list_contains(?, source || '/' || "
+                         "hand_id)", [tagged]).fetchone() > (len(tagged) * 9 // 10,)

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 import duckdb
 
-from dashboard.queries.conditions import conjunction
+from dashboard.queries.conditions import ROWS_ONLY, conjunction
 from dashboard.queries.fetch import Connection, fetch_all
 from dashboard.queries.filter_set import Filters, Stake
 from dashboard.queries.me_sql import not_me
@@ -37,17 +36,14 @@ from ingest.api import MyName
 
 __all__ = ["agg_filters", "agg_where", "available", "rows_only", "Filters", "MyName"]
 
-_ROWS_ONLY: ContextVar[bool] = ContextVar("ofc_rows_only", default=False)
-
-
 @contextmanager
 def rows_only() -> Iterator[None]:
     """Within the block, every page query reads the rows, never the aggregates."""
-    token = _ROWS_ONLY.set(True)
+    token = ROWS_ONLY.set(True)
     try:
         yield
     finally:
-        _ROWS_ONLY.reset(token)
+        ROWS_ONLY.reset(token)
 
 
 _PROBE = f"SELECT 1 FROM {', '.join(api.AGGREGATE_TABLES)} WHERE FALSE"
@@ -57,7 +53,7 @@ _PROBE = f"SELECT 1 FROM {', '.join(api.AGGREGATE_TABLES)} WHERE FALSE"
 def available(con: Connection) -> bool:
     """Whether queries on ``con`` may read the aggregates: the store has them (schema 8, or
     built by :func:`ingest.api.rebuild_aggregates`) and :func:`rows_only` is not in force."""
-    if _ROWS_ONLY.get():
+    if ROWS_ONLY.get():
         return False
     try:
         fetch_all(con, _PROBE)  # on a cursor of its own: a failure touches no other query

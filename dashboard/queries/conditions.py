@@ -36,6 +36,7 @@ Pages use :data:`PLAYER_HANDS` as their FROM clause:
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from dashboard.queries.filter_set import Filters, Stake
@@ -66,12 +67,21 @@ _CONDITIONS: tuple[tuple[str, str], ...] = (
     ("opponent", "EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key"
                  " AND o.player = ? AND o.seat <> hp.seat)"),
     ("session", "hp.session_id = ?"),
-    ("tag", "hp.hand_key IN (SELECT th.hand_key FROM hand_tags t JOIN hands th"
-            " ON th.source = t.source AND th.hand_id = t.hand_id WHERE t.tag_key = ?)"),
+    ("tag", "hp.hand_key IN (SELECT g.hand_key FROM agg_tags g WHERE g.tag_key = ?)"),
     ("room", "hp.hand_key IN (SELECT rh.hand_key FROM hands rh WHERE rh.source = ?)"),
     ("stake", "hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?"),
 )
 """Each filter's condition over ``hp``, in the order :func:`where` joins them."""
+
+TAGGED_ROWS = ("SELECT th.hand_key FROM hand_tags t JOIN hands th"
+               " ON th.source = t.source AND th.hand_id = t.hand_id WHERE t.tag_key = ?")
+"""The keys of the stored hands carrying a tag, from the rows: every hand joined to
+``hand_tags`` (the store's tags are kept by the log's hand id). The filter reads them from
+``agg_tags`` instead (:mod:`ingest.aggregates`: the same keys, kept by every write), but
+within :func:`dashboard.queries.aggregated.rows_only`."""
+
+ROWS_ONLY: ContextVar[bool] = ContextVar("ofc_rows_only", default=False)
+"""Set by :func:`dashboard.queries.aggregated.rows_only`: every query reads the rows."""
 
 _BOUND: dict[str, Callable[[Any], list[Any]]] = {
     "tag": lambda tag: [api.tag_key(tag)],
@@ -87,7 +97,26 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
     (the room is found by a subquery), so a query that needs none can run over
     ``hand_players hp`` alone (:data:`PLAYER_ROWS`)."""
     mine = me_sql(filters.me, "hp", filters.me_skip) if filters.me else None
-    return conjunction(filters, mine, _CONDITIONS, _BOUND)
+    conditions = _CONDITIONS
+    if ROWS_ONLY.get():
+        conditions = tuple((name, f"hp.hand_key IN ({TAGGED_ROWS})" if name == "tag" else sql)
+                           for name, sql in _CONDITIONS)
+    return conjunction(filters, mine, conditions, _BOUND)
+
+
+def tagged(filters: Filters, key: str) -> tuple[str, list[Any]]:
+    """``AND`` the tag filter's condition over the hand key column ``key`` (of a table other
+    than ``hand_players``, such as ``pairs``), and its parameter; nothing without a tag.
+
+    >>> tagged(Filters(tag="Tilt"), "p.hand_key")
+    (' AND p.hand_key IN (SELECT g.hand_key FROM agg_tags g WHERE g.tag_key = ?)', ['tilt'])
+    >>> tagged(Filters(), "p.hand_key")
+    ('', [])
+    """
+    if filters.tag is None:
+        return "", []
+    sql = dict(_CONDITIONS)["tag"] if not ROWS_ONLY.get() else f"hp.hand_key IN ({TAGGED_ROWS})"
+    return " AND " + sql.replace("hp.hand_key", key, 1), [api.tag_key(filters.tag)]
 
 
 def conjunction(filters: Filters, mine: tuple[str, list[Any]] | None,

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from dashboard.queries.aggregated import agg_filters, agg_where
 from dashboard.queries.common import (
     PLAYER_HANDS,
     PLAYER_ROWS,
@@ -23,6 +24,7 @@ from dashboard.queries.common import (
     not_me,
     where,
 )
+from ingest.api import HOUR_US
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,20 +80,6 @@ hand's place in it is the pair ``(ORDER, hand_key)``, so the list pages and step
 (rows before or after one hand), never by an offset over every row. (Sorting, the list says
 ``played_at DESC NULLS LAST``: the same order, cheaper than the expression.)"""
 
-_ANCHOR = """anchor AS (
-    SELECT coalesce(played_at, '-infinity'::TIMESTAMPTZ) AS t, hand_key AS k
-    FROM hands WHERE hand_key = ?
-)"""
-"""The place of one hand in :data:`ORDER` (no row when the hand is not stored)."""
-
-def _beyond(older: bool, inclusive: bool) -> str:
-    """Rows past the anchor ``a`` in :data:`ORDER` (older or newer; the anchor itself too when
-    ``inclusive``), in scalar comparisons (cheaper than comparing row values)."""
-    side = "<" if older else ">"
-    same = f"hp.hand_key {side}{'=' if inclusive else ''} a.k"
-    return f"({ORDER} {side} a.t OR ({ORDER} = a.t AND {same}))"
-
-
 @dataclass(frozen=True, slots=True)
 class Page:
     """Where a page of the list starts: at hand ``key`` (``inclusive``) or next to it, running
@@ -103,6 +91,92 @@ class Page:
     inclusive: bool = True
 
 
+def _anchor(con: Any, hand_key: int) -> tuple[int | None] | None:
+    """The stored hand's ``played_at`` in microseconds (``(None,)`` without a date), or
+    ``None`` when no hand has that key."""
+    rows = fetch_all(con, "SELECT epoch_us(played_at) FROM hands WHERE hand_key = ?",
+                     [int(hand_key)])
+    return (None if rows[0][0] is None else int(rows[0][0]),) if rows else None
+
+
+def _beyond(at: int | None, key: int, older: bool, inclusive: bool
+            ) -> list[tuple[str, list[Any]]]:
+    """The rows past the hand ``(at, key)`` in :data:`ORDER` (``at``: its time in
+    microseconds, ``None`` without a date), running older or newer (the hand itself too when
+    ``inclusive``): one or two conditions whose rows together are those (no row in both). Each
+    compares ``hp.played_at`` with a constant where it can, so that the scan skips the row
+    groups outside the time (an older page far back reads only those rows, not every hand
+    before it in the list), and hands without a date (the oldest, at the end) get a
+    condition of their own.
+
+    >>> [sql.replace("make_timestamptz(?)", "T") for sql, _ in _beyond(5, 9, True, True)]
+    ['hp.played_at <= T AND (hp.played_at < T OR hp.hand_key <= ?)', 'hp.played_at IS NULL']
+    >>> [sql for sql, _ in _beyond(None, 9, older=True, inclusive=False)]
+    ['hp.played_at IS NULL AND hp.hand_key < ?']
+    """
+    side = "<" if older else ">"
+    same = f"hp.hand_key {side}{'=' if inclusive else ''} ?"
+    if at is None:  # an undated hand: older are the undated with a lesser key
+        undated = (f"hp.played_at IS NULL AND {same}", [key])
+        return [undated] if older else [undated, ("hp.played_at IS NOT NULL", [])]
+    t = "make_timestamptz(?)"
+    dated = (f"hp.played_at {side}= {t} AND (hp.played_at {side} {t} OR {same})", [at, at, key])
+    return [dated, ("hp.played_at IS NULL", [])] if older else [dated]
+
+
+def _found(filters: Filters, search: HandSearch, columns: str,
+           page: tuple[int | None, Page] | None, since: int | None = None
+           ) -> tuple[str, list[Any]]:
+    """The SELECT of the filtered player's rows matching ``search`` (``columns`` of
+    :func:`scanned`'s aliases), past ``page`` (its hand's time, :func:`_anchor`, and the
+    page) when given: a ``UNION ALL`` of :func:`_beyond`'s parts; else those played at
+    ``since`` (microseconds) or later when given."""
+    cond, params = where(filters)
+    extra, more = search_where(search)
+    parts: list[tuple[str, list[Any]]] = [("TRUE", [])]
+    if page is not None:
+        parts = _beyond(page[0], int(page[1].key), page[1].older, page[1].inclusive)
+    elif since is not None:  # on the hand's own row too, so that its scan skips as well
+        joined = scanned(search) == PLAYER_HANDS
+        parts = [("hp.played_at >= make_timestamptz(?)" + (
+            " AND h.played_at >= make_timestamptz(?)" if joined else ""),
+            [since, since] if joined else [since])]
+    sql = " UNION ALL ".join(f"SELECT {columns} {scanned(search)} "
+                             f"WHERE {cond} AND {extra} AND {keyset}" for keyset, _ in parts)
+    return sql, [p for _, at in parts for p in [*params, *more, *at]]
+
+
+RECENT = (8, 128, 2048)
+"""A search in ``hands`` (the hand id, the room's result: a join, which a sorted scan cannot
+stop early) looks for the newest page among the player's newest ``8 x limit`` hands first,
+then ``128 x limit`` and ``2048 x limit`` (counted per hour from ``agg_players``), then among
+all: each scan reads only those hours' rows, and a search whose hands are not rare finds its
+page in the first."""
+
+
+def _recent(con: Any, filters: Filters, limit: int) -> list[int]:
+    """The start (microseconds) of the latest hour with at least ``n x limit`` of the
+    filtered player's hands in it or after it, for each ``n`` of :data:`RECENT` whose hands
+    are at most half of the player's dated hands (none when the aggregates cannot answer the
+    filters)."""
+    found = agg_where(con, filters)
+    if found is None or limit <= 0:
+        return []
+    cond, params = found
+    wanted = [n * limit for n in RECENT]
+    picks = ", ".join("max(hour) FILTER (WHERE c >= ?)" for _ in wanted)
+    row = fetch_all(con, f"""
+        SELECT max(c), {picks} FROM (
+            SELECT hour, sum(sum(a.hands)) OVER (ORDER BY hour DESC) AS c
+            FROM agg_players a WHERE {cond} AND a.hour IS NOT NULL GROUP BY hour)""",
+        [*wanted, *params])
+    if not row or row[0][0] is None:
+        return []
+    # a window of more than half the hands saves little over reading them all
+    return [int(h) * HOUR_US for n, h in zip(wanted, row[0][1:], strict=True)
+            if h is not None and 2 * n <= row[0][0]]
+
+
 def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
                page: Page | None = None, limit: int = PAGE_SIZE) -> pd.DataFrame:
     """One page of the filtered player's hands matching ``search``, newest first (``limit``
@@ -110,14 +184,25 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     ``played_at``, ``ruleset`` (label), ``opponents``, ``points``, ``royalties``, ``fouled``,
     ``fantasyland``, ``room_differs``, ``tags`` (the hand's tags, ``', '``-joined) and
     ``note`` (the hand has a note). A page running newer than its hand holds the ``limit``
-    hands nearest to it."""
-    cond, params = where(filters)
-    extra, more = search_where(search)
-    keyset, anchor, head = "TRUE", [], ""
-    older = page is None or page.older
-    if page is not None:
-        keyset = _beyond(older, page.inclusive)
-        head, anchor = f"{_ANCHOR},", [int(page.key)]
+    hands nearest to it; a page at a hand not stored is empty. The newest page is looked for
+    in the newest hours first (:data:`RECENT`) when it reads ``hands``: ``limit`` hands found
+there are the newest."""
+    if page is None:
+        for since in _recent(con, filters, limit) if scanned(search) == PLAYER_HANDS else []:
+            frame = _page(con, filters, search, None, limit, since)
+            if len(frame) >= limit:
+                return frame
+        return _page(con, filters, search, None, limit)
+    found_at = _anchor(con, page.key)
+    return _page(con, filters, search, None if found_at is None else (found_at[0], page),
+                 limit if found_at is not None else 0)
+
+
+def _page(con: Any, filters: Filters, search: HandSearch, at: tuple[int | None, Page] | None,
+          limit: int, since: int | None = None) -> pd.DataFrame:
+    """:func:`find_hands`' frame: the ``limit`` rows nearest ``at`` (the newest when
+    ``None``, played at ``since`` or later when given)."""
+    older = at is None or at[1].older
     direction = "DESC" if older else "ASC"
     # A search that reads ``hands`` scans it already: its columns come along; otherwise the
     # page's rows alone are joined to ``hands`` (``x``: where the hand's own columns are).
@@ -125,15 +210,15 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
     carried = ", h.source, h.hand_id, h.played_at, h.ruleset_label, h.points_differ" \
         if joined else ""
     x = "f" if joined else "h"
+    rows, params = _found(filters, search, "hp.hand_key, hp.seat, hp.points, hp.royalties, "
+                          "hp.fouled, hp.fantasyland, hp.played_at AS sort_at, "
+                          f"hp.utc_offset {carried}", at, since)
     others, last = not_me(filters, "o.player", "o.hand_key")
     return fetch_df(con, f"""
-        WITH {head} found AS (
-            SELECT hp.hand_key, hp.seat, hp.points, hp.royalties, hp.fouled, hp.fantasyland,
-                   hp.played_at AS sort_at, hp.utc_offset {carried}
-            {scanned(search)} {"CROSS JOIN anchor a" if page is not None else ""}
-            WHERE {cond} AND {extra} AND {keyset}
+        WITH found AS (
+            {rows}
             ORDER BY sort_at {direction} NULLS {"LAST" if older else "FIRST"},
-                     hp.hand_key {direction} LIMIT ?
+                     hand_key {direction} LIMIT ?
         )
         SELECT f.hand_key, {x}.source, {x}.hand_id, {x}.played_at, f.utc_offset,
                {x}.ruleset_label AS ruleset,
@@ -146,7 +231,7 @@ def find_hands(con: Any, filters: Filters, search: HandSearch = HandSearch(),
                        WHERE n.source = {x}.source AND n.hand_id = {x}.hand_id) AS note
         FROM found f {"" if joined else "JOIN hands h ON h.hand_key = f.hand_key"}
         ORDER BY f.sort_at DESC NULLS LAST, f.hand_key DESC""",
-        [*anchor, *params, *more, limit, *last])
+        [*params, limit, *last])
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,27 +245,57 @@ class Place:
     total: int
 
 
-def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Place | None:
-    """Where ``hand_key`` sits among ALL the filtered hands (not only a page): one pass,
-    ``None`` when the hand is not among them."""
+def _next(con: Any, filters: Filters, search: HandSearch, at: tuple[int | None, Page]
+          ) -> int | None:
+    """The key of the hand next to ``at``'s in the list (the way its page runs), if any: each
+    part of :func:`_beyond` on its own, nearest first (one sorted scan each, which stops early,
+    where a ``UNION ALL`` would read every row past the hand)."""
+    older = at[1].older
+    direction = "DESC" if older else "ASC"
     cond, params = where(filters)
     extra, more = search_where(search)
-    at = f"({ORDER}, hp.hand_key)"
-    newer, older = _beyond(False, False), _beyond(True, False)
-    row = fetch_all(con, f"""
-        WITH {_ANCHOR}
-        SELECT arg_min(hp.hand_key, {at}) FILTER (WHERE {newer}),
-               arg_max(hp.hand_key, {at}) FILTER (WHERE {older}),
-               count(*) FILTER (WHERE {newer}),
-               count(*) FILTER (WHERE hp.hand_key = a.k),
-               count(*)
-        {scanned(search)} CROSS JOIN anchor a
-        WHERE {cond} AND {extra}""", [int(hand_key), *params, *more])
-    if not row or not row[0][3]:
+    for keyset, bound in _beyond(at[0], int(at[1].key), older, at[1].inclusive):
+        found = fetch_all(con, f"""
+            SELECT hp.hand_key {scanned(search)} WHERE {cond} AND {extra} AND {keyset}
+            ORDER BY hp.played_at {direction} NULLS {'LAST' if older else 'FIRST'},
+                     hp.hand_key {direction} LIMIT 1""", [*params, *more, *bound])
+        if found:
+            return int(found[0][0])
+    return None
+
+
+def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Place | None:
+    """Where ``hand_key`` sits among ALL the filtered hands (not only a page), ``None`` when
+    the hand is not among them: one pass counts them and the newer ones. Each neighbour is
+    read from the rows beside the hand in time (:func:`_next`: a sorted scan that stops
+    early), or in the same pass when the rows are joined (a tag, an opponent, my names
+    sharing a table, a search in ``hands``), where a sorted scan would read them all again."""
+    anchor = _anchor(con, hand_key)
+    if anchor is None:
         return None
-    newer, older, position, _, total = row[0]
-    return Place(None if newer is None else int(newer), None if older is None else int(older),
-                 int(position), int(total))
+    key = int(hand_key)
+    cond, params = where(filters)
+    extra, more = search_where(search)
+    sides = {older: _beyond(anchor[0], key, older, False) for older in (False, True)}
+    newer, older = (" OR ".join(f"({sql})" for sql, _ in sides[o]) for o in (False, True))
+    bound = {o: [p for _, at in sides[o] for p in at] for o in (False, True)}
+    in_pass = agg_filters(filters) is None or scanned(search) == PLAYER_HANDS
+    at = f"({ORDER}, hp.hand_key)"
+    row = fetch_all(con, f"""
+        SELECT count(*) FILTER (WHERE {newer}), count(*) FILTER (WHERE hp.hand_key = ?),
+               count(*) {f", arg_min(hp.hand_key, {at}) FILTER (WHERE {newer}), "
+                         f"arg_max(hp.hand_key, {at}) FILTER (WHERE {older})" if in_pass else ""}
+        {scanned(search)} WHERE {cond} AND {extra}""",
+        [*bound[False], key, *(bound[False] + bound[True] if in_pass else []), *params, *more])
+    if not row or not row[0][1]:
+        return None
+    position, _, total = row[0][:3]
+    if in_pass:
+        near = [None if k is None else int(k) for k in row[0][3:]]
+    else:
+        near = [_next(con, filters, search, (anchor[0], Page(key, o, False)))
+                for o in (False, True)]
+    return Place(near[0], near[1], int(position), int(total))
 
 
 def key_of(con: Any, source: str, hand_id: str) -> int | None:

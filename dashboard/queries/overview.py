@@ -27,6 +27,7 @@ from dashboard.queries.common import (
     scoring_label,
     where,
 )
+from dashboard.queries.conditions import tagged
 from dashboard.queries.curve import NO_OFFSET, NULL_TIME_FIRST
 from dashboard.queries.graphs import extremes
 
@@ -174,10 +175,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
         return pd.DataFrame(columns=CURVE_COLUMNS)
     order = np.lexsort((mine["hand_key"], mine["t"]))
     seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
-    first, named = names_in(filters, "player")  # my seats' rows: matched by seat_key below
-    pairs = fetch_all_numpy(con, "SELECT hand_key * 8 + seat AS k, royalties, "
-                                 f"row_points + bonus AS rows FROM pairs WHERE {first}", named)
-    royalties, rows = _per_hand(seat_key, pairs)
+    royalties, rows = _per_hand(seat_key, _pairs(con, filters))
     points = np.asarray(mine["points"], dtype=float)[order]
     fl = np.asarray(mine["fantasyland"], dtype=bool)[order]
     lines = {"total": np.cumsum(points), "without_fl": np.cumsum(np.where(fl, 0.0, points)),
@@ -196,6 +194,18 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
         "points": points[keep],
         **{name: line[keep] for name, line in lines.items()},
     })
+
+
+def _pairs(con: Any, filters: Filters) -> dict[str, np.ndarray]:
+    """The player's ``pairs`` rows (``k``: hand key x 8 + seat, ``royalties``, ``rows``: row
+    points and bonus), matched to the hands by ``k`` (:func:`_per_hand`); under a tag only the
+    tagged hands' (not every hand of the player's)."""
+    first, named = names_in(filters, "player")
+    tag, key = tagged(filters, "hand_key")
+    found: dict[str, np.ndarray] = fetch_all_numpy(
+        con, f"SELECT hand_key * 8 + seat AS k, royalties, row_points + bonus AS rows "
+             f"FROM pairs WHERE {first}{tag}", [*named, *key])
+    return found
 
 
 def _expected(con: Any, filters: Filters, keys: np.ndarray, points: np.ndarray) -> np.ndarray:

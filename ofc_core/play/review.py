@@ -41,13 +41,14 @@ import numpy as np
 
 from ofc_core.batch import fantasyland_next
 from ofc_core.batch_boards import score_boards_under
-from ofc_core.board import Board
-from ofc_core.cards import card_of_index
 from ofc_core.hand import HandRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.lookahead import ahead_values
+from ofc_core.play.notation import board_text as board_text
+from ofc_core.play.notation import parse_placement as parse_placement
+from ofc_core.play.notation import placement_text as placement_text
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.positions import card_indexes, spots_of, street_placement
 from ofc_core.play.reviewable import DEALT_NOT_LOGGED as DEALT_NOT_LOGGED
@@ -68,7 +69,7 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset
 
-REVIEW_VERSION = "5"
+REVIEW_VERSION = "6"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
 
 REVIEW_POLICY: RolloutPolicy = LearnedRollouts()
@@ -98,6 +99,11 @@ class Precision:
     next street favours; 0: none)."""
     ahead_samples: int = 16
     """The next street's deals that valuation samples."""
+    prior_ties: bool = True
+    """Among the placements the rollouts cannot tell from the leader (its lead over each is
+    within ``z`` standard errors), the best is the one the policy's ``prior`` rates highest:
+    which of them leads on the rollouts is noise, and a review on fresh deals would name
+    another (:func:`_tie_break`). ``False``: the leader (version 5)."""
 
 
 DEFAULT_PRECISION = Precision()
@@ -165,6 +171,8 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
             break
     stats = {a: _stats(np.concatenate(h)) for a, h in enumerate(history) if h}
     best_at = max(alive, key=lambda a: stats[a][0])
+    if precision.prior_ties:
+        best_at = _tie_break(rollouts, placements, history, alive, best_at, precision)
     if stats[chosen_at][0] >= stats[best_at][0]:
         best_at = chosen_at
     counts = {a: sum(len(v) for v in h) for a, h in enumerate(history)}
@@ -195,8 +203,7 @@ def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: i
     prior = getattr(rollouts.policy, "prior", None)
     if prior is None or len(placements) <= most + 1:
         return list(range(len(placements)))
-    hero = rollouts.spot.hero_seat
-    boards = np.stack([board_array(apply(hero.board, p)) for p in placements])
+    boards = _boards(rollouts, placements)
     spot = rollouts.spot
     fl = fl_table(spot.ruleset, rollouts.fl_value, len(spot.seats))
     values = prior(boards, spot.ruleset, fl)
@@ -207,6 +214,47 @@ def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: i
     if ahead is not None:
         top |= {int(a) for a in np.argsort(-ahead, kind="stable")[:precision.ahead]}
     return sorted(top | {chosen_at})
+
+
+def _boards(rollouts: SpotRollouts, placements: list[Placement]) -> np.ndarray:
+    """Hero's board after each of ``placements``, as the value reads boards."""
+    board = rollouts.spot.hero_seat.board
+    return np.stack([board_array(apply(board, p)) for p in placements])
+
+
+def _tie_break(rollouts: SpotRollouts, placements: list[Placement],
+               history: list[list[np.ndarray]], alive: list[int], leader: int,
+               precision: Precision) -> int:
+    """The best among the placements ``alive`` whose rollouts cannot tell them from the
+    ``leader`` (the paired lead within ``precision.z`` standard errors): the one the policy's
+    prior rates highest; the leader when it is alone, or the policy has no prior.
+
+    Two placements 0.2 points apart with a standard error of 0.4 are a tie: the rollouts'
+    order of the two is a coin's, the learned value's is the same every time.
+    """
+    prior = getattr(rollouts.policy, "prior", None)
+    runs = {a: np.concatenate(history[a]) for a in alive}
+    ties = [leader, *(a for a in alive
+                      if a != leader and not _lead(runs[leader], runs[a], precision.z))]
+    if prior is None or len(ties) == 1:
+        return leader
+    spot = rollouts.spot
+    fl = fl_table(spot.ruleset, rollouts.fl_value, len(spot.seats))
+    values = prior(_boards(rollouts, [placements[a] for a in ties]), spot.ruleset, fl)
+    return leader if values is None else ties[int(np.argmax(values))]
+
+
+def _lead(leader: np.ndarray, other: np.ndarray, z: float) -> bool:
+    """Whether ``leader`` is ahead of ``other`` by more than ``z`` standard errors of their
+    paired difference.
+
+    >>> _lead(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 2.0]), 2.0)
+    True
+    >>> _lead(np.array([1.0, 2.0, 3.0]), np.array([2.0, 0.0, 3.0]), 2.0)
+    False
+    """
+    mean, se = _stats(leader - other)
+    return bool(mean > z * se)
 
 
 def _ahead(rollouts: SpotRollouts, boards: np.ndarray, fl: np.ndarray, precision: Precision
@@ -277,12 +325,10 @@ def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Pre
     for a in alive:
         if a == leader:
             continue
-        diff = runs[leader] - runs[a]
-        mean, se = _stats(diff)
-        if mean > precision.z * se and a != chosen:
+        if a != chosen and _lead(runs[leader], runs[a], precision.z):
             continue
         keep.append(a)
-        close = close and se <= precision.precision
+        close = close and _stats(runs[leader] - runs[a])[1] <= precision.precision
     return sorted(keep), close
 
 
@@ -340,45 +386,6 @@ def review_fantasyland(dealt: Cards, chosen: Placement, ruleset: Ruleset, player
     mine = Valued(chosen, values[0], 0.0, 0)
     theirs = Valued(best, values[1], 0.0, 0) if values[1] > values[0] else mine
     return Evaluation(mine, theirs, 0, 2)
-
-
-# --------------------------------------------------------------------------------------------
-# Notation
-
-
-def board_text(rows: Rows) -> str:
-    """A partial board in the compact notation.
-
-    >>> board_text(((50,), (), (0, 1)))
-    'Ah--2c2d'
-    """
-    return Board(*(tuple(card_of_index(c) for c in row) for row in rows)).compact()
-
-
-def placement_text(p: Placement) -> str:
-    """A placement in the compact board notation (``top-middle-bottom`` of the cards placed),
-    with the discards after a slash.
-
-    >>> from ofc_core.cards import parse_cards
-    >>> q, k, two = (c.index for c in parse_cards("Qh Kd 2c"))
-    >>> placement_text(Placement((q,), (), (k,), (two,)))
-    'Qh--Kd/2c'
-    """
-    discard = "".join(str(card_of_index(c)) for c in p.discard)
-    return board_text(p.rows) + (f"/{discard}" if discard else "")
-
-
-def parse_placement(text: str) -> Placement:
-    """The inverse of :func:`placement_text`.
-
-    >>> placement_text(parse_placement('Qh--Kd/2c'))
-    'Qh--Kd/2c'
-    """
-    rows, _, discard = text.partition("/")
-    board = Board.parse_compact(rows)
-    extra = Board.parse_compact(f"--{discard}").bottom if discard else ()
-    return Placement(card_indexes(board.top), card_indexes(board.middle),
-                     card_indexes(board.bottom), card_indexes(extra))
 
 
 def with_streets(record: HandRecord, player: str, streets: tuple[StreetPlay, ...]) -> HandRecord:

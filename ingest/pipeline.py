@@ -80,14 +80,17 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
                  progress: Progress | None = None,
                  wait_seconds: float | None = None) -> ImportReport:
     """Import files and folders into the store at ``db`` (default
-    :func:`ingest.store.default_db_path`). Raises :class:`ingest.store.StoreBusy` /
-    :class:`ingest.store.StoreError` for database problems; everything about the logs is in
-    the report. An older store is upgraded first (:func:`ingest.upgrade.upgrade`)."""
+    :func:`ingest.store.default_db_path`), DuckDB's memory held to :data:`IMPORT_MEMORY_LIMIT`
+    meanwhile (the connection is this call's own, not a dashboard's). Raises
+    :class:`ingest.store.StoreBusy` / :class:`ingest.store.StoreError` for database problems;
+    everything about the logs is in the report. An older store is upgraded first
+    (:func:`ingest.upgrade.upgrade`)."""
     files = list(iter_log_files(paths))
     con = store.connect(db, wait_seconds=wait_seconds)
     try:
         upgrade(con, db)
-        return import_disk_files(files, con, progress=progress)
+        with _settings(con, {"memory_limit": IMPORT_MEMORY_LIMIT}):
+            return import_disk_files(files, con, progress=progress)
     finally:
         con.close()
 
@@ -268,14 +271,16 @@ CHECKPOINT_THRESHOLD = "256MB"
 almost every file, and each checkpoint compresses the tables' last row groups again)."""
 
 
+IMPORT_MEMORY_LIMIT = "1GB"
+"""DuckDB's ``memory_limit`` during :func:`import_paths` (its default, 80% of the machine's
+memory, let its buffers hold the growing store: peak RSS 2.3 GB at a million hands; with 1GB,
+1.8 GB and no more CPU, docs/scale.md)."""
+
+
 @contextmanager
-def _import_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """While importing: DuckDB stores on all cores but one (Python parses on that one;
-    measured: less CPU and wall time on 2 cores), and checkpoints every
-    :data:`CHECKPOINT_THRESHOLD` of log instead of every 16MB (about a quarter less CPU in
-    DuckDB). Both settings are restored afterwards, and the import is checkpointed."""
-    wanted = {"threads": str(max(1, (os.cpu_count() or 2) - 1)),
-              "checkpoint_threshold": CHECKPOINT_THRESHOLD}
+def _settings(con: duckdb.DuckDBPyConnection, wanted: dict[str, str]) -> Iterator[set[str]]:
+    """DuckDB settings for the block, restored afterwards; yields the names of those set (a
+    setting DuckDB refuses is left as it is)."""
     previous: dict[str, str] = {}
     for name, value in wanted.items():
         try:
@@ -286,14 +291,29 @@ def _import_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         except duckdb.Error:
             pass
     try:
-        yield
+        yield set(previous)
     finally:
         for name, value in previous.items():
             try:
                 con.execute(f"SET {name} = '{value}'")
             except duckdb.Error:
                 pass
-        if "checkpoint_threshold" in previous:
+
+
+@contextmanager
+def _import_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """While importing: DuckDB stores on all cores but one (Python parses on that one;
+    measured: less CPU and wall time on 2 cores), and checkpoints every
+    :data:`CHECKPOINT_THRESHOLD` of log instead of every 16MB (about a quarter less CPU in
+    DuckDB). Both settings are restored afterwards, and the import is checkpointed."""
+    wanted = {"threads": str(max(1, (os.cpu_count() or 2) - 1)),
+              "checkpoint_threshold": CHECKPOINT_THRESHOLD}
+    done: set[str] = set()
+    try:
+        with _settings(con, wanted) as done:
+            yield
+    finally:
+        if "checkpoint_threshold" in done:
             try:
                 con.execute("CHECKPOINT")
             except duckdb.Error:  # another transaction is open: DuckDB checkpoints later

@@ -261,8 +261,9 @@ def _ensure_schema(con: duckdb.DuckDBPyConnection, path: Path, read_only: bool) 
                                  "OFC Analytics to open it.")
             if read_only:
                 raise StoreError(f"{display_path(path)} has schema version {version}, this OFC "
-                                 f"Analytics needs {SCHEMA_VERSION}: run `ofc rescore --db "
-                                 f"{display_path(path)}` once to upgrade it in place.")
+                                 f"Analytics needs {SCHEMA_VERSION}: run `ofc me --db "
+                                 f"{display_path(path)}` once to upgrade it in place (any "
+                                 "`ofc` command that writes to it does).")
             return  # upgraded by the entry point (ingest.upgrade.upgrade)
         if read_only:
             if version is None and not _has_table(con, "hands"):

@@ -9,6 +9,7 @@ import pytest
 
 from ingest import store
 from ingest.api import import_paths, upgrade
+from ofc_cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = [ROOT / "data" / "samples" / name for name in ("regular.jsonl", "pineapple.jsonl")]
@@ -91,8 +92,15 @@ def test_a_newer_store_is_refused_with_a_clear_message(tmp_path: Path) -> None:
 def test_read_only_open_of_an_older_store_says_how_to_upgrade(tmp_path: Path) -> None:
     path = tmp_path / "old.duckdb"
     make_v2_store(path)
-    with pytest.raises(store.StoreError, match="ofc rescore"):
+    with pytest.raises(store.StoreError, match="ofc me --db") as said:
         store.connect(path, read_only=True)
+    command = str(said.value).split("`")[1].split()  # the command the message names works
+    assert main([*command[1:-1], str(path)]) == 0
+    con = store.connect(path, read_only=True)
+    try:
+        assert store.schema_version(con) == store.SCHEMA_VERSION
+    finally:
+        con.close()
 
 
 def _every_table(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:

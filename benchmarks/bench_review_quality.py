@@ -6,8 +6,8 @@ Hero's room writes it) is played; ``--decisions`` of Hero's decisions are drawn 
 random, half first fives and half from streets 2-3 (alternating; a summary so far is printed
 every 4; ``--kind`` keeps only first fives or only streets 2-3 of the same draw). Each decision
 is reviewed (``ofc_core.play.review.evaluate``, default precision) by each of ``--policies``
-(default: the review's learned policy and the clairvoyant best-of-24; ``learned-v5``: the
-learned policy with version 5's ties, to the rollouts' leader), twice, on two seeds. Then the
+(default: the review's learned policy and the clairvoyant best-of-24; ``learned-ties``: the
+learned policy with ``Precision.prior_ties``), twice, on two seeds. Then the
 **reference** values the candidates on ``--deals`` common deals:
 
 - ``--reference lookahead`` (the default, the deep reference): every seat, the opponents too,
@@ -47,7 +47,7 @@ played, so other ways of choosing can be valued afterwards.
 
 Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400] [--hands
 200] [--seed 5] [--samples 32] [--reference lookahead|careful] [--ahead 4] [--kind
-first_five|streets_2_3] [--policies learned,best-of-24,learned-v5]``; the last line printed is
+first_five|streets_2_3] [--policies learned,best-of-24,learned-ties]``; the last line printed is
 JSON.
 """
 
@@ -102,10 +102,10 @@ from ofc_core.play.sessions import SessionSpec, hero_view, play_session  # noqa:
 from ofc_core.rules import PRESETS  # noqa: E402
 
 POLICIES: dict[str, RolloutPolicy] = {"learned": LearnedRollouts(), "best-of-24": BEST_OF_24,
-                                      "learned-v5": LearnedRollouts()}
-VARIANTS: dict[str, dict[str, bool]] = {"learned-v5": {"prior_ties": False}}
-"""Policies reviewed with other settings than the default's: ``learned-v5``, ties to the
-rollouts' leader (version 5) instead of to the prior."""
+                                      "learned-ties": LearnedRollouts()}
+VARIANTS: dict[str, dict[str, bool]] = {"learned-ties": {"prior_ties": True}}
+"""Policies reviewed with other settings than the default's: ``learned-ties``, a tie to the
+learned value's favourite (``Precision.prior_ties``) instead of the rollouts' leader."""
 SCREEN_LOOKAHEAD, SCREEN_PRIOR, SCREEN_SAMPLES = 8, 4, 64
 REVIEW_SEED = 1000
 """Decision i is reviewed with seed ``REVIEW_SEED + i`` (and again on another seed)."""

@@ -1,6 +1,6 @@
-"""Ties in the review: placements the rollouts cannot tell from the leader go to the
-learned value's favourite (``Precision.prior_ties``, docs/review.md "Ties"), so that the
-same decision reviewed on fresh deals names the same best."""
+"""Ties in the review, when ``Precision.prior_ties`` is on (not the default: docs/review.md,
+"Version 5, and ties to the learned value"): placements the rollouts cannot tell from the
+leader go to the learned value's favourite."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from ofc_core.play.review import Precision, _boards, _tie_break
 from ofc_core.play.rollout import SpotRollouts, fl_table
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.rules import PRESETS
+
+PRIOR_TIES = Precision(prior_ties=True)
 
 
 def _first_five() -> tuple[SpotRollouts, list, np.ndarray]:
@@ -50,7 +52,7 @@ def test_a_tie_goes_to_the_placement_the_learned_value_rates_higher() -> None:
     means[low], means[high] = 0.1, 0.0  # the low-rated one leads by a hair: a tie
     history = _runs(means, 3.0)
     history = [h if a in alive else [] for a, h in enumerate(history)]
-    assert _tie_break(rollouts, placements, history, alive, low, Precision()) == high
+    assert _tie_break(rollouts, placements, history, alive, low, PRIOR_TIES) == high
 
 
 def test_a_clear_lead_is_not_a_tie() -> None:
@@ -61,4 +63,4 @@ def test_a_clear_lead_is_not_a_tie() -> None:
     history = _runs(means, 3.0)
     alive = sorted({low, high})
     history = [h if a in alive else [] for a, h in enumerate(history)]
-    assert _tie_break(rollouts, placements, history, alive, low, Precision()) == low
+    assert _tie_break(rollouts, placements, history, alive, low, PRIOR_TIES) == low

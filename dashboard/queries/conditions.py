@@ -67,11 +67,15 @@ _CONDITIONS: tuple[tuple[str, str], ...] = (
     ("opponent", "EXISTS (SELECT 1 FROM hand_players o WHERE o.hand_key = hp.hand_key"
                  " AND o.player = ? AND o.seat <> hp.seat)"),
     ("session", "hp.session_id = ?"),
-    ("tag", "hp.hand_key IN (SELECT g.hand_key FROM agg_tags g WHERE g.tag_key = ?)"),
+    ("tag", "hp.hand_key IN ({tagged})"),
     ("room", "hp.hand_key IN (SELECT rh.hand_key FROM hands rh WHERE rh.source = ?)"),
     ("stake", "hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?"),
 )
-"""Each filter's condition over ``hp``, in the order :func:`where` joins them."""
+"""Each filter's condition over ``hp``, in the order :func:`where` joins them (the tag's
+with the tagged hands' keys, :func:`_tagged_keys`, in place of ``{tagged}``)."""
+
+TAGGED_KEYS = "SELECT g.hand_key FROM agg_tags g WHERE g.tag_key = ?"
+"""The keys of the stored hands carrying a tag, from ``agg_tags`` (:mod:`ingest.aggregates`)."""
 
 TAGGED_ROWS = ("SELECT th.hand_key FROM hand_tags t JOIN hands th"
                " ON th.source = t.source AND th.hand_id = t.hand_id WHERE t.tag_key = ?")
@@ -82,6 +86,12 @@ within :func:`dashboard.queries.aggregated.rows_only`."""
 
 ROWS_ONLY: ContextVar[bool] = ContextVar("ofc_rows_only", default=False)
 """Set by :func:`dashboard.queries.aggregated.rows_only`: every query reads the rows."""
+
+
+def _tagged_keys() -> str:
+    """The tagged hands' keys: :data:`TAGGED_KEYS`, or :data:`TAGGED_ROWS` within
+    :func:`~dashboard.queries.aggregated.rows_only`."""
+    return TAGGED_ROWS if ROWS_ONLY.get() else TAGGED_KEYS
 
 _BOUND: dict[str, Callable[[Any], list[Any]]] = {
     "tag": lambda tag: [api.tag_key(tag)],
@@ -97,10 +107,9 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
     (the room is found by a subquery), so a query that needs none can run over
     ``hand_players hp`` alone (:data:`PLAYER_ROWS`)."""
     mine = me_sql(filters.me, "hp", filters.me_skip) if filters.me else None
-    conditions = _CONDITIONS
-    if ROWS_ONLY.get():
-        conditions = tuple((name, f"hp.hand_key IN ({TAGGED_ROWS})" if name == "tag" else sql)
-                           for name, sql in _CONDITIONS)
+    keys = _tagged_keys()
+    conditions = tuple((name, sql.format(tagged=keys) if name == "tag" else sql)
+                       for name, sql in _CONDITIONS)
     return conjunction(filters, mine, conditions, _BOUND)
 
 
@@ -115,8 +124,7 @@ def tagged(filters: Filters, key: str) -> tuple[str, list[Any]]:
     """
     if filters.tag is None:
         return "", []
-    sql = dict(_CONDITIONS)["tag"] if not ROWS_ONLY.get() else f"hp.hand_key IN ({TAGGED_ROWS})"
-    return " AND " + sql.replace("hp.hand_key", key, 1), [api.tag_key(filters.tag)]
+    return f" AND {key} IN ({_tagged_keys()})", [api.tag_key(filters.tag)]
 
 
 def conjunction(filters: Filters, mine: tuple[str, list[Any]] | None,

@@ -346,31 +346,84 @@ def refresh_tags(con: duckdb.DuckDBPyConnection, source: str, hand_id: str) -> N
     con.execute(f"INSERT INTO agg_tags {select}", [source, hand_id])
 
 
+def _span(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[int, int | None, int | None]:
+    """``(count, least, greatest)`` of the one-column relation ``sql`` (NULLs not counted
+    in the bounds)."""
+    row = con.execute(f"SELECT count(*), min(v), max(v) FROM ({sql}) AS s(v)").fetchone()
+    assert row is not None
+    return int(row[0]), None if row[1] is None else int(row[1]), \
+        None if row[2] is None else int(row[2])
+
+
+def _between(column: str, lo: int | None, hi: int | None, nulls: bool) -> str:
+    """A condition that holds for every value of ``column`` from ``lo`` to ``hi`` (none when
+    they are ``None``) and, when ``nulls``, for NULL: a range the scan tests against each
+    row group's minimum and maximum (DuckDB's zone maps), so that old row groups are skipped
+    when the marked rows are recent ones. The bounds are integers of ours, never text of a
+    file.
+
+    >>> _between("hour", 3, 5, False), _between("hour", None, None, True)
+    ('(hour BETWEEN 3 AND 5)', '(hour IS NULL)')
+    >>> _between("k", 1, 2, True)
+    '(k BETWEEN 1 AND 2 OR k IS NULL)'
+    """
+    parts = [] if lo is None or hi is None else [f"{column} BETWEEN {int(lo)} AND {int(hi)}"]
+    if nulls:
+        parts.append(f"{column} IS NULL")
+    return "(" + (" OR ".join(parts) or "FALSE") + ")"
+
+
+def _played_within(lo: int | None, hi: int | None, nulls: bool) -> str:
+    """:func:`_between` on the hands' ``played_at`` for the hours ``lo`` to ``hi`` (an hour
+    more on each side, whatever way the hour rounds a time before 1970): the hands' times
+    grow with their keys as logs are imported, so the scan reads the recent row groups.
+
+    >>> _played_within(0, 0, False)
+    '(h.played_at >= to_timestamp(-3600) AND h.played_at < to_timestamp(7200))'
+    """
+    parts = [] if lo is None or hi is None else [
+        f"h.played_at >= to_timestamp({(int(lo) - 1) * 3600}) AND "
+        f"h.played_at < to_timestamp({(int(hi) + 2) * 3600})"]
+    if nulls:
+        parts.append("h.played_at IS NULL")
+    return "(" + (" OR ".join(parts) or "FALSE") + ")"
+
+
 def refresh(con: duckdb.DuckDBPyConnection) -> int:
     """Rebuild the marked partitions of every aggregate from the rows, inside the caller's
     transaction, and clear the marks; returns the number of partitions rebuilt (0, and no
-    work, when nothing was marked or the store has no aggregates)."""
+    work, when nothing was marked or the store has no aggregates).
+
+    Its work follows the marked partitions, not the store: each scan is bounded by the marked
+    hours (the hands and the aggregates' rows) and by the range of the hands' keys (the rows
+    rebuilt), so that after an import of new hands DuckDB skips the older row groups. A write
+    that marks an old partition and a new one scans what lies between them, and is as right."""
     if not present(con):
         return 0
     _dirty_table(con)
-    row = con.execute(f"SELECT count(*) FROM (SELECT DISTINCT * FROM {DIRTY})").fetchone()
-    count = int(row[0]) if row else 0
+    marked = f"SELECT DISTINCT * FROM {DIRTY}"
+    count, lo, hi = _span(con, f"SELECT hour FROM ({marked})")
     if count == 0:
         return 0
+    nulls = _span(con, f"SELECT 1 FROM {DIRTY} WHERE hour IS NULL LIMIT 1")[0] > 0
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE {_KEYS} AS
         SELECT h.hand_key FROM hands h
-        SEMI JOIN (SELECT DISTINCT * FROM {DIRTY}) d
+        SEMI JOIN ({marked}) d
              ON d.session_id IS NOT DISTINCT FROM h.session_id
-            AND d.hour IS NOT DISTINCT FROM epoch_us(h.played_at) // {HOUR_US}""")
+            AND d.hour IS NOT DISTINCT FROM epoch_us(h.played_at) // {HOUR_US}
+        WHERE {_played_within(lo, hi, nulls)}""")
+    kept, first, last = _span(con, f"SELECT hand_key FROM {_KEYS}")
     for name, (select, key) in AGGREGATES.items():
         con.execute(f"""
-            DELETE FROM {name} WHERE EXISTS (
+            DELETE FROM {name} WHERE {_between("hour", lo, hi, nulls)} AND EXISTS (
                 SELECT 1 FROM {DIRTY} d
                 WHERE d.session_id IS NOT DISTINCT FROM {name}.session_id
                   AND d.hour IS NOT DISTINCT FROM {name}.hour)""")
-        rows = f"{key} IN (SELECT hand_key FROM {_KEYS})"
-        con.execute(f"INSERT INTO {name} {select.format(rows=rows)}")
+        if kept:
+            rows = (f"{_between(key, first, last, False)} AND "
+                    f"{key} IN (SELECT hand_key FROM {_KEYS})")
+            con.execute(f"INSERT INTO {name} {select.format(rows=rows)}")
     con.execute(f"DELETE FROM {DIRTY}")
     con.execute(f"DROP TABLE {_KEYS}")
     return count

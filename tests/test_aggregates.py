@@ -142,6 +142,32 @@ def test_import_merge_rescore_removal(store: duckdb.DuckDBPyConnection,
     assert check_pages(store, every[2:4]) == 2
 
 
+def test_one_write_old_and_new_partitions(store: duckdb.DuckDBPyConnection,
+                                          files: list[bytes]) -> None:
+    """One transaction that marks a partition of the first hands stored (lowest keys) and
+    new ones far past them (a later session, a time before 1970, no date: a merged hand):
+    the refresh, bounded by the marked hours and keys, rebuilds all of them; a removal of
+    the oldest import and the newest together too."""
+    api.import_files([("b.jsonl", files[1])], store)  # keys between the old and the new
+    old = next(h for h in map(json.loads, files[0].splitlines())
+               if h.get("session_id") and h.get("played_at") and not h.get("match_id"))
+    lines = [PERSPECTIVE_B, json.dumps({**old, "hand_id": "mix-1"}),  # the old partition
+             json.dumps({**old, "hand_id": "mix-2", "session_id": "later",
+                         "played_at": "2026-05-01T10:00:00+00:00"}),
+             json.dumps({**old, "hand_id": "mix-3", "session_id": "later",
+                         "played_at": "1969-12-31T23:30:00+00:00"})]
+    report = api.import_files([("mix.jsonl", "\n".join(lines).encode())], store)
+    assert (report.stored, report.merged) == (3, 1)
+    hours = store.execute("SELECT count(DISTINCT (session_id, hour)) FROM agg_hands WHERE "
+                          "session_id = ? OR session_id = 'later'", [old["session_id"]])
+    assert hours.fetchone() > (2,)
+    assert check_pages(store, _filters(store)[:1]) == 1
+    first = store.execute("SELECT min(import_id) FROM imports").fetchone()
+    assert first is not None
+    api.remove_imports(store, [first[0], report.files[0].import_id])
+    assert check_pages(store, _filters(store)[:1]) == 1
+
+
 def test_upgrade_builds_them(store: duckdb.DuckDBPyConnection) -> None:
     """A store of version 7 (no aggregates) gets them on upgrade; one of this version that
     lacks them (an earlier build) too, without a rescore, and one that lacks only those added

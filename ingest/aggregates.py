@@ -381,9 +381,10 @@ def _played_within(lo: int | None, hi: int | None, nulls: bool) -> str:
     >>> _played_within(0, 0, False)
     '(h.played_at >= to_timestamp(-3600) AND h.played_at < to_timestamp(7200))'
     """
+    seconds = HOUR_US // 1_000_000
     parts = [] if lo is None or hi is None else [
-        f"h.played_at >= to_timestamp({(int(lo) - 1) * 3600}) AND "
-        f"h.played_at < to_timestamp({(int(hi) + 2) * 3600})"]
+        f"h.played_at >= to_timestamp({(int(lo) - 1) * seconds}) AND "
+        f"h.played_at < to_timestamp({(int(hi) + 2) * seconds})"]
     if nulls:
         parts.append("h.played_at IS NULL")
     return "(" + (" OR ".join(parts) or "FALSE") + ")"

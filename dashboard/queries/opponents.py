@@ -81,17 +81,27 @@ def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
     first_cut, first = names_in(filters, "p.player")
     narrow, extra = not_me(filters, "p.opponent", "p.hand_key")
     if opponents is not None:
-        narrow += " AND list_contains(?, p.opponent)"
-        extra.append(list(opponents))
-        if theirs:
-            narrow += " AND list_contains(?, o.player)"
-            extra.append(list(opponents))
+        for column in ("p.opponent", "o.player") if theirs else ("p.opponent",):
+            narrow += f" AND {_one_of(column, opponents)}"
+            extra += opponents
     sql = _VERSUS.format(first_cut=first_cut, narrow=narrow,
                          their_columns=_THEIR_COLUMNS if theirs else "",
                          their_join=_THEIR_JOIN if theirs else "",
                          seat="" if seat_by_name(filters) else "AND p.seat = s.seat",
                          money=PAIR_MONEY if money else "NULL::DOUBLE AS money")
     return head + sql, [*params, list(SYSTEMS), *first, *extra]
+
+
+def _one_of(column: str, names: tuple[str, ...]) -> str:
+    """``column`` is one of ``names`` (bound, one ``?`` each): an ``IN`` list, which DuckDB
+    pushes into the scan and counts as few rows, so that the join builds its table on these
+    pairs, not on every hand of the player (``list_contains`` made it build on the player's
+    8 million hands at 10 M hands).
+
+    >>> _one_of("p.opponent", ("ann", "bo")), _one_of("p.opponent", ())
+    ('p.opponent IN (?, ?)', 'FALSE')
+    """
+    return f"{column} IN ({', '.join('?' * len(names))})" if names else "FALSE"
 
 
 _TABLE = """

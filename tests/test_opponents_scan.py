@@ -1,0 +1,66 @@
+"""The Opponents page's per-hand queries narrowed to the chosen opponents by an ``IN`` list
+(``opponents._one_of``, so that DuckDB builds the join's table on those pairs) give the
+frames the ``list_contains`` condition gave before, on random stores: the running net, the
+head-to-head split and the hands, for one player, another and "me"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from dashboard.queries import opponents
+from dashboard.queries.common import Filters, effective_names, shared_seats
+from ingest import api
+from tests.helpers.random_store import random_files
+
+
+def _before(column: str, names: tuple[str, ...]) -> str:
+    """The condition as it was: ``list_contains`` over the names (one list, here built of
+    the same bound names, so the parameters stay as they are)."""
+    return f"list_contains([{', '.join('?' * len(names))}], {column})"
+
+
+@pytest.fixture(scope="module", params=[7, 31])
+def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+          ) -> Iterator[duckdb.DuckDBPyConnection]:
+    path = tmp_path_factory.mktemp("opp") / "opp.duckdb"
+    con = api.connect(path)
+    files = random_files(seed=request.param, count=240)
+    api.import_files([(f"{i}.jsonl", f) for i, f in enumerate(files)], con)
+    yield con
+    con.close()
+
+
+def _filters(con: duckdb.DuckDBPyConnection) -> list[Filters]:
+    me = effective_names(con, (api.MyName("Hero"), api.MyName("Anna", "swc")))
+    return [Filters(player="Hero"), Filters(player="Anna"),
+            Filters(me=me, me_skip=shared_seats(con, me))]
+
+
+def test_same_frames_as_list_contains(store: duckdb.DuckDBPyConnection,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    checked = 0
+    for filters in _filters(store):
+        first = opponents.table(store, filters)
+        names = tuple(dict.fromkeys(str(o) for o in first["opponent"]))[:opponents.TOP_OPPONENTS]
+        if not names:
+            continue
+        scoring = str(first["scoring"].iloc[0])
+        queries = [
+            ("running net", lambda: opponents.cumulative(store, filters, names)),
+            ("head to head", lambda: opponents.head_to_head(store, filters, names[0], scoring)),
+            ("hands", lambda: opponents.versus_hands(store, filters, names[-1])),
+            ("fouls", lambda: opponents.versus_hands(store, filters, names[0], "fouls")),
+        ]
+        for what, query in queries:
+            now = query()
+            with monkeypatch.context() as m:
+                m.setattr(opponents, "_one_of", _before)
+                then = query()
+            pd.testing.assert_frame_equal(now, then, obj=f"{what} with {filters}")
+            checked += len(now) > 0
+    assert checked >= 8  # the frames compared are not empty

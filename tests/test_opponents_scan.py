@@ -5,8 +5,8 @@ head-to-head split and the hands, for one player, another and "me"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from functools import partial
 
 import duckdb
 import pandas as pd
@@ -41,6 +41,17 @@ def _filters(con: duckdb.DuckDBPyConnection) -> list[Filters]:
             Filters(me=me, me_skip=shared_seats(con, me))]
 
 
+def _queries(con: duckdb.DuckDBPyConnection, filters: Filters, names: tuple[str, ...],
+             scoring: str) -> list[tuple[str, Callable[[], pd.DataFrame]]]:
+    """What the page runs after its table, for the opponents ``names`` (its first rows)."""
+    return [
+        ("running net", partial(opponents.cumulative, con, filters, names)),
+        ("head to head", partial(opponents.head_to_head, con, filters, names[0], scoring)),
+        ("hands", partial(opponents.versus_hands, con, filters, names[-1])),
+        ("fouls", partial(opponents.versus_hands, con, filters, names[0], "fouls")),
+    ]
+
+
 def test_same_frames_as_list_contains(store: duckdb.DuckDBPyConnection,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     checked = 0
@@ -49,14 +60,7 @@ def test_same_frames_as_list_contains(store: duckdb.DuckDBPyConnection,
         names = tuple(dict.fromkeys(str(o) for o in first["opponent"]))[:opponents.TOP_OPPONENTS]
         if not names:
             continue
-        scoring = str(first["scoring"].iloc[0])
-        queries = [
-            ("running net", lambda: opponents.cumulative(store, filters, names)),
-            ("head to head", lambda: opponents.head_to_head(store, filters, names[0], scoring)),
-            ("hands", lambda: opponents.versus_hands(store, filters, names[-1])),
-            ("fouls", lambda: opponents.versus_hands(store, filters, names[0], "fouls")),
-        ]
-        for what, query in queries:
+        for what, query in _queries(store, filters, names, str(first["scoring"].iloc[0])):
             now = query()
             with monkeypatch.context() as m:
                 m.setattr(opponents, "_one_of", _before)

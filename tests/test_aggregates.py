@@ -204,8 +204,9 @@ def _check_tags(con: duckdb.DuckDBPyConnection) -> None:
     """``agg_tags`` and ``agg_tagged`` as maintained equal a rebuild, and the tag filter's
     pages read from them (not from ``hand_players``) equal those from the rows (for a tag on
     many hands and one on a few)."""
-    for table in TAG_AGGREGATES:
-        _same(_dump(con, table), _rebuilt(con, table), f"{table} as maintained")
+    kept = {table: _dump(con, table) for table in TAG_AGGREGATES}
+    for table, rebuilt in _rebuilt(con, TAG_AGGREGATES).items():
+        _same(kept[table], rebuilt, f"{table} as maintained")
     for tag in ("Many", "few"):
         assert tagged_rows(con, Filters(player="Hero", tag=tag)) == "FROM agg_tagged hp"
         for name, page in TAG_PAGES:
@@ -215,11 +216,11 @@ def _check_tags(con: duckdb.DuckDBPyConnection) -> None:
             _same(page(con, filters), expected, f"{name} with {filters}")
 
 
-def _rebuilt(con: duckdb.DuckDBPyConnection, table: str) -> pd.DataFrame:
+def _rebuilt(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> dict[str, pd.DataFrame]:
     con.execute("BEGIN TRANSACTION")
     try:
         api.rebuild_aggregates(con)
-        return _dump(con, table)
+        return {table: _dump(con, table) for table in tables}
     finally:
         con.execute("ROLLBACK")
 

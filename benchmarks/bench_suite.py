@@ -4,8 +4,15 @@ and the sum of the tests' own durations (setup, call and teardown, as ``--durati
 reports them). On a machine shared with other work the wall time follows the load; CPU time
 and the sum of durations are the steadier figures.
 
-    python benchmarks/bench_suite.py [--checkout DIR] [--env CI=true] [--timeline]
+    python benchmarks/bench_suite.py [--checkout DIR] [--env CI=true] [--timeline] [--processes]
                                      [-- PYTEST ARGS...]
+
+``--processes`` follows every process the run starts (``/proc``, four times a second, kept
+after it is re-parented) and adds each one's own CPU by kind (the workers, Chromium, the JVM,
+``ofc`` commands and servers, Spark's Python workers): ``/usr/bin/time`` and ``getrusage``
+miss the processes nobody of the run waited for (most of Chromium's), and the whole CPU over
+the cores is the floor of the wall time however the tests are spread (docs/benchmarks.md,
+"The test suite").
 
 ``--timeline`` records when each test ran on which worker (``OFC_TEST_TIMELINE``, see
 ``tests/conftest.py``) and adds, per worker, its busy time and when it finished, and per
@@ -28,20 +35,30 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import cast
 
 DURATION = re.compile(r"^\s*([0-9.]+)s (setup|call|teardown)\s+\S", re.MULTILINE)
 SUMMARY = re.compile(r"^=*\s*(\d+ (passed|failed).*) in [0-9.]+s", re.MULTILINE)
 
 
-def run(checkout: Path, env: dict[str, str], args: list[str]) -> dict[str, object]:
+def run(checkout: Path, env: dict[str, str], args: list[str], processes: bool = False
+        ) -> dict[str, object]:
     """One run of the suite in ``checkout``; its figures."""
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=0",
            "--durations-min=0", *args]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
     started = time.monotonic()
-    done = subprocess.run(cmd, cwd=checkout, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(checkout), **env})
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(cmd, cwd=checkout, stdout=out, stderr=subprocess.STDOUT,
+                                text=True, env={**os.environ, "PYTHONPATH": str(checkout), **env})
+        tracked = ProcessCpu(proc.pid)
+        while proc.poll() is None:
+            if processes:
+                tracked.scan()
+            time.sleep(0.25)
+        out.seek(0)
+        done = subprocess.CompletedProcess(cmd, proc.returncode, out.read(), "")
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -52,14 +69,65 @@ def run(checkout: Path, env: dict[str, str], args: list[str]) -> dict[str, objec
             "summary": summary.group(1) if summary else None, "wall_s": round(wall, 1),
             "cpu_s": round(cpu, 1),
             "durations_sum_s": round(sum(float(m[0]) for m in DURATION.findall(done.stdout)), 1),
-            "load_before": round(load, 2), "load_after": round(os.getloadavg()[0], 2)}
+            "load_before": round(load, 2), "load_after": round(os.getloadavg()[0], 2),
+            **({"processes": tracked.by_kind()} if processes else {})}
+
+
+class ProcessCpu:
+    """The own CPU seconds of a process and of every process it starts, by kind, read from
+    ``/proc`` at each :meth:`scan` (a process is kept once seen, even re-parented)."""
+
+    def __init__(self, root: int) -> None:
+        self.known = {root}
+        self.cpu: dict[int, float] = {}
+        self.kind: dict[int, str] = {}
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def scan(self) -> None:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            pid = int(entry)
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if pid not in self.known and int(fields[1]) in self.known:
+                self.known.add(pid)
+            if pid in self.known:
+                self.cpu[pid] = (int(fields[11]) + int(fields[12])) / self.tick
+                self.kind.setdefault(pid, _kind(stat[stat.index("(") + 1:stat.rindex(")")],
+                                                command.decode(errors="replace")))
+
+    def by_kind(self) -> dict[str, float]:
+        totals: dict[str, float] = defaultdict(float)
+        for pid, seconds in self.cpu.items():
+            totals[self.kind[pid]] += seconds
+        ordered = dict(sorted(totals.items(), key=lambda kv: -kv[1]))
+        return {"total": round(sum(totals.values()), 1),
+                **{k: round(v, 1) for k, v in ordered.items()}}
+
+
+def _kind(name: str, command: str) -> str:
+    """What a process of the run is, from its name and command line."""
+    if "python" not in name and not command.startswith(("/", "python")):
+        return name
+    for marker, kind in (("execnet", "pytest workers"), (" -c ", "pytest workers"),
+                         ("pyspark.daemon", "Spark's Python workers"),
+                         ("dashboard", "ofc dashboard"), ("streamlit", "ofc dashboard"),
+                         ("-m pytest", "pytest"), ("ofc", "ofc commands")):
+        if marker in command:
+            return kind
+    return "python (other)" if "python" in name else name
 
 
 LONG_GROUPS = ("spark", "browser", "browser-writable")
 """The xdist groups reported one by one (``tests/conftest.py``); the rest are modules."""
 
 
-def timeline(path: Path) -> dict[str, object]:
+def timeline(path: Path) -> dict[str, dict[str, dict[str, object]]]:
     """Per worker and per long group, from the lines ``OFC_TEST_TIMELINE`` wrote: seconds
     from the first test's start (``first``/``last``: span; ``busy``: the tests' own time)."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
@@ -91,6 +159,8 @@ def main() -> int:
                         help="an environment variable for the run (repeatable)")
     parser.add_argument("--timeline", action="store_true",
                         help="record and summarise when each test ran on which worker")
+    parser.add_argument("--processes", action="store_true",
+                        help="the CPU of every process the run starts, by kind (from /proc)")
     parser.add_argument("pytest_args", nargs="*", help="passed on to pytest (after --)")
     args = parser.parse_args()
     env = dict(item.split("=", 1) for item in args.env)
@@ -98,14 +168,15 @@ def main() -> int:
         lines = Path(scratch) / "timeline.jsonl"
         if args.timeline:
             env["OFC_TEST_TIMELINE"] = str(lines)
-        result = run(args.checkout.resolve(), env, args.pytest_args)
+        result = run(args.checkout.resolve(), env, args.pytest_args, args.processes)
         if args.timeline and lines.exists():
-            result["timeline"] = timeline(lines)
-            for kind, figures in result["timeline"].items():
+            result["timeline"] = spans = timeline(lines)
+            for kind, figures in spans.items():
                 for key, f in figures.items():
+                    on = ",".join(cast("list[str]", f.get("workers", [])))
                     print(f"{kind[:-1]:6} {key:18} {f['first_s']:7.1f} -> {f['last_s']:7.1f} s,"
                           f" busy {f['busy_s']:7.1f} s, {f['tests']} tests"
-                          f"{' on ' + ','.join(f['workers']) if 'workers' in f else ''}",
+                          f"{' on ' + on if on else ''}",
                           file=sys.stderr)
     print(result["summary"])
     print(json.dumps(result))

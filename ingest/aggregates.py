@@ -34,6 +34,9 @@ range of hours (the dashboard checks that before using it: ``dashboard.queries.a
   ``tag_key``) and stored hand carrying it, with the hand's ``hand_key`` and partition: the
   tag filter's hands, found without joining every hand to ``hand_tags``. A tag written or
   cleared refreshes its hand's rows (:func:`refresh_tags`), in the tag's transaction.
+- ``agg_tagged``: the ``hand_players`` rows of the tagged hands (every seat, the columns
+  the filters and the tag filter's pages read) with the seat's ``pairs`` summed: the tag
+  filter's pages read these, not every hand. Refreshed with ``agg_tags``.
 - ``agg_curve``: ``agg_players``' groups as pieces of the cumulative graph: the group's sums
   of the graph's lines (points, points outside Fantasyland, net royalties and rows and
   bonuses from ``pairs``) and four of its hands in play order with the lines' running values
@@ -153,6 +156,32 @@ ORDER BY t.tag_key, h.hand_key"""
 """``agg_tags``: the stored hands' keys of every hand tag (tags are kept by the log's
 ``(source, hand_id)``, so that they outlive a removal and a new import; the tag filter reads
 the keys here instead of joining every hand to ``hand_tags``)."""
+
+_TAGGED = f"""
+WITH tagged AS (  -- each part named hp: the condition on the rows (hp.hand_key) applies
+    SELECT hp.hand_key FROM hand_tags t JOIN hands hp
+        ON hp.source = t.source AND hp.hand_id = t.hand_id WHERE {{rows}}
+), seat_pairs AS (
+    SELECT hp.hand_key, hp.seat, sum(hp.royalties) AS royalties,
+           sum(hp.row_points + hp.bonus) AS row_points
+    FROM pairs hp WHERE {{rows}} AND hp.hand_key IN (SELECT hand_key FROM tagged)
+    GROUP BY ALL
+)
+SELECT hp.hand_key, hp.seat, hp.player, hp.session_id,
+       epoch_us(hp.played_at) // {HOUR_US} AS hour, hp.played_at, hp.utc_offset,
+       hp.variant, hp.ruleset_label, hp.scoring, hp.stake, hp.currency,
+       hp.points, hp.royalties, hp.surrendered, hp.fouled, hp.fantasyland,
+       hp.fantasyland_next, hp.money,
+       coalesce(s.royalties, 0)::BIGINT AS pair_royalties,
+       coalesce(s.row_points, 0)::BIGINT AS pair_rows
+FROM hand_players hp
+LEFT JOIN seat_pairs s ON s.hand_key = hp.hand_key AND s.seat = hp.seat
+WHERE {{rows}} AND hp.hand_key IN (SELECT hand_key FROM tagged)
+ORDER BY hp.hand_key, hp.seat"""
+"""``agg_tagged``: the ``hand_players`` rows (the columns the tag filter's pages read) of
+every stored hand carrying a tag, with the seat's ``pairs`` summed (net royalties, and row
+points with bonuses: the Overview graph's two lines from ``pairs``). The tag filter's pages
+read these few rows, with the tag's keys from ``agg_tags``, instead of scanning every hand."""
 
 _MATCHES = f"""
 WITH match_hands AS (  -- named hp so that the same {{rows}} condition on hp.hand_key applies
@@ -278,6 +307,7 @@ AGGREGATES: dict[str, tuple[str, str]] = {
     "agg_offers": (_OFFERS, "s.hand_key"),
     "agg_relations": (_RELATIONS, "s.hand_key"),
     "agg_tags": (_TAGS, "h.hand_key"),
+    "agg_tagged": (_TAGGED, "hp.hand_key"),
 }
 """Aggregate table -> (its SELECT, with ``{rows}`` for the condition on the rows it reads;
 the hand key column that condition tests)."""
@@ -334,16 +364,22 @@ def mark_new(con: duckdb.DuckDBPyConnection, view: str) -> None:
                 f"epoch_us(CAST(played_at AS TIMESTAMPTZ)) // {HOUR_US} FROM {view}")
 
 
+TAG_AGGREGATES = ("agg_tags", "agg_tagged")
+"""The aggregates that change when a hand's tags do (:func:`refresh_tags`)."""
+
+
 def refresh_tags(con: duckdb.DuckDBPyConnection, source: str, hand_id: str) -> None:
-    """Rewrite the ``agg_tags`` rows of the stored hand ``(source, hand_id)`` from its
-    ``hand_tags`` rows, inside the caller's transaction (the tag writer's): nothing when the
-    store has no aggregates or no such hand."""
+    """Rewrite the rows of :data:`TAG_AGGREGATES` of the stored hand ``(source, hand_id)``
+    from its ``hand_tags`` rows, inside the caller's transaction (the tag writer's): nothing
+    when the store has no aggregates or no such hand."""
     if not present(con):
         return
     key = "SELECT hand_key FROM hands WHERE source = ? AND hand_id = ?"
-    con.execute(f"DELETE FROM agg_tags WHERE hand_key IN ({key})", [source, hand_id])
-    select = AGGREGATES["agg_tags"][0].format(rows=f"h.hand_key IN ({key})")
-    con.execute(f"INSERT INTO agg_tags {select}", [source, hand_id])
+    for name in TAG_AGGREGATES:
+        select, column = AGGREGATES[name]
+        con.execute(f"DELETE FROM {name} WHERE hand_key IN ({key})", [source, hand_id])
+        con.execute(f"INSERT INTO {name} {select.format(rows=f'{column} IN ({key})')}",
+                    [source, hand_id] * select.count("{rows}"))
 
 
 def _span(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[int, int | None, int | None]:

@@ -108,6 +108,14 @@ from tests.helpers.browser import (
 
 hypo.load_profile()
 
+# Every Python the suite starts (the xdist workers, `ofc` commands, dashboard servers, Spark's
+# Python workers, the import pool's worker) compiles our modules once and reads the bytecode
+# after. A machine that sets PYTHONDONTWRITEBYTECODE (CI's sandbox does) made each of them
+# compile the whole project again: ``import ingest.api`` took 1.30 CPU s instead of 0.43
+# (docs/testing.md "Bytecode"). Set here, in the process that starts the workers.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "ingest" / "schema.sql"
 DEMO_DIR = ROOT / "data" / "demo"

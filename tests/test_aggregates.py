@@ -27,10 +27,10 @@ from dashboard.queries import (
     sessions,
     variants,
 )
-from dashboard.queries.aggregated import agg_where, rows_only
+from dashboard.queries.aggregated import agg_where, rows_only, tagged_rows
 from dashboard.queries.common import Filters, Stake, effective_names, shared_seats
 from ingest import api
-from ingest.aggregates import AGGREGATES
+from ingest.aggregates import AGGREGATES, TAG_AGGREGATES
 from tests.helpers.random_store import random_files
 from tests.helpers.store import PERSPECTIVE_A, PERSPECTIVE_B
 
@@ -213,6 +213,8 @@ TAG_PAGES: list[tuple[str, Callable[[Any, Filters], Any]]] = [
         con, f, page=hands.Page(_fifth(con, f)))),
     ("place of the 5th", lambda con, f: pd.DataFrame([hands.place(
         con, f, hands.HandSearch(), _fifth(con, f))])),
+    ("search: fouled", lambda con, f: hands.find_hands(con, f, hands.HandSearch(fouled=True))),
+    ("search: hand id", lambda con, f: hands.find_hands(con, f, hands.HandSearch(hand_id="1"))),
 ]
 """The tag filter's queries (the tagged hands' keys from ``agg_tags``, or from the rows)."""
 
@@ -225,10 +227,14 @@ def _fifth(con: duckdb.DuckDBPyConnection, filters: Filters) -> int:
 
 
 def _check_tags(con: duckdb.DuckDBPyConnection) -> None:
-    """``agg_tags`` as maintained equals a rebuild, and the tag filter's pages read from it
-    equal those from the rows (for a tag on many hands and one on a few)."""
-    _same(_dump(con, "agg_tags"), _rebuilt(con, "agg_tags"), "agg_tags as maintained")
+    """``agg_tags`` and ``agg_tagged`` as maintained equal a rebuild, and the tag filter's
+    pages read from them (not from ``hand_players``) equal those from the rows (for a tag on
+    many hands and one on a few)."""
+    kept = {table: _dump(con, table) for table in TAG_AGGREGATES}
+    for table, rebuilt in _rebuilt(con, TAG_AGGREGATES).items():
+        _same(kept[table], rebuilt, f"{table} as maintained")
     for tag in ("Many", "few"):
+        assert tagged_rows(con, Filters(player="Hero", tag=tag)) == "FROM agg_tagged hp"
         for name, page in TAG_PAGES:
             filters = Filters(player="Hero", tag=tag)
             with rows_only():
@@ -236,11 +242,11 @@ def _check_tags(con: duckdb.DuckDBPyConnection) -> None:
             _same(page(con, filters), expected, f"{name} with {filters}")
 
 
-def _rebuilt(con: duckdb.DuckDBPyConnection, table: str) -> pd.DataFrame:
+def _rebuilt(con: duckdb.DuckDBPyConnection, tables: tuple[str, ...]) -> dict[str, pd.DataFrame]:
     con.execute("BEGIN TRANSACTION")
     try:
         api.rebuild_aggregates(con)
-        return _dump(con, table)
+        return {table: _dump(con, table) for table in tables}
     finally:
         con.execute("ROLLBACK")
 

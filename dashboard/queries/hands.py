@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.aggregated import agg_filters, agg_where
+from dashboard.queries.aggregated import agg_filters, agg_where, tagged_rows
 from dashboard.queries.common import (
     PLAYER_HANDS,
     PLAYER_ROWS,
@@ -124,13 +124,15 @@ def _beyond(at: int | None, key: int, older: bool, inclusive: bool
     return [dated, ("hp.played_at IS NULL", [])] if older else [dated]
 
 
-def _found(filters: Filters, search: HandSearch, columns: str,
+def _found(filters: Filters, search: HandSearch, columns: str, scan: str,
            page: tuple[int | None, Page] | None, since: int | None = None
            ) -> tuple[str, list[Any]]:
     """The SELECT of the filtered player's rows matching ``search`` (``columns`` of
-    :func:`scanned`'s aliases), past ``page`` (its hand's time, :func:`_anchor`, and the
-    page) when given: a ``UNION ALL`` of :func:`_beyond`'s parts; else those played at
-    ``since`` (microseconds) or later when given."""
+    :func:`scanned`'s aliases, read from ``scan``: its FROM clause or the same over the
+    tagged hands, :func:`~dashboard.queries.aggregated.tagged_rows`), past ``page`` (its
+    hand's time, :func:`_anchor`, and the page) when given: a ``UNION ALL`` of
+    :func:`_beyond`'s parts; else those played at ``since`` (microseconds) or later when
+    given."""
     cond, params = where(filters)
     extra, more = search_where(search)
     parts: list[tuple[str, list[Any]]] = [("TRUE", [])]
@@ -141,7 +143,7 @@ def _found(filters: Filters, search: HandSearch, columns: str,
         parts = [("hp.played_at >= make_timestamptz(?)" + (
             " AND h.played_at >= make_timestamptz(?)" if joined else ""),
             [since, since] if joined else [since])]
-    sql = " UNION ALL ".join(f"SELECT {columns} {scanned(search)} "
+    sql = " UNION ALL ".join(f"SELECT {columns} {scan} "
                              f"WHERE {cond} AND {extra} AND {keyset}" for keyset, _ in parts)
     return sql, [p for _, at in parts for p in [*params, *more, *at]]
 
@@ -212,7 +214,8 @@ def _page(con: Any, filters: Filters, search: HandSearch, at: tuple[int | None, 
     x = "f" if joined else "h"
     rows, params = _found(filters, search, "hp.hand_key, hp.seat, hp.points, hp.royalties, "
                           "hp.fouled, hp.fantasyland, hp.played_at AS sort_at, "
-                          f"hp.utc_offset {carried}", at, since)
+                          f"hp.utc_offset {carried}",
+                          tagged_rows(con, filters, scanned(search)), at, since)
     others, last = not_me(filters, "o.player", "o.hand_key")
     return fetch_df(con, f"""
         WITH found AS (
@@ -254,9 +257,10 @@ def _next(con: Any, filters: Filters, search: HandSearch, at: tuple[int | None, 
     direction = "DESC" if older else "ASC"
     cond, params = where(filters)
     extra, more = search_where(search)
+    scan = tagged_rows(con, filters, scanned(search))
     for keyset, bound in _beyond(at[0], int(at[1].key), older, at[1].inclusive):
         found = fetch_all(con, f"""
-            SELECT hp.hand_key {scanned(search)} WHERE {cond} AND {extra} AND {keyset}
+            SELECT hp.hand_key {scan} WHERE {cond} AND {extra} AND {keyset}
             ORDER BY hp.played_at {direction} NULLS {'LAST' if older else 'FIRST'},
                      hp.hand_key {direction} LIMIT 1""", [*params, *more, *bound])
         if found:
@@ -285,7 +289,7 @@ def place(con: Any, filters: Filters, search: HandSearch, hand_key: int) -> Plac
         SELECT count(*) FILTER (WHERE {newer}), count(*) FILTER (WHERE hp.hand_key = ?),
                count(*) {f", arg_min(hp.hand_key, {at}) FILTER (WHERE {newer}), "
                          f"arg_max(hp.hand_key, {at}) FILTER (WHERE {older})" if in_pass else ""}
-        {scanned(search)} WHERE {cond} AND {extra}""",
+        {tagged_rows(con, filters, scanned(search))} WHERE {cond} AND {extra}""",
         [*bound[False], key, *(bound[False] + bound[True] if in_pass else []), *params, *more])
     if not row or not row[0][1]:
         return None

@@ -38,7 +38,7 @@ _VERSUS = """
            p.surrender, p.rows_won, p.rows_lost, p.scoop,
            s.royalties AS royalties_for, s.fouled AS fouled, s.surrendered AS surrendered
            {their_columns}
-    FROM (SELECT * EXCLUDE (scoring), list_position(?, scoring) AS system FROM scope) s
+    FROM (SELECT * EXCLUDE (scoring), list_position(?, scoring) AS system FROM scope {pick}) s
     JOIN pairs p ON p.hand_key = s.hand_key {seat}
     {their_join}
     WHERE {first_cut} {narrow}
@@ -69,29 +69,44 @@ Double) the hands' money, else the pairs' points x stake (chosen per group, not 
 
 
 def _versus(filters: Filters, opponents: tuple[str, ...] | None = None, *,
-            theirs: bool = True, money: bool = False) -> tuple[str, list[Any]]:
+            theirs: bool = True, money: bool = False, scoring: str | None = None
+            ) -> tuple[str, list[Any]]:
     """``scope`` and ``versus``: one row per hand and opponent of ``filters.player`` (only
-    ``opponents``, when given); ``theirs`` adds the opponent's own row (royalties, foul);
-    ``money`` the parts of the pair's money (:data:`PAIR_MONEY`). My pair is found by my name
-    where that is enough (:func:`~dashboard.queries.common.seat_by_name`: a single-key join,
-    about four times cheaper), else by my seat."""
+    ``opponents``, when given; only hands of ``scoring``, one of :data:`SYSTEMS`, when given:
+    a condition on the text, which the scan of the player's rows applies cheaply, where the
+    system's number is worked out row by row); ``theirs`` adds the opponent's own row
+    (royalties, foul); ``money`` the parts of the pair's money (:data:`PAIR_MONEY`). My pair
+    is found by my name where that is enough (:func:`~dashboard.queries.common.seat_by_name`:
+    a single-key join, about four times cheaper), else by my seat."""
     if not player_chosen(filters):
         raise ValueError("the opponents of whom? choose a player first")
     head, params = scope_cte(filters)
     first_cut, first = names_in(filters, "p.player")
     narrow, extra = not_me(filters, "p.opponent", "p.hand_key")
     if opponents is not None:
-        narrow += " AND list_contains(?, p.opponent)"
-        extra.append(list(opponents))
-        if theirs:
-            narrow += " AND list_contains(?, o.player)"
-            extra.append(list(opponents))
+        for column in ("p.opponent", "o.player") if theirs else ("p.opponent",):
+            narrow += f" AND {_one_of(column, opponents)}"
+            extra += opponents
+    pick = [scoring] if scoring in SYSTEMS else []
     sql = _VERSUS.format(first_cut=first_cut, narrow=narrow,
+                         pick="WHERE scoring = ?" if pick else "",
                          their_columns=_THEIR_COLUMNS if theirs else "",
                          their_join=_THEIR_JOIN if theirs else "",
                          seat="" if seat_by_name(filters) else "AND p.seat = s.seat",
                          money=PAIR_MONEY if money else "NULL::DOUBLE AS money")
-    return head + sql, [*params, list(SYSTEMS), *first, *extra]
+    return head + sql, [*params, list(SYSTEMS), *pick, *first, *extra]
+
+
+def _one_of(column: str, names: tuple[str, ...]) -> str:
+    """``column`` is one of ``names`` (bound, one ``?`` each): an ``IN`` list, which DuckDB
+    pushes into the scan and counts as few rows, so that the join builds its table on these
+    pairs, not on every hand of the player (``list_contains`` made it build on the player's
+    8 million hands at 10 M hands).
+
+    >>> _one_of("p.opponent", ("ann", "bo")), _one_of("p.opponent", ())
+    ('p.opponent IN (?, ?)', 'FALSE')
+    """
+    return f"{column} IN ({', '.join('?' * len(names))})" if names else "FALSE"
 
 
 _TABLE = """
@@ -187,6 +202,19 @@ def table(con: duckdb.DuckDBPyConnection, filters: Filters) -> pd.DataFrame:
     return fetch_df(con, sql, [*params, *named, *more, list(SYSTEMS), list(SYSTEMS)])
 
 
+def _system_cut(scoring: str | None) -> tuple[str, list[Any]]:
+    """``versus``' condition of being in ``scoring`` (any system when ``None``) and its
+    parameter: nothing when :func:`_versus` kept the hands to it already (a name of
+    :data:`SYSTEMS`).
+
+    >>> _system_cut("1-6"), _system_cut(None)
+    (('', []), ('AND system = coalesce(?, system)', [None]))
+    """
+    if scoring in SYSTEMS:
+        return "", []
+    return "AND system = coalesce(?, system)", [_system(scoring)]
+
+
 def _system(scoring: str | None) -> int | None:
     """A scoring system's number in ``versus`` (:data:`SYSTEMS`; 0, which no hand has, for a
     name that is none of them), or ``None`` for any system."""
@@ -258,7 +286,7 @@ player fouled; surrender payments; and what table-stakes caps took off. Each par
 
 _SPLIT = """
 SELECT {parts}
-FROM versus WHERE opponent = ? AND system = coalesce(?, system)
+FROM versus WHERE opponent = ? {system}
 """
 
 
@@ -271,9 +299,10 @@ def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
         f"coalesce(sum(CASE WHEN {cond} THEN {value} ELSE 0 END), 0) AS p{i}, "
         f"count(*) FILTER (WHERE {cond}) AS n{i}"
         for i, (value, cond) in enumerate(COMPONENTS.values()))
-    head, params = _versus(filters, (opponent,))
-    row = fetch_df(con, head + _SPLIT.format(parts=parts),
-                   [*params, opponent, _system(scoring)]).iloc[0]
+    head, params = _versus(filters, (opponent,), scoring=scoring)
+    system, more = _system_cut(scoring)
+    row = fetch_df(con, head + _SPLIT.format(parts=parts, system=system),
+                   [*params, opponent, *more]).iloc[0]
     return pd.DataFrame({
         "component": list(COMPONENTS),
         "points": [float(row[f"p{i}"]) for i in range(len(COMPONENTS))],
@@ -284,7 +313,7 @@ def head_to_head(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
 _HANDS = """
 , picked AS (
     SELECT * FROM versus
-    WHERE opponent = ? AND system = coalesce(?, system) AND ({cond})
+    WHERE opponent = ? {system} AND ({cond})
     ORDER BY played_at NULLS LAST, hand_key
     LIMIT ?
 )
@@ -303,9 +332,10 @@ def versus_hands(con: duckdb.DuckDBPyConnection, filters: Filters, opponent: str
     """The hands of the filtered player against ``opponent`` (only those carrying ``component`` of
     :data:`COMPONENTS` when given), with the pair's settlement."""
     cond = COMPONENTS[component][1] if component else "TRUE"
-    head, params = _versus(filters, (opponent,))
-    return fetch_df(con, head + _HANDS.format(cond=cond),
-                    [*params, opponent, _system(scoring), int(limit)])
+    head, params = _versus(filters, (opponent,), scoring=scoring)
+    system, more = _system_cut(scoring)
+    return fetch_df(con, head + _HANDS.format(cond=cond, system=system),
+                    [*params, opponent, *more, int(limit)])
 
 
 def page(con: duckdb.DuckDBPyConnection, filters: Filters) -> tuple[pd.DataFrame, ...]:

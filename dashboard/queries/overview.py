@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from dashboard.queries import curve, review
-from dashboard.queries.aggregated import agg_where
+from dashboard.queries.aggregated import agg_where, tagged_rows
 from dashboard.queries.common import (
     PLAYER_ROWS,
     RACE,
@@ -68,7 +68,7 @@ class Summary:
     by_scoring: tuple[tuple[str, int, float], ...] = ()
 
 
-_SUMMARY_ROWS = f"""
+_SUMMARY_ROWS = """
 SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), hp.scoring, count(*),
        coalesce(sum(hp.points), 0), coalesce(sum(hp.points * hp.points), 0),
        count_if(NOT hp.surrendered),
@@ -78,7 +78,7 @@ SELECT hp.stake IS NOT NULL, coalesce(hp.currency, ''), hp.scoring, count(*),
        count_if(hp.fantasyland),
        count_if(hp.fantasyland_next > 0 AND hp.fantasyland),
        coalesce(sum(hp.royalties), 0), sum(hp.money)
-{PLAYER_ROWS} WHERE {{cond}}
+{rows} WHERE {cond}
 GROUP BY 1, 2, 3 ORDER BY 4 DESC, 2, 3, 1"""
 
 _SUMMARY_AGG = """
@@ -98,8 +98,9 @@ def summary(con: Any, filters: Filters) -> Summary:
     combined."""
     found = agg_where(con, filters)
     cond, params = found or where(filters)
-    groups = fetch_all(con, (_SUMMARY_AGG if found else _SUMMARY_ROWS).format(cond=cond),
-                       params)
+    sql = _SUMMARY_AGG.format(cond=cond) if found else _SUMMARY_ROWS.format(
+        rows=tagged_rows(con, filters), cond=cond)
+    groups = fetch_all(con, sql, params)
     n, _, _, set_, fouls, regular, entries, fl_hands, stays, royalties = (
         sum(g[k] for g in groups) for k in range(3, 13))
     mixed = len({g[2] == RACE for g in groups}) > 1
@@ -162,11 +163,14 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
     if found is not None and curve.group_hands(con, *found) > grouped_from:
         return curve.frame(con, filters, *found, max_points)
     cond, params = where(filters)
+    rows_from = tagged_rows(con, filters)
+    summed = rows_from != PLAYER_ROWS  # agg_tagged: the seat's pairs summed in its rows
+    pair_sums = ", hp.pair_royalties, hp.pair_rows" if summed else ""
     mine = fetch_all_numpy(con, f"""
         SELECT hp.hand_key, coalesce(epoch_us(hp.played_at), {NULL_TIME_FIRST}) AS t,
                hp.seat, hp.points, hp.fantasyland, hp.scoring = '{RACE}' AS race,
-               coalesce(hp.utc_offset, {NO_OFFSET}) AS utc_offset
-        {PLAYER_ROWS} WHERE {cond}""", params)
+               coalesce(hp.utc_offset, {NO_OFFSET}) AS utc_offset {pair_sums}
+        {rows_from} WHERE {cond}""", params)
     race = np.asarray(mine["race"], dtype=bool)
     if race.any() and not race.all():  # race points are not added to other points
         mine = {name: np.asarray(values)[~race] for name, values in mine.items()}
@@ -174,8 +178,7 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
     if count == 0:
         return pd.DataFrame(columns=CURVE_COLUMNS)
     order = np.lexsort((mine["hand_key"], mine["t"]))
-    seat_key = mine["hand_key"].astype(np.int64) * 8 + mine["seat"]
-    royalties, rows = _per_hand(seat_key, _pairs(con, filters))
+    royalties, rows = _seat_pairs(con, filters, mine, summed)
     points = np.asarray(mine["points"], dtype=float)[order]
     fl = np.asarray(mine["fantasyland"], dtype=bool)[order]
     lines = {"total": np.cumsum(points), "without_fl": np.cumsum(np.where(fl, 0.0, points)),
@@ -194,6 +197,18 @@ def cumulative(con: Any, filters: Filters, max_points: int = GRAPH_POINTS,
         "points": points[keep],
         **{name: line[keep] for name, line in lines.items()},
     })
+
+
+def _seat_pairs(con: Any, filters: Filters, mine: dict[str, np.ndarray], summed: bool
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The net royalties and the row points with bonuses of each of ``mine``'s rows (its
+    seat's ``pairs``): ``mine``'s own ``pair_royalties`` and ``pair_rows`` when ``summed`` (read
+    from ``agg_tagged``, which holds them summed), else from the pairs (:func:`_pairs`)."""
+    if summed:
+        return (np.asarray(mine["pair_royalties"], dtype=float),
+                np.asarray(mine["pair_rows"], dtype=float))
+    seat_key = np.asarray(mine["hand_key"]).astype(np.int64) * 8 + mine["seat"]
+    return _per_hand(seat_key, _pairs(con, filters))
 
 
 def _pairs(con: Any, filters: Filters) -> dict[str, np.ndarray]:

@@ -98,8 +98,8 @@ class ProcessCpu:
                 self.known.add(pid)
             if pid in self.known:
                 self.cpu[pid] = (int(fields[11]) + int(fields[12])) / self.tick
-                self.kind.setdefault(pid, _kind(stat[stat.index("(") + 1:stat.rindex(")")],
-                                                command.decode(errors="replace")))
+                self.kind[pid] = _kind(stat[stat.index("(") + 1:stat.rindex(")")],
+                                       command.decode(errors="replace"))  # after an exec too
 
     def by_kind(self) -> dict[str, float]:
         totals: dict[str, float] = defaultdict(float)
@@ -111,16 +111,20 @@ class ProcessCpu:
 
 
 def _kind(name: str, command: str) -> str:
-    """What a process of the run is, from its name and command line."""
-    if "python" not in name and not command.startswith(("/", "python")):
+    """What a process of the run is, from its name and command line: ``java``,
+    ``chromium-headle`` (the kernel keeps 15 characters) and the like by name; a Python by
+    what it runs (``ofc`` commands and servers run as ``ofc``, by their script's name)."""
+    if name == "ofc":
+        return "ofc dashboard" if " dashboard" in command else "ofc commands"
+    if "python" not in name:
         return name
     for marker, kind in (("execnet", "pytest workers"), (" -c ", "pytest workers"),
                          ("pyspark.daemon", "Spark's Python workers"),
-                         ("dashboard", "ofc dashboard"), ("streamlit", "ofc dashboard"),
-                         ("-m pytest", "pytest"), ("ofc", "ofc commands")):
+                         ("streamlit", "ofc dashboard"), ("-m pytest", "pytest"),
+                         ("ofc_cli", "ofc commands")):
         if marker in command:
             return kind
-    return "python (other)" if "python" in name else name
+    return "python (other)"
 
 
 LONG_GROUPS = ("spark", "browser", "browser-writable")

@@ -382,13 +382,15 @@ def refresh_tags(con: duckdb.DuckDBPyConnection, source: str, hand_id: str) -> N
                     [source, hand_id] * select.count("{rows}"))
 
 
-def _span(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[int, int | None, int | None]:
-    """``(count, least, greatest)`` of the one-column relation ``sql`` (NULLs not counted
-    in the bounds)."""
-    row = con.execute(f"SELECT count(*), min(v), max(v) FROM ({sql}) AS s(v)").fetchone()
+def _span(con: duckdb.DuckDBPyConnection, sql: str
+          ) -> tuple[int, bool, int | None, int | None]:
+    """``(count, any NULL, least, greatest)`` of the one-column relation ``sql`` (NULLs not
+    counted in the bounds)."""
+    row = con.execute(
+        f"SELECT count(*), count(*) > count(v), min(v), max(v) FROM ({sql}) AS s(v)").fetchone()
     assert row is not None
-    return int(row[0]), None if row[1] is None else int(row[1]), \
-        None if row[2] is None else int(row[2])
+    return int(row[0]), bool(row[1]), None if row[2] is None else int(row[2]), \
+        None if row[3] is None else int(row[3])
 
 
 def _between(column: str, lo: int | None, hi: int | None, nulls: bool) -> str:
@@ -439,10 +441,9 @@ def refresh(con: duckdb.DuckDBPyConnection) -> int:
         return 0
     _dirty_table(con)
     marked = f"SELECT DISTINCT * FROM {DIRTY}"
-    count, lo, hi = _span(con, f"SELECT hour FROM ({marked})")
+    count, nulls, lo, hi = _span(con, f"SELECT hour FROM ({marked})")
     if count == 0:
         return 0
-    nulls = _span(con, f"SELECT 1 FROM {DIRTY} WHERE hour IS NULL LIMIT 1")[0] > 0
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE {_KEYS} AS
         SELECT h.hand_key FROM hands h
@@ -450,7 +451,7 @@ def refresh(con: duckdb.DuckDBPyConnection) -> int:
              ON d.session_id IS NOT DISTINCT FROM h.session_id
             AND d.hour IS NOT DISTINCT FROM epoch_us(h.played_at) // {HOUR_US}
         WHERE {_played_within(lo, hi, nulls)}""")
-    kept, first, last = _span(con, f"SELECT hand_key FROM {_KEYS}")
+    kept, _, first, last = _span(con, f"SELECT hand_key FROM {_KEYS}")
     for name, (select, key) in AGGREGATES.items():
         con.execute(f"""
             DELETE FROM {name} WHERE {_between("hour", lo, hi, nulls)} AND EXISTS (

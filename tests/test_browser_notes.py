@@ -15,7 +15,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.helpers.browser import Dashboard, open_page, wait_run_over
+from tests.helpers.browser import Dashboard, open_page
 
 TAG = "Check river ✓"
 NOTE = "<b>not bold</b> gave up a flush draw"
@@ -61,10 +61,9 @@ def choose_tag(page: Page, tag: str) -> None:
         has_text="Tag").first
     option = page.get_by_role("option", name=tag)
     for _ in range(6):
-        wait_run_over(page)  # a run still drawing closes the list it opened
         box.click()
         try:
-            option.wait_for(timeout=3_000)
+            option.wait_for(timeout=10_000)
             break
         except Exception:  # noqa: BLE001 (Playwright's timeout: the list closed; open it again)
             page.keyboard.press("Escape")

@@ -2,14 +2,16 @@
 data, and what other tests wrote): add it on the Import page, drop a log into it while the page
 is open, and see its hands appear on the page's status line (the server's watcher imports it in
 the background; the status redraws itself) and on the Overview's hand count, within a bounded
-time. Then ``ofc import --watch`` beside the running dashboard watches another folder: its
-import shows on the page, no file is imported twice by the two watchers, and SIGTERM stops the
-command (exit 0). (That SIGTERM also stops a dashboard that watches folders, its database left
+time. Then ``ofc import --watch`` beside the running dashboard watches another folder: the
+file it holds at the start is the command's import and shows on the page; a file dropped while
+both watch it (either watcher may take it) is imported once; SIGTERM stops the command (exit
+0). (That SIGTERM also stops a dashboard that watches folders, its database left
 unlocked, is ``tests/test_dashboard_signals.py``'s.) Screenshots are saved under the test's
 ``tmp_path``."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
@@ -52,7 +54,8 @@ def test_a_file_dropped_into_a_watched_folder_shows_up(
                                "GROUP BY path ORDER BY path", [f"{tmp_path}%"]).fetchall()
     finally:
         con.close()
-    assert [Path(p).name for p, _ in per_file] == ["from-cli.jsonl", "session.jsonl"]
+    assert [Path(p).name for p, _ in per_file] == ["dropped.jsonl", "from-cli.jsonl",
+                                                    "session.jsonl"]
     assert all(n == 1 for _, n in per_file), per_file  # neither watcher imported it twice
 
 
@@ -95,22 +98,31 @@ def _watch_on_the_page(page, server: str, tmp_path: Path) -> None:  # type: igno
 
 def _watch_from_the_command_line(page, server: str, db: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
                                  ofc_script: str) -> None:
+    """The command imports what its folder holds when it starts (a file no other watcher can
+    know of yet: the folder is registered by the command itself), then a file dropped while
+    both watch it. The dashboard's page runs give its watcher the store's list, so it watches
+    the command's folder too and either of the two may import the dropped file: exactly one
+    does (checked by the caller)."""
     from playwright.sync_api import expect
 
     folder = tmp_path / "cli"
     folder.mkdir()
+    _log(folder / "from-cli.jsonl", "cli-watch", 4)
+    settled = time.time() - 60  # older than the watcher's settling time: read at the start
+    os.utime(folder / "from-cli.jsonl", (settled, settled))
     out, err = tmp_path / "watch-out.txt", tmp_path / "watch-err.txt"
     with out.open("w") as o, err.open("w") as e:
         cli = subprocess.Popen([ofc_script, "import", "--watch", str(folder), "--db", str(db),
                                 "--interval", "0.5"], stdout=o, stderr=e, env=server_env())
     try:
-        wait_until("the command watching", lambda: "watching 1 folder" in err.read_text())
-        _log(folder / "from-cli.jsonl", "cli-watch", 4)
         wait_until("the command's import", lambda: "from-cli.jsonl" in out.read_text())
         page.goto(f"{server}/import")
         expect(page.get_by_text(str(folder.resolve()), exact=True)).to_be_visible(
             timeout=60_000)  # the command's folder, listed by the dashboard
         expect(page.get_by_text("1 file · 4 hands · no errors")).to_be_visible()
+        _log(folder / "dropped.jsonl", "cli-drop", 3)  # both watchers watch the folder now
+        expect(page.get_by_text("2 files · 7 hands · no errors")).to_be_visible(
+            timeout=BOUND_SECONDS * 1000)
         no_errors(page)
         cli.send_signal(signal.SIGTERM)
         assert cli.wait(timeout=30) == 0
@@ -118,5 +130,6 @@ def _watch_from_the_command_line(page, server: str, db: Path, tmp_path: Path,  #
         if cli.poll() is None:
             cli.kill()
             cli.wait()
+    assert "watching 1 folder" in err.read_text()
     assert "Traceback" not in err.read_text()
     assert "4 hands, 4 stored" in out.read_text()

@@ -15,10 +15,13 @@ its worker processes; peak RSS of the process and of its largest worker), altern
 ``--rounds`` rounds (order swapped every round), and DuckDB's own ``read_json`` of the same
 files into a table (parse and store only: no checks, scoring or hand tables) runs in each
 round as the floor. The JSON then gives each side's median, the speed-up (wall and CPU) and
-the ratio to ``read_json``. The environment is passed on: ``OFC_IMPORT_WORKERS=1`` gives the
-import its worker process (``ingest/import_pool.py``; code before it ignores the variable).
+the ratio to ``read_json``. The environment is passed on: on two cores or more the import
+has a worker process by default (``ingest/import_pool.py``), ``OFC_IMPORT_WORKERS=0`` takes it
+away (code before it ignores the variable). ``--also-env NAME=VALUE`` adds a third side in
+the same rounds, the code now with that variable set:
 
-    OFC_IMPORT_WORKERS=1 python benchmarks/bench_import.py --hands 200000 --baseline a93ff5f
+    python benchmarks/bench_import.py --hands 1000000 --baseline b7463e1 --rounds 1 \
+        --also-env OFC_IMPORT_WORKERS=0
 """
 
 from __future__ import annotations
@@ -114,6 +117,7 @@ def peak_rss_mb() -> float:
 
 CHILD = """
 import json, os, resource, sys, time
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
 t = time.perf_counter()
 if sys.argv[1] == "read_json":
     import duckdb
@@ -124,7 +128,10 @@ if sys.argv[1] == "read_json":
     hands = con.execute("SELECT count(*) FROM raw").fetchone()[0]
     con.close()
 else:
-    from ingest.api import import_paths
+    try:
+        from ingest.api import import_paths
+    except ImportError:  # code before ingest.api (b7463e1, the issue's filing)
+        from ingest.importer import import_paths
     hands = import_paths([sys.argv[2]], sys.argv[3]).stored
 wall = time.perf_counter() - t
 me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -132,13 +139,17 @@ print(json.dumps({"hands": hands, "seconds": wall,
                   "cpu_seconds": me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime,
                   "peak_rss_mb": me.ru_maxrss / 1024, "worker_peak_rss_mb": kids.ru_maxrss / 1024}))
 """
-"""One measured run in its own process: ``CHILD MODE LOGS DB`` (``import`` or ``read_json``)."""
+"""One measured run in its own process: ``CHILD MODE LOGS DB`` (``import`` or
+``read_json``). An editable install's finder is dropped first, so the code is
+``PYTHONPATH``'s alone (a module the baseline lacks is not found in the installed tree)."""
 
 
-def run_child(mode: str, code: Path | None, logs: Path, db: Path) -> dict[str, float]:
-    """One run of :data:`CHILD` (the import with the code at ``code``); its JSON (it runs at
-    the niceness of the benchmark: `nice -n 10 python benchmarks/bench_import.py ...`)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+def run_child(mode: str, code: Path | None, logs: Path, db: Path,
+              extra_env: dict[str, str] | None = None) -> dict[str, float]:
+    """One run of :data:`CHILD` (the import with the code at ``code``, ``extra_env`` added to
+    the environment); its JSON (it runs at the niceness of the benchmark: `nice -n 10 python
+    benchmarks/bench_import.py ...`)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | (extra_env or {})
     if code is not None:
         env["PYTHONPATH"] = str(code)
     for stale in (db, db.with_name(db.name + ".wal")):
@@ -166,15 +177,19 @@ def _median(runs: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in runs)
 
 
-def compare(rev: str, rounds: int, logs: Path, work: Path) -> dict[str, object]:
-    """``rounds`` alternating runs of the code now and of ``rev``, and ``read_json``."""
-    code = {"now": ROOT, "before": baseline_code(rev, work)}
-    runs: dict[str, list[dict[str, float]]] = {"now": [], "before": [], "read_json": []}
+def compare(rev: str, rounds: int, logs: Path, work: Path,
+            also: dict[str, str] | None = None) -> dict[str, object]:
+    """``rounds`` alternating runs of the code now and of ``rev``, and ``read_json``; with
+    ``also`` (environment variables), a third side ``now+env``: the code now with them."""
+    code = {"now": ROOT, "now+env": ROOT, "before": baseline_code(rev, work)}
+    sides = ["now", "before", *(["now+env"] if also else [])]
+    runs: dict[str, list[dict[str, float]]] = {side: [] for side in [*sides, "read_json"]}
     for n in range(rounds):
-        order = ["now", "before"] if n % 2 == 0 else ["before", "now"]
+        order = sides if n % 2 == 0 else sides[::-1]
         for side in [*order, "read_json"]:
             mode = "read_json" if side == "read_json" else "import"
-            result = run_child(mode, code.get(side), logs, work / "bench.duckdb")
+            result = run_child(mode, code.get(side), logs, work / "bench.duckdb",
+                               also if side == "now+env" else None)
             runs[side].append(result)
             print(f"round {n + 1} {side}: {result['hands'] / result['seconds']:,.0f} hands/s "
                   f"({result['seconds']:.1f} s, {result['cpu_seconds']:.1f} s CPU, load "
@@ -190,8 +205,10 @@ def compare(rev: str, rounds: int, logs: Path, work: Path) -> dict[str, object]:
         "cpu_hands_per_s": {k: round(v) for k, v in cpu.items()},
         "speedup_wall": round(rate["now"] / rate["before"], 2),
         "speedup_cpu": round(cpu["now"] / cpu["before"], 2),
-        "ratio_to_read_json": {"now": round(rate["now"] / rate["read_json"], 3),
-                               "before": round(rate["before"] / rate["read_json"], 3)},
+        **({"env": also, "speedup_wall_env": round(rate["now+env"] / rate["before"], 2),
+            "speedup_cpu_env": round(cpu["now+env"] / cpu["before"], 2)} if also else {}),
+        "ratio_to_read_json": {side: round(rate[side] / rate["read_json"], 3)
+                               for side in sides},
         "peak_rss_mb": {k: round(max(r["peak_rss_mb"] + r["worker_peak_rss_mb"] for r in got))
                         for k, got in runs.items()},
         "load_average": [round(x, 1) for x in os.getloadavg()],
@@ -207,6 +224,9 @@ def main() -> int:
     parser.add_argument("--baseline", metavar="REV", default=None,
                         help="compare with the code of this commit (alternating runs)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of --baseline (2)")
+    parser.add_argument("--also-env", metavar="NAME=VALUE", action="append", default=[],
+                        help="with --baseline: a third side, the code now with this variable "
+                             "set (e.g. OFC_IMPORT_WORKERS=0)")
     args = parser.parse_args()
 
     from ingest.api import import_paths
@@ -222,7 +242,8 @@ def main() -> int:
         print(f"generated {args.hands:,} hands ({size / 1e6:,.0f} MB) in {t1 - t0:.1f} s",
               file=sys.stderr)
         if args.baseline:
-            result = compare(args.baseline, args.rounds, logs, work)
+            also = dict(item.split("=", 1) for item in args.also_env)
+            result = compare(args.baseline, args.rounds, logs, work, also or None)
             print(json.dumps({**result, "megabytes": round(size / 1e6, 1)}))
             return 0
         cpu = cpu_seconds()

@@ -15,15 +15,25 @@ same checks, messages and rows, nothing lost.
 The pool starts only once an import has read :data:`POOL_AFTER_BYTES` (starting worker
 processes costs about a second of CPU: small imports, the watcher, the dashboard's uploads
 never pay it), and keeps :data:`AHEAD` files in flight per worker. Files are stored in their
-order, one transaction each, as before. ``$OFC_IMPORT_WORKERS`` sets the number of workers;
-the default is none (``0``): measured on this 2-core machine under the other sessions' load
-(100,000 hands, docs/benchmarks.md) one worker gave 0.88 times the hands/s of the code before
-and 11% more CPU, so it is opt-in until measured faster on a quiet machine.
+order, one transaction each, as before.
 
->>> workers({"OFC_IMPORT_WORKERS": "0"})
+How many workers: ``$OFC_IMPORT_WORKERS`` when set; else the caller's default.
+:func:`ingest.pipeline.import_paths` (``ofc import``, a command of its own) gives one worker on
+a machine of two cores or more (:func:`default_workers`): measured at 1,000,000 hands on this
+2-core machine, quiet, 5,536 -> 8,716 hands/s (1.57 times; 211 -> 183 CPU s), DuckDB then held
+to :data:`~ingest.pipeline.POOL_MEMORY_LIMIT` so that the two processes stay under 2 GB
+(docs/scale.md). The dashboard's uploads, the demo and the folder watcher run inside a server
+and start no process (default ``0``); with the second core busy with other work the worker
+does not pay (0.88 times at 100,000 hands, load 3-4): ``OFC_IMPORT_WORKERS=0`` turns it off.
+
+>>> workers(0, {"OFC_IMPORT_WORKERS": "0"})
 0
->>> workers({"OFC_IMPORT_WORKERS": "3"})
+>>> workers(0, {"OFC_IMPORT_WORKERS": "3"})
 3
+>>> workers(1, {})
+1
+>>> default_workers(cores=1), default_workers(cores=2), default_workers(cores=16)
+(0, 1, 1)
 """
 
 from __future__ import annotations
@@ -52,13 +62,21 @@ AHEAD = 2
 """Files handed to the pool per worker before their turn to be stored."""
 
 
-def workers(env: Mapping[str, str] | None = None) -> int:
-    """How many worker processes an import uses (``$OFC_IMPORT_WORKERS``, else none; ``1``
-    or more on a machine with cores to spare)."""
+def workers(default: int, env: Mapping[str, str] | None = None) -> int:
+    """How many worker processes an import uses: ``$OFC_IMPORT_WORKERS`` if set to a number,
+    else ``default``."""
     value = (os.environ if env is None else env).get(WORKERS_ENV)
     if value is not None and value.strip().isdigit():
         return int(value)
-    return 0
+    return default
+
+
+def default_workers(cores: int | None = None) -> int:
+    """One worker on a machine of two cores or more, none on one core. One is all a single
+    writer can use: with a worker reading, this process's storing is the longer side (about
+    105 of 183 µs of CPU a hand at a million hands, docs/scale.md)."""
+    found = (os.cpu_count() or 1) if cores is None else cores
+    return 1 if found >= 2 else 0
 
 
 @dataclass(frozen=True)
@@ -144,9 +162,10 @@ class Pool:
 
 
 @contextmanager
-def pool() -> Iterator[Pool]:
-    """A :class:`Pool` of :func:`workers` processes for one import, shut down after it."""
-    found = Pool(workers())
+def pool(count: int) -> Iterator[Pool]:
+    """A :class:`Pool` of ``count`` processes for one import (started once it has read
+    :data:`POOL_AFTER_BYTES`), shut down after it."""
+    found = Pool(count)
     try:
         yield found
     finally:

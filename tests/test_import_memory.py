@@ -1,6 +1,7 @@
 """``import_paths`` holds DuckDB's memory to ``IMPORT_MEMORY_LIMIT`` while it imports (its
 default, most of the machine's memory, let the buffers grow with the store: 2.3 GB at a
-million hands) and gives the setting back afterwards."""
+million hands), to ``POOL_MEMORY_LIMIT`` when a worker process reads the files (the two
+processes together under 2 GB), and gives the setting back afterwards."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pytest
 
-from ingest import pipeline
+from ingest import import_pool, pipeline
 from ingest.api import import_paths
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo" / "turbo.Hero.jsonl"
@@ -21,8 +23,11 @@ def _limit(con: duckdb.DuckDBPyConnection) -> str:
     return str(row[0])
 
 
-def test_the_import_runs_under_its_memory_limit_and_restores_it(tmp_path: Path,
-                                                                monkeypatch: Any) -> None:
+@pytest.mark.parametrize(("workers", "limit"), [("0", pipeline.IMPORT_MEMORY_LIMIT),
+                                               ("1", pipeline.POOL_MEMORY_LIMIT)])
+def test_the_import_runs_under_its_memory_limit_and_restores_it(
+        tmp_path: Path, monkeypatch: Any, workers: str, limit: str) -> None:
+    monkeypatch.setenv(import_pool.WORKERS_ENV, workers)
     seen: list[str] = []
     real = pipeline.import_disk_files
 
@@ -33,7 +38,7 @@ def test_the_import_runs_under_its_memory_limit_and_restores_it(tmp_path: Path,
     monkeypatch.setattr(pipeline, "import_disk_files", spy)
     expected = duckdb.connect()
     default = _limit(expected)
-    expected.execute(f"SET memory_limit = '{pipeline.IMPORT_MEMORY_LIMIT}'")
+    expected.execute(f"SET memory_limit = '{limit}'")
     db = tmp_path / "s.duckdb"
     holder = duckdb.connect(str(db))  # another connection to the same database, open throughout
     try:

@@ -89,3 +89,34 @@ def test_a_worker_that_fails_leaves_the_file_to_this_process() -> None:
     nothing: Future[import_pool.Shipped | None] = Future()
     nothing.set_result(None)
     assert pipeline._from_worker(nothing, "x.jsonl", b"{}", "0" * 64) is None
+
+
+@pytest.mark.parametrize(("cores", "env", "expected"), [
+    (2, None, 1), (8, None, 1), (1, None, 0), (2, "0", 0), (1, "2", 2)])
+def test_import_paths_takes_a_worker_on_two_cores_unless_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cores: int, env: str | None,
+        expected: int) -> None:
+    """``ofc import`` (``import_paths``) starts a worker by default on two cores or more;
+    ``$OFC_IMPORT_WORKERS`` overrides it; the dashboard's uploads and the watcher
+    (``import_files``, ``import_disk_files`` on their own) start none unless told."""
+    monkeypatch.setattr(import_pool.os, "cpu_count", lambda: cores)
+    if env is None:
+        monkeypatch.delenv(import_pool.WORKERS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(import_pool.WORKERS_ENV, env)
+    counts: list[int] = []
+    real = import_pool.pool
+
+    def spy(count: int):  # type: ignore[no-untyped-def]
+        counts.append(count)
+        return real(count)
+
+    monkeypatch.setattr(import_pool, "pool", spy)
+    import_paths([DEMO / "turbo.Hero.jsonl"], tmp_path / "s.duckdb")
+    con = store.connect(tmp_path / "s.duckdb")
+    try:
+        pipeline.import_files([("up.jsonl", (DEMO / "regular.Hero.jsonl").read_bytes())], con)
+        pipeline.import_disk_files([DEMO / "regular.Hero.jsonl"], con)
+    finally:
+        con.close()
+    assert counts == [expected, 0 if env is None else int(env), 0 if env is None else int(env)]

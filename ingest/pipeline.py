@@ -84,12 +84,11 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
     meanwhile (the connection is this call's own, not a dashboard's). Raises
     :class:`ingest.store.StoreBusy` / :class:`ingest.store.StoreError` for database problems;
     everything about the logs is in the report. An older store is upgraded first
-    (:func:`ingest.upgrade.upgrade`). On a machine of two cores or more a worker process reads
-    the files while this one stores them (:mod:`ingest.import_pool`; ``$OFC_IMPORT_WORKERS``
-    sets how many), DuckDB then held to :data:`POOL_MEMORY_LIMIT`."""
+    (:func:`ingest.upgrade.upgrade`). On two cores or more a worker process reads the files
+    while this one stores them (:mod:`ingest.import_pool`, its own memory limit)."""
     files = list(iter_log_files(paths))
     workers = import_pool.workers(import_pool.default_workers())
-    limit = POOL_MEMORY_LIMIT if workers else IMPORT_MEMORY_LIMIT
+    limit = import_pool.MEMORY_LIMIT if workers else IMPORT_MEMORY_LIMIT
     con = store.connect(db, wait_seconds=wait_seconds)
     try:
         upgrade(con, db)
@@ -100,18 +99,17 @@ def import_paths(paths: Iterable[str | Path], db: str | Path | None = None, *,
 
 
 def import_disk_files(files: Iterable[Path], con: duckdb.DuckDBPyConnection, *,
-                      progress: Progress | None = None, workers: int | None = None,
-                      ) -> ImportReport:
+                      progress: Progress | None = None, workers: int = -1) -> ImportReport:
     """Import files on disk (not folders; a zip is unpacked into its members) through an open
     connection, one transaction per file (:func:`import_paths` after opening the store; the
     folder watcher, :mod:`ingest.watch`). Without ``progress``, ``files`` is taken one file at
-    a time as the import goes (the watcher stops giving files when its time is up).
-    ``workers``: worker processes (default: ``$OFC_IMPORT_WORKERS``, else none)."""
+    a time as the import goes (the watcher stops giving files when its time is up). ``workers``
+    processes read them (``-1``: ``$OFC_IMPORT_WORKERS``, else none)."""
     total = 0
     if progress is not None:
         files = list(files)
         total = sum(_size(p) for p in files)
-    count = import_pool.workers(0) if workers is None else workers
+    count = import_pool.workers(0) if workers < 0 else workers
     return _import(_path_items(files), con, progress, total, count)
 
 
@@ -277,16 +275,10 @@ CHECKPOINT_THRESHOLD = "256MB"
 """DuckDB's ``checkpoint_threshold`` while importing (its default, 16MB, checkpoints after
 almost every file, and each checkpoint compresses the tables' last row groups again)."""
 
-
 IMPORT_MEMORY_LIMIT = "1GB"
 """DuckDB's ``memory_limit`` during :func:`import_paths` (its default, 80% of the machine's
 memory, let its buffers hold the growing store: peak RSS 2.3 GB at a million hands; with 1GB,
 1.8 GB and no more CPU, docs/scale.md)."""
-
-POOL_MEMORY_LIMIT = "512MB"
-"""DuckDB's ``memory_limit`` during :func:`import_paths` with a worker process: at a million
-hands, this process 1,320 MB and the worker 545 MB at their peaks (with 1GB: 1,770 and 545,
-over 2 GB), in the same time (113.9 against 112.1 s; docs/scale.md)."""
 
 
 @contextmanager

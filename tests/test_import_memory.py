@@ -1,6 +1,6 @@
 """``import_paths`` holds DuckDB's memory to ``IMPORT_MEMORY_LIMIT`` while it imports (its
 default, most of the machine's memory, let the buffers grow with the store: 2.3 GB at a
-million hands), to ``POOL_MEMORY_LIMIT`` when a worker process reads the files (the two
+million hands), to ``import_pool.MEMORY_LIMIT`` when a worker process reads the files (the two
 processes together under 2 GB), and gives the setting back afterwards."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def _limit(con: duckdb.DuckDBPyConnection) -> str:
 
 
 @pytest.mark.parametrize(("workers", "limit"), [("0", pipeline.IMPORT_MEMORY_LIMIT),
-                                               ("1", pipeline.POOL_MEMORY_LIMIT)])
+                                               ("1", import_pool.MEMORY_LIMIT)])
 def test_the_import_runs_under_its_memory_limit_and_restores_it(
         tmp_path: Path, monkeypatch: Any, workers: str, limit: str) -> None:
     monkeypatch.setenv(import_pool.WORKERS_ENV, workers)

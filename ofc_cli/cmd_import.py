@@ -10,6 +10,9 @@ royalties, Fantasyland), every hand that differs listed with what differs. Impor
 hands already stored are reported as duplicates (or *merged* when this log shows cards the
 stored one hid). Exit status: 0, or 1 if any hand was rejected or a file could not be read, or
 2 if the database could not be used (e.g. the dashboard holds it).
+
+On a machine of two cores or more, once an import has read 16 MB, a second process reads the
+coming files while this one stores them (``$OFC_IMPORT_WORKERS``: how many; ``0``: none).
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from ofc_cli.terminal import Progress, clean_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("On two cores or more a big import reads its files in a second process "
+                     "($OFC_IMPORT_WORKERS sets how many; 0: none).")
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="log files, zips of them, or folders to search recursively")
     parser.add_argument("--watch", nargs="+", metavar="DIR", default=[],

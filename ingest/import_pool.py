@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -99,6 +101,23 @@ class Shipped:
         return next(f for f in registry() if f.name == self.fmt)
 
 
+PARENT_POLL_SECONDS = 1.0
+"""How often a worker looks whether the import that started it is still there."""
+
+
+def follow_parent(parent: int) -> None:
+    """A worker's initializer: end the worker once its import's process is gone (killed by
+    SIGTERM or SIGKILL, that process cannot shut its workers down, and a worker holds both
+    ends of its queue's pipe, so it would wait for work forever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="ofc-import-parent").start()
+
+
 def ship(name: str, data: bytes) -> Shipped | None:
     """In a worker: the file's tables when it takes the bulk path from end to end, else
     ``None`` (this process then reads it as usual)."""
@@ -151,7 +170,9 @@ class Pool:
         self.seen += size
         if self.executor is None and self.count and self.seen >= POOL_AFTER_BYTES:
             context = multiprocessing.get_context("spawn")  # never fork DuckDB's threads
-            self.executor = ProcessPoolExecutor(self.count, mp_context=context)
+            self.executor = ProcessPoolExecutor(self.count, mp_context=context,
+                                                initializer=follow_parent,
+                                                initargs=(os.getpid(),))
 
     def submit(self, name: str, data: bytes) -> Future[Shipped | None] | None:
         return None if self.executor is None else self.executor.submit(ship, name, data)

@@ -120,3 +120,46 @@ def test_import_paths_takes_a_worker_on_two_cores_unless_told(
     finally:
         con.close()
     assert counts == [expected, 0 if env is None else int(env), 0 if env is None else int(env)]
+
+
+def test_a_worker_ends_when_its_import_is_killed(tmp_path: Path) -> None:
+    """A worker whose import was killed (SIGKILL: no shutdown) ends within a few seconds
+    (:func:`import_pool.follow_parent`) instead of waiting for work forever."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pid_file = tmp_path / "worker.pid"
+    worker = ("import os, sys, time; from ingest import import_pool; "
+              "import_pool.follow_parent(os.getppid()); "
+              f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(600)")
+    parent = subprocess.Popen([sys.executable, "-c",
+                               f"import subprocess, sys, time; subprocess.Popen([sys.executable, "
+                               f"'-c', {worker!r}]); time.sleep(600)"],
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the worker did not start"
+            time.sleep(0.1)
+        child = int(pid_file.read_text())
+        os.kill(child, 0)  # alive while its parent is
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 10 * import_pool.PARENT_POLL_SECONDS
+        while True:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break  # gone (reaped by init)
+            with open(f"/proc/{child}/stat") as stat:
+                if stat.read().split(") ", 1)[1].startswith("Z"):
+                    break  # exited, not reaped yet
+            assert time.monotonic() < deadline, "the worker outlived its import"
+            time.sleep(0.1)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.helpers.browser import Dashboard, open_page
 
@@ -55,19 +56,22 @@ def expect_shown(box: Locator, note: str, tag: str) -> None:
 
 
 def choose_tag(page: Page, tag: str) -> None:
-    """Pick ``tag`` in the sidebar's Tag filter (opened again if the page, still drawing,
-    closed its list)."""
+    """Pick ``tag`` in the sidebar's Tag filter by the keyboard, as a user can: open the list,
+    type the tag, press Enter; again until the page's address carries the filter (a page
+    still drawing may close the list, or replace its options while a pointer would wait for
+    them to hold still: seen in fresh-clone CI runs)."""
     box = page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").filter(
         has_text="Tag").first
-    option = page.get_by_role("option", name=tag)
-    for _ in range(6):
-        box.click()
+    for _ in range(8):
+        box.click(timeout=WAIT)
+        page.keyboard.type(tag)
+        page.keyboard.press("Enter")
         try:
-            option.wait_for(timeout=10_000)
-            break
-        except Exception:  # noqa: BLE001 (Playwright's timeout: the list closed; open it again)
+            page.wait_for_url(re.compile(r"[?&]tag="), timeout=10_000)
+            return
+        except PlaywrightTimeout:
             page.keyboard.press("Escape")
-    option.click()
+    page.wait_for_url(re.compile(r"[?&]tag="), timeout=WAIT)
 
 
 def test_a_note_and_tag_saved_at_once_in_the_replayer_come_back_and_filter_the_hands(

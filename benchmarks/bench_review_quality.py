@@ -108,7 +108,8 @@ VARIANTS: dict[str, dict[str, bool]] = {"learned-ties": {"prior_ties": True}}
 learned value's favourite (``Precision.prior_ties``) instead of the rollouts' leader."""
 SCREEN_LOOKAHEAD, SCREEN_PRIOR, SCREEN_SAMPLES = 8, 4, 64
 REVIEW_SEED = 1000
-"""Decision i is reviewed with seed ``REVIEW_SEED + i`` (and again on another seed)."""
+"""Decision i is reviewed with seed ``REVIEW_SEED + i`` (and again with ``AGAIN_SEED + i``)."""
+AGAIN_SEED = 8919
 KINDS = (("first_five", (1,)), ("streets_2_3", (2, 3)))
 
 
@@ -235,7 +236,7 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
             mine = replace(precision, **VARIANTS.get(name, {}))
             reviews[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=REVIEW_SEED + i,
                                      precision=mine)
-            again[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=8919 + i,
+            again[name] = evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=AGAIN_SEED + i,
                                    precision=mine)
             cpu[name] += time.process_time() - start
         start = time.process_time()

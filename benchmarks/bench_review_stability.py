@@ -4,7 +4,7 @@ is found again in >= 85% of first fives").
 
 The first fives of ``bench_review_quality``'s seeded session (``--seed``, ``--hands``; its
 draw of ``2 * --decisions`` decisions, the first fives among them, at most ``--decisions``)
-are each reviewed twice, on seeds ``1000 + i`` and ``8919 + i`` (as that benchmark does), by
+are each reviewed twice, on that benchmark's two seeds (``REVIEW_SEED + i``, ``AGAIN_SEED + i``), by
 the learned policy at every setting of ``--settings``: ``PRECISION:MAX_ROLLOUTS`` pairs, the
 default first (``0.5:768``; halving the precision asks about four times the rollouts). For each
 setting it prints the share of first fives with the same best on both seeds and the CPU
@@ -35,12 +35,11 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_review_quality import POLICIES, REVIEW_SEED, decisions  # noqa: E402
+from bench_review_quality import AGAIN_SEED, POLICIES, REVIEW_SEED, decisions  # noqa: E402
 
 from ofc_core.play.placements import same_placement  # noqa: E402
 from ofc_core.play.review import DEFAULT_PRECISION, Precision, evaluate  # noqa: E402
 
-AGAIN_SEED = 8919
 FIRST_FIVES_PER_1000_HANDS = 1000
 """Hero's first five: one a hand (a Fantasyland hand has none; counted as one: an upper bound)."""
 

@@ -6,7 +6,12 @@ before."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -125,12 +130,6 @@ def test_import_paths_takes_a_worker_on_two_cores_unless_told(
 def test_a_worker_ends_when_its_import_is_killed(tmp_path: Path) -> None:
     """A worker whose import was killed (SIGKILL: no shutdown) ends within a few seconds
     (:func:`import_pool.follow_parent`) instead of waiting for work forever."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     pid_file = tmp_path / "worker.pid"
     worker = ("import os, sys, time; from ingest import import_pool; "
               "import_pool.follow_parent(os.getppid()); "

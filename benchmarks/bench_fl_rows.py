@@ -6,8 +6,9 @@ solver (:func:`ofc_core.play.fl_solver.solve_fantasyland`) sets each hand three 
 worth its measured value (the default, what the review compares a set with), worth nothing
 (royalties only) and worth twice as much. Each set is valued by the solver's objective
 (royalties plus the stay, against each opponent:
-:func:`ofc_core.play.fl_rows.fantasyland_set_value`) and by its rows (:func:`ofc_core.play.fl_rows.set_by_rows`: plus the expected points of its rows
-and scoops against the learned value's pool, and the royalties' net). Printed:
+:func:`ofc_core.play.fl_rows.fantasyland_set_value`) and by its rows
+(:func:`ofc_core.play.fl_rows.set_by_rows`: plus the expected points of its rows and scoops
+against the learned value's pool, and the royalties' net). Printed:
 
 - ``rows_part``: the value by rows minus the objective, for the default set (mean, standard
   error, 10th and 90th percentiles): what the objective leaves out;

@@ -11,7 +11,15 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.queries.common import PLAYER_ROWS, RACE, Filters, fetch_all, fetch_df, where
+from dashboard.queries.common import (
+    PLAYER_HANDS,
+    PLAYER_ROWS,
+    RACE,
+    Filters,
+    fetch_all,
+    fetch_df,
+    where,
+)
 from ofc_core.play import reviewable
 
 DECISIONS = ("FROM decisions d JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id "
@@ -183,6 +191,32 @@ def unreviewed(con: Any, filters: Filters) -> pd.DataFrame:
         FROM every e LEFT JOIN reviewed r ON r.code IS NOT DISTINCT FROM e.code
         WHERE e.n > coalesce(r.n, 0)
         ORDER BY 2 DESC, 1""", [*params, *params, texts, NOT_KNOWN])
+
+
+def to_review(con: Any, filters: Filters, version: str) -> pd.DataFrame:
+    """``source, hand_id, player``: the chosen player's hands in these filters that a review
+    can value (no stored reason not to) with no decision of this ``version`` yet, oldest
+    first: what the page's "Review" button sends to the review job."""
+    cond, params = where(filters)
+    return fetch_df(con, f"""
+        SELECT h.source, h.hand_id, hp.player {PLAYER_HANDS}
+        WHERE {cond} AND coalesce(hp.review_reason, 0) = 0
+          AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.source = h.source
+                          AND d.hand_id = h.hand_id AND d.player = hp.player
+                          AND d.version = ?)
+        ORDER BY h.played_at NULLS FIRST, h.hand_key""", [*params, version])
+
+
+def stale(con: Any, filters: Filters, version: str) -> int:
+    """Hands in these filters whose decisions were reviewed by an older version of the review
+    only (reviewed again by the next review)."""
+    cond, params = where(filters)
+    row = fetch_all(con, f"""
+        SELECT count(DISTINCT h.hand_key) {DECISIONS} WHERE {cond}
+          AND NOT EXISTS (SELECT 1 FROM decisions n WHERE n.source = d.source
+                          AND n.hand_id = d.hand_id AND n.player = d.player
+                          AND n.version = ?)""", [*params, version])
+    return int(row[0][0])
 
 
 def at_street(con: Any, hand_key: int, street: int) -> pd.DataFrame:

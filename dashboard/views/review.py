@@ -12,10 +12,12 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, timefmt, widgets
-from dashboard.cards import board_html, cards_html, placement_words, pretty
+from dashboard import db, filters, reviewing, timefmt, widgets
+from dashboard.cards import board_html, cards_html, md_text, placement_words, pretty
 from dashboard.queries import review as q
+from dashboard.queries.common import shown_players
 from ofc_core.board import Board, parse_compact_row
+from ofc_core.play.review import REVIEW_VERSION
 
 DRAWN = 5  # costliest decisions drawn as cards (the table lists more); no docstring: a bare
 # string at the top level of a page is drawn by Streamlit's magic
@@ -246,15 +248,48 @@ def unreviewed_text(frame: pd.DataFrame) -> str | None:
     return f"Not reviewed: {total:,} hand{'s' if total != 1 else ''} ({parts})."
 
 
+def review_controls(current: Any) -> None:
+    """The button that reviews the chosen player's hands in the filters not reviewed by this
+    version (in a process of its own), the precision, the job's progress and the auto-review
+    setting (dashboard.reviewing)."""
+    if db.read_only():
+        return
+    todo = db.query(q.to_review, current, REVIEW_VERSION)
+    stale = db.query(q.stale, current, REVIEW_VERSION)
+    who = shown_players(current)
+    if not reviewing.running():
+        left, middle, right = st.columns([3, 2, 3], vertical_alignment="bottom")
+        precision = middle.selectbox(
+            "Precision", list(reviewing.PRECISIONS), key="review_precision",
+            help="standard: `ofc review`'s default; quick: about eight times fewer rollouts, "
+            "a first look")
+        label = (f"Review {len(todo):,} hand{'s' * (len(todo) != 1)} of {md_text(who)}"
+                 if len(todo)
+                 else "Nothing left to review")
+        if left.button(label, key="review_start", type="primary", disabled=not len(todo),
+                       icon=":material/troubleshoot:",
+                       help="the hands in the filters not reviewed by this version of the "
+                       "review, in the background: you can leave the page"):
+            reviewing.start(current, who, precision)
+            st.rerun()
+        with right:
+            reviewing.auto_setting()
+        if stale:
+            st.caption(f"{stale:,} hand{'s' * (stale != 1)} reviewed by an older version of the "
+                       "review: reviewed again by the button.")
+    reviewing.progress()
+
+
 def main() -> None:
     current = widgets.start("Decision review")
     if current is None:
         return
+    review_controls(current)
     s = db.query(q.summary, current)
     missing = unreviewed_text(db.query(q.unreviewed, current))
     if s.decisions == 0:
-        st.info("No reviewed decisions for these filters. Review a player's hands with "
-                "`ofc review --player NAME` (docs/review.md).")
+        st.info("No reviewed decisions for these filters yet: press the button above (or "
+                "run `ofc review --player NAME`, docs/review.md).")
         if missing:
             st.caption(missing)
         return

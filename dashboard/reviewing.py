@@ -45,10 +45,10 @@ def precision_words(name: str) -> str:
     """A precision as the page and the status show it.
 
     >>> precision_words("quick")
-    '1 points, at most 96 rollouts a placement'
+    '1 point, at most 96 rollouts a placement'
     """
     points, rollouts = PRECISIONS[name]
-    return f"{points:g} points, at most {rollouts:,} rollouts a placement"
+    return f"{points:g} point{'s' * (points != 1)}, at most {rollouts:,} rollouts a placement"
 
 
 def command(path: Path, precision: str = "standard", origin: str = "dashboard") -> list[str]:

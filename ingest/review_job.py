@@ -287,6 +287,9 @@ def claim(db: Path, status: JobStatus) -> Iterator[Job]:
     fd = _inherited(db)
     if fd is None:
         fd = _take_lock(db)
+    elif not status.player:  # started by start(): whose hands, as its starter named them
+        earlier = read_status(db)
+        status = replace(status, player=earlier.player if earlier else "the listed players")
     cancel_path(db).unlink(missing_ok=True)
     job = Job(db, replace(status, pid=os.getpid(), started_at=time.time(), state="starting"), fd)
     try:

@@ -162,7 +162,8 @@ def precision_words(p: Precision) -> str:
     >>> precision_words(DEFAULT_PRECISION)
     '0.5 points, at most 768 rollouts a placement'
     """
-    return f"{p.precision:g} points, at most {p.max_rollouts:,} rollouts a placement"
+    points = "point" if p.precision == 1 else "points"
+    return f"{p.precision:g} {points}, at most {p.max_rollouts:,} rollouts a placement"
 
 
 def status(path: Path) -> int:
@@ -184,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
     if args.status:
         return status(path)
     players = args.player or []
-    first = JobStatus(player=", ".join(players) or "the listed players", origin=args.origin,
+    first = JobStatus(player=", ".join(players), origin=args.origin,
                       policy=args.policy, precision=precision_words(precision_of(args)))
     try:
         with review_job.claim(path, first) as job:

@@ -158,7 +158,7 @@ def over_time(con: Any, filters: Filters, zone: str | None = None) -> pd.DataFra
                     [*named, *params])
 
 
-NOT_YET = "not reviewed yet: run ofc review --player NAME"
+NOT_YET = "not reviewed yet: the Review button above, or ofc review --player NAME"
 """The Review page's reason for a hand that could be reviewed but has no decision stored."""
 
 NOT_KNOWN = ("not known: stored before schema version 9 (run ofc rescore, or write the Parquet "

@@ -259,8 +259,8 @@ def review_controls(current: Any) -> None:
     who = shown_players(current)
     if not reviewing.running():
         left, middle, right = st.columns([3, 2, 3], vertical_alignment="bottom")
-        precision = middle.selectbox(
-            "Precision", list(reviewing.PRECISIONS), key="review_precision",
+        precision = middle.radio(
+            "Precision", list(reviewing.PRECISIONS), key="review_precision", horizontal=True,
             help="standard: `ofc review`'s default; quick: about eight times fewer rollouts, "
             "a first look")
         label = (f"Review {len(todo):,} hand{'s' * (len(todo) != 1)} of {md_text(who)}"

@@ -32,7 +32,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import duckdb
@@ -40,6 +40,7 @@ import duckdb
 from ingest import review_job, store
 from ingest.api import (
     DecisionRow,
+    decision_json,
     player_hands,
     reviewed_hands,
     upgrade,
@@ -313,7 +314,7 @@ def _review_one(record: HandRecord, player: str, args: argparse.Namespace,
     rows = [decision_row(record, r, POLICIES[args.policy]) for r in reviewed or ()]
     if args.json:
         for row in rows:
-            print(json.dumps(asdict(row)), flush=True)
+            print(json.dumps(decision_json(row)), flush=True)
     return rows
 
 

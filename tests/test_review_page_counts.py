@@ -174,3 +174,19 @@ def test_the_page_shows_the_recounted_headline(reviewed: Path, table: pd.DataFra
     assert got["Reviewed hands"] == f"{table['hand_key'].nunique():,}"
     leaks = next(d for d in at.dataframe if "situation" in d.value.columns).value
     assert len(leaks) >= 8
+
+
+def test_the_sessions_page_shows_each_sessions_accuracy(reviewed: Path, table: pd.DataFrame,
+                                                         monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("OFC_DB", str(reviewed))
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params.update({"player": "Hero"})
+    at.run()
+    at.switch_page("views/sessions.py").run()
+    assert not at.exception
+    shown = next(d for d in at.dataframe if "accuracy" in d.value.columns).value
+    want = table.groupby("session_id")["accuracy"].mean()
+    got = {str(p).removeprefix("id:"): a for p, a in zip(shown["period"], shown["accuracy"],
+                                                         strict=True) if a == a}
+    assert got and got == pytest.approx({k: want[k] for k in got})
+    assert set(got) == set(want.index) & {str(p).removeprefix("id:") for p in shown["period"]}

@@ -72,10 +72,12 @@ def headline(s: q.Summary) -> None:
     per_hand = widgets.MISSING if s.beyond_per_hand is None else f"{s.beyond_per_hand:.1f}"
     widgets.metric_row(
         ("Accuracy", accuracy_text(s.accuracy), "0-100: 100 is the best or a tie"),
-        ("Blunders · mistakes · inaccuracies", counts, f"{s.count('tie'):,} ties, not mistakes"),
+        ("?? · ? · ?!", counts, "ties apart"),
         ("EV lost a hand beyond the noise", per_hand, f"{s.beyond:,.1f} points in all"),
         ("Reviewed hands", f"{s.hands:,}", f"{s.decisions:,} decisions"))
-    st.caption(references() + " Classes: ?! inaccuracy, ? mistake, ?? blunder (docs/review.md).")
+    ties = s.count("tie")
+    st.caption(references() + f" Classes: ?? blunder, ? mistake, ?! inaccuracy; {ties:,} "
+               f"tie{'s' * (ties != 1)} (within the noise: not mistakes; docs/review.md).")
 
 
 STAGE_COLUMNS = {

@@ -358,12 +358,11 @@ def _review(path: Path, args: argparse.Namespace, found: tuple[list[Seat], int],
         bar(tally.hands, len(todo))
         job.progress(tally.hands, tally.decisions)
 
-    finished = True
     for start in range(0, len(todo), CHUNK):
         if not _review_chunk(path, args, todo[start:start + CHUNK], precision, tally, tick,
                              job):
-            finished = False
             break
+    finished = tally.hands >= len(todo)
     bar.close()
     for problem in tally.skipped:
         print(f"not reviewed: {clean_text(problem)}", file=sys.stderr)

@@ -54,7 +54,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = next((c for c in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+                 if Path(c).exists()), "/usr/bin/chromium")
+"""Debian's headless Chromium where installed (as the tests use), else the full one."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 TARGET_MS = 3000

@@ -6,7 +6,10 @@ decision review's table (``write_decisions``), to the user's names (``set_my_nam
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
 ``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
-(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) is a function here, and import
+(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) and to the auto-review
+setting (``set_auto_review``) is a function here; the review job that writes decisions from a
+process of its own is started, watched and cancelled here too (``start_review``,
+``review_status``, ``cancel_review``, ``review_after_import``: :mod:`ingest.review_job`), and import
 ids come from the reports these functions return. The dashboard imports ingest only through
 this module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
@@ -80,6 +83,11 @@ from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
+from .review_job import JobStatus, ReviewBusy, auto_review, imported_seats, set_auto_review
+from .review_job import after_import as review_after_import
+from .review_job import cancel as cancel_review
+from .review_job import read_status as review_status
+from .review_job import start as start_review
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
 from .watch import FolderCheck, Watcher, WatchPass
@@ -115,6 +123,8 @@ __all__ = [
     "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_annotation",
     "set_hand_note", "set_hand_tags", "set_player_annotation", "set_player_note",
     "set_player_tags", "tag_choices", "tag_key",
+    "JobStatus", "ReviewBusy", "auto_review", "set_auto_review", "review_after_import",
+    "cancel_review", "review_status", "start_review", "imported_seats",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
 ]

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import db, graph_choice, timefmt, widgets
-from dashboard.queries import sessions
+from dashboard.queries import review, sessions
 
 PERIOD_LABELS = {"session": "Session", "week": "Week", "day": "Day"}
 LABEL_HELP = ("a session: its span on the clock chosen in the sidebar (the log's session, or "
@@ -25,6 +25,8 @@ COLUMNS = {
     "hands": widgets.count("Hands"),
     "points": widgets.signed("Points", 1),
     "points_per_hand": widgets.signed("Per hand"),
+    "accuracy": widgets.count("Accuracy", format="%.1f", help="the mean accuracy of the "
+                              "session's reviewed decisions (0-100; the Review page)"),
     "scoring": widgets.text("Scoring", help="race: OFC Double race points (not money, and not "
                             "added to other points)"),
     "foul_rate": widgets.percent("Foul %"),
@@ -136,6 +138,17 @@ def chart(frame: pd.DataFrame, period: str, choice: graph_choice.GraphChoice) ->
     return widgets.chart(fig, f"sessions_chart_{period}")
 
 
+def with_accuracy(frame: pd.DataFrame, current: Any, period: str) -> pd.DataFrame:
+    """The sessions with the accuracy of their reviewed decisions (none for weeks and days,
+    and for sessions with no reviewed decision)."""
+    if period != "session":
+        return frame.assign(accuracy=float("nan"))
+    found = db.query(review.accuracy_by_session, current)
+    by_session = dict(zip(found["session_id"].astype(str), found["accuracy"], strict=True))
+    return frame.assign(accuracy=[by_session.get(str(p).removeprefix("id:"), float("nan"))
+                                  for p in frame["period"]])
+
+
 def main() -> None:
     current = widgets.start("Sessions")
     if current is None:
@@ -154,7 +167,7 @@ def main() -> None:
     if frame.empty:
         widgets.no_hands()
         return
-    frame = labelled(frame, period)
+    frame = with_accuracy(labelled(frame, period), current, period)
     widgets.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
                  ("Winning", f"{winning(frame):,}"),
                  ("Best", widgets.num(frame["points"].max(), 1)),

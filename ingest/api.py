@@ -29,10 +29,14 @@ from .aggregates import rebuild as rebuild_aggregates
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
 from .decisions import (
+    AlternativeRow,
     DecisionRow,
+    decision_json,
+    older_decisions,
     player_hands,
     read_decisions,
     reviewed_hands,
+    stored_decisions,
     write_decisions,
 )
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
@@ -102,7 +106,8 @@ __all__ = [
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
-    "writer_waiting", "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
+    "writer_waiting", "AlternativeRow", "decision_json", "older_decisions", "stored_decisions",
+    "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
     "Audit", "Difference", "audit_import", "combined",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",

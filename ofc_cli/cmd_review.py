@@ -23,13 +23,14 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 
 import duckdb
 
 from ingest import store
 from ingest.api import (
     DecisionRow,
+    decision_json,
     player_hands,
     reviewed_hands,
     upgrade,
@@ -198,7 +199,7 @@ def _review_chunk(con: duckdb.DuckDBPyConnection, args: argparse.Namespace,
             row = decision_row(record, r, POLICIES[args.policy])
             rows.append(row)
             if args.json:
-                print(json.dumps(asdict(row)), flush=True)
+                print(json.dumps(decision_json(row)), flush=True)
         tick()
     write_decisions(con, rows)
     tally.add(rows)

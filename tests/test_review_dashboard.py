@@ -167,17 +167,15 @@ def test_an_ev_lost_within_the_noise_is_marked_so(reviewed_db: Path, tmp_path: P
     """Issue 21, point 7: an EV lost no larger than two standard errors of the difference
     (sqrt(0.3^2 + 0.4^2) = 0.5, so 1.0 here) is marked "within the noise", on the Review page
     and in the replayer; an exact position (no standard error) never is."""
-    from dataclasses import fields, replace
+    from dataclasses import replace
 
-    from ingest.api import DecisionRow, write_decisions
+    from ingest.api import stored_decisions, write_decisions
 
     db = tmp_path / "noise.duckdb"
     db.write_bytes(reviewed_db.read_bytes())
-    names = [f.name for f in fields(DecisionRow)]
     con = connect(db)
     try:
-        rows = {r[3]: DecisionRow(*r) for r in
-                con.execute(f"SELECT {', '.join(names)} FROM decisions").fetchall()}
+        rows = {r.street: r for r in stored_decisions(con, "Hero")}
         planted = {2: (1.5, 0.3, 0.4), 3: (1.0, 0.3, 0.4), 4: (0.3, 0.0, 0.0)}
         write_decisions(con, [replace(rows[s], ev_lost=lost, chosen_se=a, best_se=b)
                               for s, (lost, a, b) in planted.items()])

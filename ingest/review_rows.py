@@ -21,11 +21,12 @@ from ofc_core.play.review import (
     Reviewed,
     board_text,
     placement_text,
+    tie_text,
 )
 from ofc_core.play.rollout import RolloutPolicy
 from ofc_core.rules import Ruleset
 
-from .decisions import DecisionRow
+from .decisions import AlternativeRow, DecisionRow
 
 
 def _text(cards: Sequence[int]) -> str:
@@ -43,8 +44,10 @@ def policy_name(policy: RolloutPolicy, ruleset: Ruleset) -> str:
 
 def decision_row(record: HandRecord, r: Reviewed,
                  policy: RolloutPolicy = REVIEW_POLICY) -> DecisionRow:
-    """The ``decisions`` row of decision ``r`` of ``record``, reviewed with ``policy``."""
+    """The ``decisions`` row of decision ``r`` of ``record``, reviewed with ``policy``, with its
+    top placements (``decision_alternatives``)."""
     e = r.evaluation
+    chosen, best = e.chosen.facts, e.best.facts
     return DecisionRow(
         source=record.source, hand_id=record.hand_id, player=r.player, street=r.street,
         kind=r.kind, board=board_text(r.board), dealt=_text(r.dealt),
@@ -55,4 +58,18 @@ def decision_row(record: HandRecord, r: Reviewed,
         candidates=e.candidates, rollouts=e.rollouts,
         policy=policy_name(policy, record.ruleset) if r.evaluation.rollouts
         else "fantasyland-solver",
-        version=REVIEW_VERSION)
+        version=REVIEW_VERSION, ev_lost_se=round(e.ev_lost_se, 4),
+        decision_class=e.decision_class, accuracy=e.accuracy,
+        **{f"{who}_{name}": round(getattr(facts, name), 4)
+           for who, facts in (("chosen", chosen), ("best", best))
+           for name in FACT_COLUMNS},
+        reason=r.reason, tie_with=tie_text(e),
+        alternatives=tuple(AlternativeRow(
+            rank, placement_text(a.valued.placement), round(a.valued.ev, 4),
+            round(a.valued.se, 4), round(a.diff, 4), round(a.diff_se, 4),
+            *(round(getattr(a.valued.facts, n), 4) for n in FACT_COLUMNS))
+            for rank, a in enumerate(e.alternatives, start=1)))
+
+
+FACT_COLUMNS = ("foul", "foul_se", "fl", "fl_se", "royalties", "royalties_se", "rows", "rows_se")
+"""The facts of a placement stored per chosen, best and alternative (docs/schema.md)."""

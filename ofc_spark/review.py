@@ -40,7 +40,8 @@ WAVE_PER_CORE = 2
 """Parts reviewed in one wave per executor core: a wave's parts are written when it ends."""
 
 HANDS_PER_PART = 500
-"""The default size of a part, in hands (``--parts`` sets their number instead)."""
+"""The default size of a part, in hands, for an input of many hands (``--parts`` sets their
+number instead): about five CPU minutes of review, what an interruption may lose per core."""
 
 
 @dataclass(frozen=True)
@@ -184,8 +185,9 @@ def _settings(spark: SparkSession, folder: str, players: Sequence[str] | None,
             raise ValueError(f"{folder} was written with other settings ({', '.join(differs)})"
                              ": give another --output, or --again to start afresh")
         return dict(kept)
-    if parts is None:
-        parts = max(1, -(-chosen.count() // HANDS_PER_PART))
+    if parts is None:  # parts of HANDS_PER_PART hands, at least two waves' worth of them
+        parts = max(-(-chosen.count() // HANDS_PER_PART),
+                    2 * WAVE_PER_CORE * spark.sparkContext.defaultParallelism)
     want["parts"] = parts
     _write_text(spark, path, json.dumps(want, sort_keys=True))
     return want

@@ -51,10 +51,15 @@ def _embedded(tmp: Path) -> tuple[Path, Path]:
     return db, tmp / "export"
 
 
-def _spark_rows(folder: Path) -> list[tuple[Any, ...]]:
-    source = table_files(folder, "decisions")
+ALTERNATIVES = f"SELECT * EXCLUDE (part) FROM {{}} {ORDER}, rank"
+
+
+def _spark_rows(folder: Path, name: str = "decisions") -> list[tuple[Any, ...]]:
+    source = table_files(folder, name)
     assert source is not None
-    return duckdb.connect().execute(f"SELECT {COMPARED} FROM {source} {ORDER}").fetchall()
+    sql = f"SELECT {COMPARED} FROM {source} {ORDER}" if name == "decisions" else \
+        ALTERNATIVES.format(source)
+    return duckdb.connect().execute(sql).fetchall()
 
 
 def test_spark_review_equals_the_embedded_review_and_resumes(spark: Any, tmp_path: Path,
@@ -62,6 +67,8 @@ def test_spark_review_equals_the_embedded_review_and_resumes(spark: Any, tmp_pat
     db, export = _embedded(tmp_path)
     con = duckdb.connect(str(db), read_only=True)
     embedded = con.execute(f"SELECT {COMPARED} FROM decisions {ORDER}").fetchall()
+    alternatives = con.execute(ALTERNATIVES.replace(" EXCLUDE (part)", "").format(
+        "decision_alternatives")).fetchall()
     con.close()
     assert len(embedded) >= 50  # five decisions a hand, Fantasyland hands aside
 
@@ -69,12 +76,15 @@ def test_spark_review_equals_the_embedded_review_and_resumes(spark: Any, tmp_pat
                    policy=REVIEW_POLICY.name, parts=3)
     assert (first.parts, first.skipped_parts, first.decisions) == (3, 0, len(embedded))
     assert _spark_rows(export) == embedded
+    assert len(alternatives) >= len(embedded)  # the top placements, as ofc review keeps them
+    assert _spark_rows(export, "decision_alternatives") == alternatives
 
     shutil.rmtree(export / "decisions" / "part=1")  # as if the run had stopped before it
     again = review(spark, [str(export)], str(export), players=["Hero"], precision=PRECISION,
                    policy=REVIEW_POLICY.name)
     assert again.skipped_parts == 2 and 0 < again.decisions < len(embedded)
     assert _spark_rows(export) == embedded
+    assert _spark_rows(export, "decision_alternatives") == alternatives
 
     with pytest.raises(ValueError, match="other settings"):
         review(spark, [str(export)], str(export), players=["Villain"], precision=PRECISION,
@@ -92,6 +102,8 @@ def test_spark_review_equals_the_embedded_review_and_resumes(spark: Any, tmp_pat
     con = store.connect(fresh)
     try:
         assert con.execute(f"SELECT {COMPARED} FROM decisions {ORDER}").fetchall() == embedded
+        assert con.execute(ALTERNATIVES.replace(" EXCLUDE (part)", "").format(
+            "decision_alternatives")).fetchall() == alternatives
         assert merge_decisions(con, export) == len(embedded)  # again: replaced, not doubled
         assert con.execute("SELECT count(*) FROM decisions").fetchone() == (len(embedded),)
     finally:

@@ -42,6 +42,7 @@ from .decisions import (
     stored_decisions,
     write_decisions,
 )
+from .decisions_parquet import decisions_folder, merge_decisions
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
 from .foul_sql import LOWER_SQL, RELATION_SQL, UPPER_SQL
 from .identity import (
@@ -106,6 +107,7 @@ AGGREGATE_TABLES = tuple(AGGREGATES)
 """The pre-aggregated tables' names."""
 
 __all__ = [
+    "decisions_folder", "merge_decisions",
     "AGGREGATE_TABLES", "HOUR_US", "aggregates_present", "rebuild_aggregates",
     "CUBE_SQL", "DECISION_SQL", "LOWER_SQL", "RELATION_SQL", "UPPER_SQL", "RACE",
     "MAX_UPLOAD_MB", "Limits", "Refusal", "unpack",

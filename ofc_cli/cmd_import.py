@@ -40,7 +40,9 @@ from ingest.api import (
     add_folder,
     check_folder,
     combined,
+    decisions_folder,
     import_paths,
+    merge_decisions,
     upgrade,
 )
 from ingest.watch import INTERVAL_SECONDS
@@ -153,6 +155,9 @@ def run(args: argparse.Namespace) -> int:
 def import_once(args: argparse.Namespace) -> int:
     """Import the paths once, a progress bar on a terminal (bytes read of the total, the rate,
     the time left; the file being read and the hands so far)."""
+    reviews = [p for p in args.paths if decisions_folder(p)]  # ofc spark review's output
+    if reviews:
+        return merge_reviews(args, reviews)
     try:
         with Progress("importing", "B") as bar:
             report = import_paths(args.paths, args.db, progress=bar, wait_seconds=args.wait)
@@ -195,6 +200,28 @@ def cmd_review_command(path: Path) -> list[str]:
     """The auto-review's ``ofc review`` process on the store at ``path``."""
     return [sys.executable, "-m", "ofc_cli.cli", "review", "--db", str(path),
             "--origin", "auto"]
+def merge_reviews(args: argparse.Namespace, folders: list[str]) -> int:
+    """Merge the decisions ``ofc spark review`` wrote under ``folders`` into the store (the
+    hands themselves come from the logs or ``ofc spark score``'s tables: import those apart)."""
+    others = [p for p in args.paths if p not in folders]
+    if others:
+        print("ofc import: give the folders of ofc spark review apart from logs: "
+              f"{clean_text(', '.join(others))}", file=sys.stderr)
+        return 2
+    try:
+        con = store.connect(args.db, wait_seconds=args.wait)
+        try:
+            upgrade(con, args.db)
+            for folder in folders:
+                with Progress("merging decisions", "decision", notes=False) as bar:
+                    stored = merge_decisions(con, folder, bar)
+                print(f"{clean_text(folder)}: {stored:,} reviewed decisions merged")
+        finally:
+            con.close()
+    except (store.StoreError, ValueError) as exc:
+        print(f"ofc import: {clean_text(str(exc))}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def watch(args: argparse.Namespace) -> int:

@@ -39,7 +39,6 @@ import duckdb
 
 from ingest import review_job, store
 from ingest.api import (
-    AlternativeRow,
     DecisionRow,
     decision_json,
     player_hands,
@@ -48,26 +47,20 @@ from ingest.api import (
     write_decisions,
 )
 from ingest.review_job import JobStatus, ReviewBusy
+from ingest.review_rows import decision_row
 from ingest.stored_hands import load_records
 from ofc_cli.terminal import Progress, clean_text
-from ofc_core.cards import card_of_index
 from ofc_core.hand import HandRecord
 from ofc_core.play.accuracy import CLASSES, REFERENCE_LEVELS, beyond_noise, mean_accuracy
-from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.review import (
     DEFAULT_PRECISION,
     REVIEW_POLICY,
     REVIEW_VERSION,
     Precision,
-    Reviewed,
-    board_text,
     not_reviewed,
-    placement_text,
     review_hand,
-    tie_text,
 )
 from ofc_core.play.rollout import BEST_OF_24, RolloutPolicy
-from ofc_core.rules import Ruleset
 
 POLICIES: dict[str, RolloutPolicy] = {REVIEW_POLICY.name: REVIEW_POLICY,
                                       BEST_OF_24.name: BEST_OF_24}
@@ -117,50 +110,6 @@ def precision_of(args: argparse.Namespace) -> Precision:
     if args.precision is not None:
         p = replace(p, precision=args.precision)
     return p
-
-
-def _text(cards: Sequence[int]) -> str:
-    return " ".join(str(card_of_index(c)) for c in cards)
-
-
-def policy_name(policy: RolloutPolicy, ruleset: Ruleset) -> str:
-    """The name of the policy that really plays ``ruleset`` (the learned policy falls back to
-    best-of-24 where it has no value)."""
-    if isinstance(policy, LearnedRollouts):
-        value = policy.value_for(ruleset)
-        return policy.fallback.name if value is None else f"learned-{value.variant}"
-    return policy.name
-
-
-def decision_row(record: HandRecord, r: Reviewed,
-                 policy: RolloutPolicy = REVIEW_POLICY) -> DecisionRow:
-    e = r.evaluation
-    chosen, best = e.chosen.facts, e.best.facts
-    return DecisionRow(
-        source=record.source, hand_id=record.hand_id, player=r.player, street=r.street,
-        kind=r.kind, board=board_text(r.board), dealt=_text(r.dealt),
-        chosen=placement_text(e.chosen.placement),
-        chosen_ev=round(e.chosen.ev, 4), chosen_se=round(e.chosen.se, 4),
-        best=placement_text(e.best.placement), best_ev=round(e.best.ev, 4),
-        best_se=round(e.best.se, 4), ev_lost=round(e.ev_lost, 4), fl_chase=r.fl_chase,
-        candidates=e.candidates, rollouts=e.rollouts,
-        policy=policy_name(policy, record.ruleset) if r.evaluation.rollouts
-        else "fantasyland-solver",
-        version=REVIEW_VERSION, ev_lost_se=round(e.ev_lost_se, 4),
-        decision_class=e.decision_class, accuracy=e.accuracy,
-        **{f"{who}_{name}": round(getattr(facts, name), 4)
-           for who, facts in (("chosen", chosen), ("best", best))
-           for name in FACT_COLUMNS},
-        reason=r.reason, tie_with=tie_text(e),
-        alternatives=tuple(AlternativeRow(
-            rank, placement_text(a.valued.placement), round(a.valued.ev, 4),
-            round(a.valued.se, 4), round(a.diff, 4), round(a.diff_se, 4),
-            *(round(getattr(a.valued.facts, n), 4) for n in FACT_COLUMNS))
-            for rank, a in enumerate(e.alternatives, start=1)))
-
-
-FACT_COLUMNS = ("foul", "foul_se", "fl", "fl_se", "royalties", "royalties_se", "rows", "rows_se")
-"""The facts of a placement stored per chosen, best and alternative (docs/schema.md)."""
 
 
 def _check(args: argparse.Namespace) -> str | None:

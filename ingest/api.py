@@ -2,7 +2,9 @@
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
 rescoring, removing an import such as the demo sample, upgrading an older store), to the
-decision review's table (``write_decisions``), to the user's names (``set_my_names``,
+decision review's table (``write_decisions``; a practice hand reviewed: ``review_and_store``),
+the hands played or entered in the dashboard (``store_record``, ``store_text``: the importer's
+own path), to the user's names (``set_my_names``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
 ``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
@@ -35,6 +37,7 @@ from .decisions import (
     reviewed_hands,
     write_decisions,
 )
+from .decision_rows import decision_row, policy_name
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
 from .foul_sql import LOWER_SQL, RELATION_SQL, UPPER_SQL
 from .identity import (
@@ -75,6 +78,7 @@ from .parquet_store import PARQUET_ENV, ParquetError, open_parquet
 from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
+from .practice import NotStored, review_and_store, store_record, store_text
 from .rescoring import rescore
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
@@ -112,4 +116,5 @@ __all__ = [
     "set_player_tags", "tag_choices", "tag_key",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
+    "decision_row", "policy_name", "NotStored", "review_and_store", "store_record", "store_text",
 ]

@@ -30,29 +30,26 @@ import duckdb
 from ingest import store
 from ingest.api import (
     DecisionRow,
+    decision_row,
     player_hands,
     reviewed_hands,
     upgrade,
     write_decisions,
 )
+from ingest.api import (
+    policy_name as policy_name,  # where tests and older callers find it
+)
 from ingest.stored_hands import load_records
 from ofc_cli.terminal import Progress, clean_text
-from ofc_core.cards import card_of_index
-from ofc_core.hand import HandRecord
-from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.review import (
     DEFAULT_PRECISION,
     REVIEW_POLICY,
     REVIEW_VERSION,
     Precision,
-    Reviewed,
-    board_text,
     not_reviewed,
-    placement_text,
     review_hand,
 )
 from ofc_core.play.rollout import BEST_OF_24, RolloutPolicy
-from ofc_core.rules import Ruleset
 
 POLICIES: dict[str, RolloutPolicy] = {REVIEW_POLICY.name: REVIEW_POLICY,
                                       BEST_OF_24.name: BEST_OF_24}
@@ -95,35 +92,6 @@ def precision_of(args: argparse.Namespace) -> Precision:
     if args.precision is not None:
         p = replace(p, precision=args.precision)
     return p
-
-
-def _text(cards: Sequence[int]) -> str:
-    return " ".join(str(card_of_index(c)) for c in cards)
-
-
-def policy_name(policy: RolloutPolicy, ruleset: Ruleset) -> str:
-    """The name of the policy that really plays ``ruleset`` (the learned policy falls back to
-    best-of-24 where it has no value)."""
-    if isinstance(policy, LearnedRollouts):
-        value = policy.value_for(ruleset)
-        return policy.fallback.name if value is None else f"learned-{value.variant}"
-    return policy.name
-
-
-def decision_row(record: HandRecord, r: Reviewed,
-                 policy: RolloutPolicy = REVIEW_POLICY) -> DecisionRow:
-    e = r.evaluation
-    return DecisionRow(
-        source=record.source, hand_id=record.hand_id, player=r.player, street=r.street,
-        kind=r.kind, board=board_text(r.board), dealt=_text(r.dealt),
-        chosen=placement_text(e.chosen.placement),
-        chosen_ev=round(e.chosen.ev, 4), chosen_se=round(e.chosen.se, 4),
-        best=placement_text(e.best.placement), best_ev=round(e.best.ev, 4),
-        best_se=round(e.best.se, 4), ev_lost=round(e.ev_lost, 4), fl_chase=r.fl_chase,
-        candidates=e.candidates, rollouts=e.rollouts,
-        policy=policy_name(policy, record.ruleset) if r.evaluation.rollouts
-        else "fantasyland-solver",
-        version=REVIEW_VERSION)
 
 
 def _check(args: argparse.Namespace) -> str | None:

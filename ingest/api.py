@@ -30,6 +30,7 @@ from .aggregates import present as aggregates_present
 from .aggregates import rebuild as rebuild_aggregates
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
+from .decision_rows import decision_row, policy_name
 from .decisions import (
     DecisionRow,
     player_hands,
@@ -37,7 +38,6 @@ from .decisions import (
     reviewed_hands,
     write_decisions,
 )
-from .decision_rows import decision_row, policy_name
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
 from .foul_sql import LOWER_SQL, RELATION_SQL, UPPER_SQL
 from .identity import (
@@ -77,8 +77,8 @@ from .notes import (
 from .parquet_store import PARQUET_ENV, ParquetError, open_parquet
 from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
+from .practice import NotStored, review_and_store, review_rows, store_record, store_text
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
-from .practice import NotStored, review_and_store, store_record, store_text
 from .rescoring import rescore
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
@@ -116,5 +116,6 @@ __all__ = [
     "set_player_tags", "tag_choices", "tag_key",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
-    "decision_row", "policy_name", "NotStored", "review_and_store", "store_record", "store_text",
+    "decision_row", "policy_name", "NotStored", "review_and_store", "review_rows",
+    "store_record", "store_text",
 ]

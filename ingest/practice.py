@@ -28,7 +28,7 @@ from ofc_core.hand import HandRecord
 from ofc_core.play.review import review_hand
 
 from .decision_rows import decision_row
-from .decisions import write_decisions
+from .decisions import DecisionRow, write_decisions
 from .formats.ofc_hh import dumps_record
 from .pipeline import import_files
 from .reports import FileReport
@@ -56,8 +56,13 @@ def store_record(con: duckdb.DuckDBPyConnection, record: HandRecord) -> FileRepo
     return store_text(con, name, dumps_record(record) + "\n")
 
 
+def review_rows(record: HandRecord, player: str) -> list[DecisionRow]:
+    """``player``'s decisions in ``record`` reviewed as ``ofc review`` reviews them, as the
+    rows it stores (no store needed: the caller writes them with ``write_decisions``, so a
+    long review holds no connection)."""
+    return [decision_row(record, r) for r in review_hand(record, player)]
+
+
 def review_and_store(con: duckdb.DuckDBPyConnection, record: HandRecord, player: str) -> int:
-    """Review ``player``'s decisions in ``record`` (as ``ofc review`` does) and store them;
-    the number of decisions written."""
-    rows = [decision_row(record, r) for r in review_hand(record, player)]
-    return write_decisions(con, rows)
+    """Review ``player``'s decisions in ``record`` and store them; the number written."""
+    return write_decisions(con, review_rows(record, player))

@@ -172,3 +172,14 @@ def practice_record(table: Table, played: PlayedHand, session_id: str, number: i
     reported = [int(p) if float(p).is_integer() else p for p in points]
     record = hand_record(table, spec, number, played, reported, played_at)
     return hero_view(record, table.names[0])
+
+
+def entry_cards(ruleset: Ruleset) -> int:
+    """The cards a player is dealt on entering Fantasyland at this table (for a hand started
+    in Fantasyland, to practise the set).
+
+    >>> from ofc_core.rules import PRESETS
+    >>> entry_cards(PRESETS["regular"]), entry_cards(PRESETS["pineapple"])
+    (13, 14)
+    """
+    return ruleset.fl_cards.entry[0][1]

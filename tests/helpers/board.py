@@ -29,18 +29,18 @@ def dealt_cards(page: Page) -> list[int]:
 
 
 def click_card(page: Page, card: int) -> None:
-    page.locator(f"[class*='-card-{card}'] button").first.click()
+    page.locator(f"[class*='-card-{card} '] button").first.click()
     after_click(page)
 
 
 def click_target(page: Page, target: int) -> None:
-    page.locator(f"[class*='-to-{target}'] button").first.click()
+    page.locator(f"[class*='-to-{target} '] button").first.click()
     after_click(page)
 
 
 def free(page: Page, target: int) -> int:
     """The free places a row (or the discard) shows; -1 when it is not shown."""
-    button = page.locator(f"[class*='-to-{target}'] button")
+    button = page.locator(f"[class*='-to-{target} '] button")
     if not button.count():
         return -1
     found = re.search(r"(\d+) free", button.first.inner_text())
@@ -50,7 +50,7 @@ def free(page: Page, target: int) -> int:
 def refusal(page: Page) -> str:
     """The board's line saying why the last move was refused ('' when none)."""
     alert = page.locator("[data-testid='stAlertContentWarning']")
-    return alert.first.inner_text() if alert.count() else ""
+    return alert.first.inner_text().splitlines()[-1].strip() if alert.count() else ""
 
 
 def confirm(page: Page) -> None:

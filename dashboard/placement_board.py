@@ -130,8 +130,10 @@ def _dealt(key: str, street: Street, moves: Moves, four_colour: bool) -> None:
                + (". Click a card, then a row." if left else ". Confirm, or undo."))
     with st.container(horizontal=True, key=f"{key}-dealt"):
         for card in left:
-            st.button(card_label(card, four_colour), key=f"{key}-card-{card}",
-                      type="primary" if moves.chosen == card else "secondary",
+            chosen = moves.chosen == card  # white on the primary colour: no suit colour
+            label = f"**{board_moves.name(card)}**" if chosen else card_label(card, four_colour)
+            st.button(label, key=f"{key}-card-{card}",
+                      type="primary" if chosen else "secondary",
                       on_click=_choose, args=(key, card), help=f"choose {board_moves.name(card)}")
 
 

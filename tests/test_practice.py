@@ -109,7 +109,8 @@ def test_the_board_refuses_a_full_row_a_card_twice_and_the_discard_twice() -> No
     moves, _ = board_moves.choose(street, moves, dealt[3])
     assert board_moves.put(street, moves, TOP)[1] == "the top row is full (3 cards)"
     assert board_moves.put(street, moves, DISCARD)[1].startswith("this street discards nothing")
-    assert board_moves.choose(street, moves, dealt[0])[1].endswith("placed already: undo to move it")
+    assert board_moves.choose(street, moves, dealt[0])[1].endswith(
+        "placed already: undo to move it")
     assert board_moves.choose(street, moves, 51)[1] == "A♠ is not among the cards dealt"
     assert board_moves.put(street, Moves(moves.made), MIDDLE)[1].startswith("choose a card")
     moves, _ = board_moves.put(street, moves, BOTTOM)

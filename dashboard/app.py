@@ -39,6 +39,7 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("views/review.py", "Review", ":material/psychology:", "review"),
     ("views/variants.py", "Variants", ":material/rule:", "variants"),
     ("views/play.py", "Play", ":material/playing_cards:", "play"),
+    ("views/enter.py", "Enter", ":material/edit_note:", "enter"),
     ("views/import_page.py", "Import", ":material/upload_file:", "import"),
 )
 

@@ -39,6 +39,8 @@ from .decisions import (
     write_decisions,
 )
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
+from .formats.live_write import live_text, name_problem
+from .formats.notation import parse_rules, parse_street
 from .foul_sql import LOWER_SQL, RELATION_SQL, UPPER_SQL
 from .identity import (
     BadName,
@@ -117,5 +119,6 @@ __all__ = [
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
     "decision_row", "policy_name", "NotStored", "review_and_store", "review_rows",
-    "store_record", "store_text",
+    "store_record", "store_text", "live_text", "name_problem",
+    "parse_rules", "parse_street",
 ]

@@ -8,7 +8,10 @@ own path), to the user's names (``set_my_names``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
 ``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
-(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) is a function here, and import
+(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) and to the auto-review
+setting (``set_auto_review``) is a function here; the review job that writes decisions from a
+process of its own is started, watched and cancelled here too (``start_review``,
+``review_status``, ``cancel_review``, ``review_after_import``: :mod:`ingest.review_job`), and import
 ids come from the reports these functions return. The dashboard imports ingest only through
 this module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
@@ -32,10 +35,14 @@ from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
 from .decision_rows import decision_row, policy_name
 from .decisions import (
+    AlternativeRow,
     DecisionRow,
+    decision_json,
+    older_decisions,
     player_hands,
     read_decisions,
     reviewed_hands,
+    stored_decisions,
     write_decisions,
 )
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
@@ -82,6 +89,11 @@ from .pipeline import import_files, import_paths, iter_log_files
 from .practice import NotStored, review_and_store, review_rows, store_record, store_text
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
+from .review_job import JobStatus, ReviewBusy, auto_review, imported_seats, set_auto_review
+from .review_job import after_import as review_after_import
+from .review_job import cancel as cancel_review
+from .review_job import read_status as review_status
+from .review_job import start as start_review
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
 from .watch import FolderCheck, Watcher, WatchPass
@@ -108,7 +120,8 @@ __all__ = [
     "connect", "default_db_path", "demo_import_ids", "import_files", "import_paths",
     "iter_log_files", "load_demo", "merge_records", "player_hands", "read_decisions",
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
-    "writer_waiting", "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
+    "writer_waiting", "AlternativeRow", "decision_json", "older_decisions", "stored_decisions",
+    "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
     "Audit", "Difference", "audit_import", "combined",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",
@@ -116,6 +129,8 @@ __all__ = [
     "hand_annotation", "player_annotation", "player_tag_lists", "set_hand_annotation",
     "set_hand_note", "set_hand_tags", "set_player_annotation", "set_player_note",
     "set_player_tags", "tag_choices", "tag_key",
+    "JobStatus", "ReviewBusy", "auto_review", "set_auto_review", "review_after_import",
+    "cancel_review", "review_status", "start_review", "imported_seats",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
     "decision_row", "policy_name", "NotStored", "review_and_store", "review_rows",

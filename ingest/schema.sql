@@ -203,7 +203,54 @@ CREATE TABLE IF NOT EXISTS decisions (
     rollouts   INTEGER NOT NULL,         -- rollouts spent (placements x rollouts each)
     policy     VARCHAR NOT NULL,         -- rollout policy, e.g. 'best-of-24'
     version    VARCHAR NOT NULL,         -- ofc_core.play.review.REVIEW_VERSION
-    reviewed_at TIMESTAMPTZ NOT NULL
+    reviewed_at TIMESTAMPTZ NOT NULL,
+    -- Since schema 10 (review version 6). Rows of older review versions get these from their
+    -- own columns on upgrade (ingest.decisions.fill_older) and are reviewed again by `ofc review`.
+    ev_lost_se DOUBLE NOT NULL,          -- standard error of ev_lost from the paired per-deal
+                                         -- differences on common deals; 0 for exact positions
+    class      VARCHAR NOT NULL,         -- 'best' | 'tie' | 'inaccuracy' | 'mistake' | 'blunder'
+    accuracy   DOUBLE NOT NULL,          -- 0-100 (ofc_core.play.accuracy)
+    chosen_foul DOUBLE NOT NULL,         -- chance to foul, 0-1
+    chosen_foul_se DOUBLE NOT NULL,
+    best_foul  DOUBLE NOT NULL,
+    best_foul_se DOUBLE NOT NULL,
+    chosen_fl  DOUBLE NOT NULL,          -- chance to reach (or stay in) Fantasyland, 0-1
+    chosen_fl_se DOUBLE NOT NULL,
+    best_fl    DOUBLE NOT NULL,
+    best_fl_se DOUBLE NOT NULL,
+    chosen_royalties DOUBLE NOT NULL,    -- expected royalties, points
+    chosen_royalties_se DOUBLE NOT NULL,
+    best_royalties DOUBLE NOT NULL,
+    best_royalties_se DOUBLE NOT NULL,
+    chosen_rows DOUBLE NOT NULL,         -- expected points from rows and scoops
+    chosen_rows_se DOUBLE NOT NULL,
+    best_rows  DOUBLE NOT NULL,
+    best_rows_se DOUBLE NOT NULL,
+    reason     VARCHAR NOT NULL,         -- 'fouls 31% against 9%'; '' when the played is the best
+    tie_with   VARCHAR NOT NULL          -- '' or 'a tie: A or B'
+);
+
+-- The top three placements of each reviewed decision (rank 1: the best shown), written and
+-- deleted with their decision (ingest.decisions). Placements as in decisions.best.
+CREATE TABLE IF NOT EXISTS decision_alternatives (
+    source     VARCHAR NOT NULL,
+    hand_id    VARCHAR NOT NULL,
+    player     VARCHAR NOT NULL,
+    street     TINYINT NOT NULL,
+    rank       TINYINT NOT NULL,         -- 1, 2, 3
+    placement  VARCHAR NOT NULL,
+    ev         DOUBLE NOT NULL,
+    ev_se      DOUBLE NOT NULL,
+    diff       DOUBLE NOT NULL,          -- the best's EV minus this one's (0 for rank 1)
+    diff_se    DOUBLE NOT NULL,          -- its paired standard error
+    foul       DOUBLE NOT NULL,
+    foul_se    DOUBLE NOT NULL,
+    fl         DOUBLE NOT NULL,
+    fl_se      DOUBLE NOT NULL,
+    royalties  DOUBLE NOT NULL,
+    royalties_se DOUBLE NOT NULL,
+    rows       DOUBLE NOT NULL,
+    rows_se    DOUBLE NOT NULL
 );
 
 -- "Me": the names the user plays under (aliases across rooms). A name with a source is the user

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from . import aggregates, review_reasons
+from . import aggregates, decisions, review_reasons
 from .formats.ofc_hh import FORMAT_NAME as OFC_HH
 from .hand_tables import utc_offsets
 from .reports import Progress, RescoreResult
@@ -57,8 +57,14 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
 Filler = Callable[[duckdb.DuckDBPyConnection], int]
 """Fills new columns from the stored rows inside the caller's transaction; returns the rows."""
 
+def _fill_8(con: duckdb.DuckDBPyConnection) -> int:
+    """From schema 8: the review reasons, then the decisions' columns of schema 10."""
+    return review_reasons.fill(con) + decisions.fill_older(con)
+
+
 IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
-    "8": (frozenset({("hand_players", "review_reason")}), review_reasons.fill),
+    "8": (frozenset({("hand_players", "review_reason")}) | decisions.NEW_COLUMNS, _fill_8),
+    "9": (decisions.NEW_COLUMNS, decisions.fill_older),
 }
 """Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->
 (those ``(table, column)``, their filler, which returns the rows it wrote). Nothing is
@@ -139,6 +145,8 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
             fill_log_facts(con)
         if version.isdigit() and int(version) < 7:
             fill_merged(con)
+        if version.isdigit() and int(version) < 10:
+            decisions.fill_older(con)  # older reviews' rows kept, to be reviewed again
         aggregates.rebuild(con)  # then kept current by the rescoring, chunk by chunk
         con.execute("COMMIT")
     except BaseException:

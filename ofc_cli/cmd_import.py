@@ -25,9 +25,10 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TextIO
 
-from ingest import store
+from ingest import review_job, store
 from ingest.api import (
     Audit,
     Difference,
@@ -166,7 +167,34 @@ def import_once(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     except BrokenPipeError:  # `ofc import ... | head`: the reader left, stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if report.stored:
+        auto_review(args.db, args.wait)
     return report.exit_code
+
+
+def auto_review(db: str | None, wait: float | None) -> None:
+    """With the auto-review setting on (kept in the store, off by default): start the review
+    of my names' new hands in the background (``ofc review --status`` follows it)."""
+    path = Path(db) if db else store.default_db_path()
+    try:
+        con = store.connect(path, read_only=True, wait_seconds=wait)
+        try:
+            on = review_job.auto_review(con) is not None
+        finally:
+            con.close()
+        started = review_job.after_import(path, cmd_review_command(path), on)
+    except (store.StoreError, OSError) as exc:
+        print(f"ofc import: the auto-review could not start: {exc}", file=sys.stderr)
+        return
+    if started is not None:
+        print("reviewing my names' new hands in the background (auto-review; "
+              "ofc review --status)", file=sys.stderr, flush=True)
+
+
+def cmd_review_command(path: Path) -> list[str]:
+    """The auto-review's ``ofc review`` process on the store at ``path``."""
+    return [sys.executable, "-m", "ofc_cli.cli", "review", "--db", str(path),
+            "--origin", "auto"]
 
 
 def watch(args: argparse.Namespace) -> int:
@@ -192,7 +220,13 @@ def watch(args: argparse.Namespace) -> int:
         print(f"ofc import: {exc}", file=sys.stderr)
         return 2
     printer = CheckPrinter(sys.stdout, args.json)
-    watcher = Watcher(args.db, folders, wait_seconds=args.wait, on_check=printer)
+
+    def checked(done: WatchPass) -> None:
+        printer(done)
+        if any(f.stored for f in done.imports):
+            auto_review(args.db, args.wait)
+
+    watcher = Watcher(args.db, folders, wait_seconds=args.wait, on_check=checked)
     print(f"watching {len(folders)} folder{'s' * (len(folders) != 1)} every "
           f"{args.interval:g} s (Ctrl-C or SIGTERM to stop): "
           f"{clean_text(', '.join(folders))}", file=sys.stderr, flush=True)

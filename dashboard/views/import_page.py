@@ -9,7 +9,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, me, timefmt, watching
+from dashboard import db, me, reviewing, timefmt, watching
 from dashboard.cards import md_text
 from dashboard.queries import imports
 from dashboard.uploads import MAX_UPLOAD_MB, Limits, UploadOutcome, import_uploads
@@ -38,6 +38,7 @@ def run(files: list[tuple[str, bytes]]) -> UploadOutcome:
     with db.writing() as con:
         outcome = import_uploads(con, files, progress, Limits())
     bar.progress(1.0, text="Done")
+    reviewing.after_import(import_ids=outcome.import_ids)
     return outcome
 
 
@@ -94,6 +95,7 @@ def show_outcome(outcome: UploadOutcome) -> None:
     else:
         st.success("No errors: every hand read was stored or was already there.")
     show_audit(outcome)
+    reviewing.import_section(outcome.import_ids)
 
 
 def show_audit(outcome: UploadOutcome) -> None:

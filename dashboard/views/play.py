@@ -19,7 +19,7 @@ import streamlit as st
 
 from dashboard import db, filters
 from dashboard.board_moves import Street
-from dashboard.cards import board_html, md_text
+from dashboard.cards import board_html, md_text, placement_words
 from dashboard.placement_board import placement_board
 from dashboard.practice_game import Game
 from dashboard.queries import practice as q
@@ -168,8 +168,9 @@ def _review_lines(game: Game) -> None:
     lost = sum(d[4] for d in decisions)
     st.markdown(md_text(f"Review: {len(decisions)} decisions, {lost:.1f} points of EV lost."))
     for street, kind, chosen, best, ev_lost, *_ in decisions:
-        verdict = "best" if ev_lost == 0 else f"lost {ev_lost:.1f}: the best was {best}"
-        st.caption(md_text(f"Street {street} ({kind}): {chosen}, {verdict}"))
+        verdict = ("the best" if ev_lost == 0 else
+                   f"{ev_lost:.1f} points below the best: {placement_words(best)}")
+        st.caption(md_text(f"Street {street} ({kind}): {placement_words(chosen)}, {verdict}"))
 
 
 def _next(game: Game, points: float) -> None:
@@ -187,7 +188,8 @@ def _next(game: Game, points: float) -> None:
         del st.session_state[GAME]
         st.rerun()
     total = sum(p for _, p in game.results) + points
-    st.caption(f"This session: {len(game.results) + 1} hands, {total:+g} points.")
+    hands = len(game.results) + 1
+    st.caption(f"This session: {hands} hand{'s' * (hands != 1)}, {total:+g} points.")
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ TARGETS = ("top", "middle", "bottom", "discard")
 
 def after_click(page: Page) -> None:
     """Wait for the run a click asked for to end."""
-    page.wait_for_timeout(150)
+    page.wait_for_timeout(300)
     wait_run_over(page)
 
 

@@ -134,7 +134,7 @@ def _dealt(key: str, street: Street, moves: Moves, four_colour: bool) -> None:
             label = f"**{board_moves.name(card)}**" if chosen else card_label(card, four_colour)
             st.button(label, key=f"{key}-card-{card}",
                       type="primary" if chosen else "secondary",
-                      on_click=_choose, args=(key, card), help=f"choose {board_moves.name(card)}")
+                      on_click=_choose, args=(key, card))
 
 
 def _target(key: str, street: Street, moves: Moves, target: int, cards: list[str],
@@ -143,8 +143,7 @@ def _target(key: str, street: Street, moves: Moves, target: int, cards: list[str
     size = len(street.dealt) - street.place if target == DISCARD else _SIZES[target]
     with st.container(horizontal=True, vertical_alignment="center", key=f"{key}-{TARGETS[target]}"):
         st.button(f"{TARGETS[target].capitalize()} · {free} free", key=f"{key}-to-{target}",
-                  on_click=_put, args=(key, target), width=120,
-                  help=f"put the chosen card on the {TARGETS[target]}")
+                  on_click=_put, args=(key, target), width=120)
         st.markdown(cards_html(cards, four_colour, slots=size, new=new), unsafe_allow_html=True)
         if note:
             st.caption(md_text(note))

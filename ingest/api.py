@@ -87,6 +87,7 @@ from .parquet_store import PARQUET_ENV, ParquetError, open_parquet
 from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
 from .practice import NotStored, review_and_store, review_rows, store_record, store_text
+from .puzzles import PuzzleAnswer, record_of, stored_record, write_answer
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
 from .review_job import JobStatus, ReviewBusy, auto_review, imported_seats, set_auto_review
@@ -135,5 +136,6 @@ __all__ = [
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
     "decision_row", "policy_name", "NotStored", "review_and_store", "review_rows",
     "store_record", "store_text", "live_text", "name_problem",
-    "parse_rules", "parse_street",
+    "parse_rules", "parse_street", "PuzzleAnswer", "record_of", "stored_record",
+    "write_answer",
 ]

@@ -23,8 +23,10 @@ of cards or a joker at a table without jokers is refused with a word (:meth:`Liv
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any
 
 from ofc_core.cards import BoardCard, Joker
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets
@@ -130,12 +132,15 @@ class LiveHand:
         streets[seat] = streets[seat][:-1]
         return replace(self, streets=tuple(streets))
 
-    def record(self, source: str, hand_id: str, **fields: object) -> HandRecord:
-        """The complete hand as a record (``fields``: the other :class:`HandRecord` fields:
-        ``session_id``, ``played_at``, ``stake``, ``currency``, ``hero``, ``rules``)."""
+    def record(self, source: str, hand_id: str, *, session_id: str | None = None,
+               played_at: str | None = None, stake: float | None = None,
+               currency: str | None = None, hero: str | None = None,
+               rules: Mapping[str, Any] | None = None) -> HandRecord:
+        """The complete hand as a record, with the table's other facts."""
         players = tuple(PlayerRecord(name, i, board_from_streets(streets), streets,
                                      bool(self.fantasyland[i]))
                         for i, (name, streets) in enumerate(zip(self.names, self.streets,
                                                                 strict=True)))
         return HandRecord(source, hand_id, self.ruleset.variant.value, players,
-                          button=self.names[self.button], **fields)  # type: ignore[arg-type]
+                          MappingProxyType(dict(rules or {})), self.names[self.button],
+                          session_id, None, played_at, stake, currency, hero)

@@ -38,6 +38,9 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("views/fantasyland.py", "Fantasyland", ":material/auto_awesome:", "fantasyland"),
     ("views/review.py", "Review", ":material/psychology:", "review"),
     ("views/variants.py", "Variants", ":material/rule:", "variants"),
+    ("views/play.py", "Play", ":material/playing_cards:", "play"),
+    ("views/enter.py", "Enter", ":material/edit_note:", "enter"),
+    ("views/train.py", "Train", ":material/fitness_center:", "train"),
     ("views/import_page.py", "Import", ":material/upload_file:", "import"),
 )
 

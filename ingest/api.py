@@ -2,7 +2,9 @@
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
 rescoring, removing an import such as the demo sample, upgrading an older store), to the
-decision review's table (``write_decisions``), to the user's names (``set_my_names``,
+decision review's table (``write_decisions``; a practice hand reviewed: ``review_and_store``),
+the hands played or entered in the dashboard (``store_record``, ``store_text``: the importer's
+own path), to the user's names (``set_my_names``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
 ``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
@@ -31,6 +33,7 @@ from .aggregates import present as aggregates_present
 from .aggregates import rebuild as rebuild_aggregates
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
+from .decision_rows import decision_row, policy_name
 from .decisions import (
     AlternativeRow,
     DecisionRow,
@@ -44,6 +47,8 @@ from .decisions import (
 )
 from .decisions_parquet import decisions_folder, merge_decisions
 from .demo import DEMO_KEY, DEMO_REMOVED_KEY, demo_import_ids, load_demo, remove_demo
+from .formats.live_write import live_text, name_problem
+from .formats.notation import parse_rules, parse_street
 from .foul_sql import LOWER_SQL, RELATION_SQL, UPPER_SQL
 from .identity import (
     BadName,
@@ -82,6 +87,8 @@ from .notes import (
 from .parquet_store import PARQUET_ENV, ParquetError, open_parquet
 from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
+from .practice import NotStored, review_and_store, review_rows, store_record, store_text
+from .puzzles import PuzzleAnswer, record_of, stored_record, write_answer
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
 from .review_job import JobStatus, ReviewBusy, auto_review, imported_seats, set_auto_review
@@ -129,4 +136,8 @@ __all__ = [
     "cancel_review", "review_status", "start_review", "imported_seats",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
+    "decision_row", "policy_name", "NotStored", "review_and_store", "review_rows",
+    "store_record", "store_text", "live_text", "name_problem",
+    "parse_rules", "parse_street", "PuzzleAnswer", "record_of", "stored_record",
+    "write_answer",
 ]

@@ -263,6 +263,21 @@ CREATE TABLE IF NOT EXISTS my_names (
     added_at TIMESTAMPTZ NOT NULL
 );
 
+-- The Train page's answers (user data): one row per answer to a puzzle, a reviewed decision
+-- keyed as in `decisions`; the puzzle's spaced repetition reads its history.
+CREATE TABLE IF NOT EXISTS puzzle_answers (
+    source      VARCHAR NOT NULL,
+    hand_id     VARCHAR NOT NULL,
+    player      VARCHAR NOT NULL,
+    street      TINYINT NOT NULL,
+    answered_at TIMESTAMPTZ NOT NULL,
+    answer      VARCHAR NOT NULL,        -- the placement, in the notation of decisions.chosen
+    ev_lost     DOUBLE NOT NULL,         -- the answer's EV below the best, on the common deals
+    noise       DOUBLE NOT NULL,         -- two standard errors of that difference
+    solved      BOOLEAN NOT NULL,        -- within the noise of the best
+    due_at      TIMESTAMPTZ NOT NULL     -- when the puzzle comes back
+);
+
 -- Notes and tags the user writes (ingest.notes, the only writer). A hand's are keyed by its
 -- (source, hand_id) like `decisions`, so rescoring, merging, upgrading and removing other
 -- imports keep them; removing the hand's own import keeps them too (they show again when the

@@ -41,10 +41,14 @@ from ingest import review_job, store
 from ingest.api import (
     DecisionRow,
     decision_json,
+    decision_row,
     player_hands,
     reviewed_hands,
     upgrade,
     write_decisions,
+)
+from ingest.api import (
+    policy_name as policy_name,  # where tests and older callers find it
 )
 from ingest.review_job import JobStatus, ReviewBusy
 from ingest.review_rows import decision_row

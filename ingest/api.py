@@ -53,6 +53,7 @@ from .ledger import remove_imports
 from .match_sql import CUBE_SQL, DECISION_SQL
 from .merge import MergeConflict, merge_records
 from .money import RACE
+from .names import currency_name, currency_names, room_name, room_names
 from .notes import (
     NOTE_MAX_CHARS,
     NOTE_TABLES,
@@ -112,4 +113,5 @@ __all__ = [
     "set_player_tags", "tag_choices", "tag_key",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
+    "currency_name", "currency_names", "room_name", "room_names",
 ]

@@ -88,7 +88,8 @@ def merge_records(stored: HandRecord, other: HandRecord) -> HandRecord:
     theirs = {p.name: p for p in second.players}
     players = tuple(_merge_player(p, theirs[p.name], tie) for p in first.players)
     stakes = [(r.stake, r.currency or "") for r in (first, second) if r.stake is not None]
-    stake, currency = (min(stakes) if tie else stakes[0]) if stakes else (None, "")
+    stake, currency = (min(stakes) if tie else stakes[0]) if stakes else \
+        (None, _pick(first.currency, second.currency, True) or "")
     return replace(
         first, players=players, stake=stake, currency=currency or None,
         played_at=_pick(stored_time(first.played_at), stored_time(second.played_at), True),

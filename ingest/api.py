@@ -75,6 +75,7 @@ from .notes import (
 from .parquet_store import PARQUET_ENV, ParquetError, open_parquet
 from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
+from .removal import Removal
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
@@ -113,5 +114,5 @@ __all__ = [
     "set_player_tags", "tag_choices", "tag_key",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
-    "currency_name", "currency_names", "room_name", "room_names",
+    "currency_name", "currency_names", "room_name", "room_names", "Removal",
 ]

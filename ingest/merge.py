@@ -28,6 +28,7 @@ import duckdb
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, PlayerRecord, Reported, StreetPlay, validate
 
+from .copies import Copy, imports_with_rows, keep_copies
 from .formats import ParsedHand
 from .hand_tables import HAND_TABLES, HandRow, delete_hands, hand_tables, insert_tables
 from .reports import Counts
@@ -166,6 +167,8 @@ def merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
     stored = load_records(con, keys)
     where = _stored_from(con, [row for _, row in stored.values()])
     updates: list[tuple[HandRecord, HandRow]] = []
+    copies: list[Copy] = []
+    firsts: dict[int, Copy] = {}
     for item, key in zip(items, keys, strict=True):
         record, row = stored[key]
         hand = item.record.hand_id
@@ -177,9 +180,11 @@ def merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
                           f"{exc}", item.raw)
             continue
         upgrade = copy_rank(item.record) > copy_rank(record)
+        copy = Copy(key, import_id, item.line, item.raw, item.record)
         if merged == record and not upgrade:
             counts.hands += 1
             counts.duplicate += 1
+            copies.append(copy)
             continue
         problems = validate(merged)
         if problems:
@@ -189,11 +194,24 @@ def merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
             continue
         counts.hands += 1
         counts.merged += 1
+        copies.append(copy)
+        firsts.setdefault(key, Copy(key, row.import_id, row.line, row.raw, record))
         if upgrade:
             row = HandRow(row.hand_key, import_id, item.line, item.raw)
         updates.append((merged, row))
+    _keep(con, copies, firsts)
     if updates:
         delete_hands(con, [row.hand_key for _, row in updates], HAND_TABLES)
         records = [r for r, _ in updates]
         insert_tables(con, hand_tables(records, [row for _, row in updates],
                                        score_records(records)))
+
+
+def _keep(con: duckdb.DuckDBPyConnection, copies: list[Copy],
+          firsts: dict[int, Copy]) -> None:
+    """Rows for the copies read, duplicate or merged (:mod:`ingest.copies`; a copy refused as
+    a disagreement is none), and for each hand about to change whose stored import has no row
+    yet, that import's copy: the stored hand as it was."""
+    have = imports_with_rows(con, list(firsts))
+    first = [c for key, c in firsts.items() if c.import_id not in have.get(key, set())]
+    keep_copies(con, first + copies)

@@ -168,6 +168,16 @@ CREATE TABLE IF NOT EXISTS events (
     data     VARCHAR                     -- JSON of the other fields
 );
 
+-- Every copy of a stored hand the imports read, but a hand's only copy (ingest/copies.py):
+-- removing an import falls back to the copies the other imports hold (ingest/removal.py).
+CREATE TABLE IF NOT EXISTS hand_copies (
+    hand_key       BIGINT NOT NULL,    -- the stored hand (hands.hand_key)
+    import_id      INTEGER NOT NULL,   -- the import that read this copy
+    line           INTEGER,            -- its line in that import's file
+    raw            VARCHAR,            -- the text it was read from
+    copy           VARCHAR NOT NULL    -- the copy as read: ofc-hh/1 JSON plus "kept"
+);
+
 -- Hands that could not be stored, with where and why (partial = a truncated last hand).
 CREATE TABLE IF NOT EXISTS rejected (
     import_id INTEGER NOT NULL,

@@ -119,8 +119,7 @@ upload or a zip member)."""
 
 
 def _path_items(files: Iterable[Path]) -> Iterator[_Item]:
-    """Files on disk; a zip is unpacked (with :class:`~ingest.archives.Limits`) into its
-    members, a member it refuses is reported as a file that cannot be read."""
+    """Files on disk; a zip unpacked (:class:`~ingest.archives.Limits`) into its members."""
     for path in files:
         if path.suffix.lower() != ".zip":
             yield str(path), _reader(path), path
@@ -463,8 +462,9 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
     else:
         report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
                             counts.stored, counts.duplicate, counts.merged, counts.partial,
-                            tuple(counts.errors), import_id=import_id,
-                            notes=tuple(counts.notes), audit=audit, abandoned=counts.abandoned)
+                            tuple(counts.errors), import_id=import_id, notes=tuple(counts.notes),
+                            audit=audit, abandoned=counts.abandoned,
+                            partials=tuple(counts.partials))
     return committer.submit(_commit, con, name, report)
 
 

@@ -126,7 +126,20 @@ def store_parsed(con: duckdb.DuckDBPyConnection,
             chunk = []
     if chunk:
         store_chunk(con, chunk, import_id, counts, name)
+    counts.notes[:] = stored_notes(con, counts.notes, import_id)
     tick(1.0)
+
+
+def stored_notes(con: duckdb.DuckDBPyConnection, notes: list[HandIssue],
+                 import_id: int) -> list[HandIssue]:
+    """The notes of the hands whose stored copy is this import's: what a reader assumed of a
+    copy that was a duplicate, or that a better copy completed, was not stored."""
+    if not notes:
+        return notes
+    kept = {str(h) for (h,) in con.execute(
+        "SELECT hand_id FROM hands WHERE import_id = ? AND list_contains(?, hand_id)",
+        [import_id, sorted({str(n.hand_id) for n in notes})]).fetchall()}
+    return [n for n in notes if str(n.hand_id) in kept]
 
 
 def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,

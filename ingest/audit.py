@@ -20,6 +20,7 @@ loser's 57 chips are all that changed hands, while the app credits the winner 63
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,18 +120,28 @@ def combined(audits: list[Audit]) -> Audit:
 
 def audit_import(con: duckdb.DuckDBPyConnection, import_id: int) -> Audit:
     """The audit of the hands whose stored copy came from import ``import_id``."""
-    mine = """mine AS (SELECT hp.*, h.hand_id, h.line FROM hand_players hp
-                        JOIN hands h USING (hand_key) WHERE h.import_id = ?)"""
-    verdicts = [(str(h), bool(e)) for h, e in con.execute(f"""
-        WITH {mine}, diff AS ({_DIFFERENCES})
-        SELECT hand_id, bool_and(hand_key NOT IN (SELECT hand_key FROM diff)) FROM mine
-        WHERE {_REPORTED_ANY} GROUP BY hand_key, hand_id ORDER BY min(line), hand_key""",
-        [import_id]).fetchall()]
-    audited, equal = len(verdicts), sum(e for _, e in verdicts)
-    differ = con.execute(f"""
-        WITH {mine}, diff AS ({_DIFFERENCES})
-        SELECT m.hand_id, m.player, d.theirs, d.ours, d.what
-        FROM diff d JOIN mine m USING (hand_key, seat)
-        ORDER BY m.line, m.hand_key, m.seat, d.k""", [import_id]).fetchall()
-    return Audit(audited, equal, tuple(Difference(str(a), str(b), float(c), float(d), str(e))
-                                       for a, b, c, d, e in differ), tuple(verdicts))
+    return audit_imports(con, [import_id])[import_id]
+
+
+def audit_imports(con: duckdb.DuckDBPyConnection,
+                  import_ids: Sequence[int]) -> dict[int, Audit]:
+    """:func:`audit_import` of several imports in one pass (a batch of small files)."""
+    ids = [int(i) for i in import_ids]
+    mine = """mine AS (SELECT hp.*, h.hand_id, h.line, h.import_id FROM hand_players hp
+                        JOIN hands h USING (hand_key) WHERE list_contains(?, h.import_id))"""
+    verdicts: dict[int, list[tuple[str, bool]]] = {i: [] for i in ids}
+    for i, h, e in con.execute(f"""
+            WITH {mine}, diff AS ({_DIFFERENCES})
+            SELECT import_id, hand_id, bool_and(hand_key NOT IN (SELECT hand_key FROM diff))
+            FROM mine WHERE {_REPORTED_ANY} GROUP BY import_id, hand_key, hand_id
+            ORDER BY import_id, min(line), hand_key""", [ids]).fetchall():
+        verdicts[int(i)].append((str(h), bool(e)))
+    differ: dict[int, list[Difference]] = {i: [] for i in ids}
+    for i, a, b, c, d, e in con.execute(f"""
+            WITH {mine}, diff AS ({_DIFFERENCES})
+            SELECT m.import_id, m.hand_id, m.player, d.theirs, d.ours, d.what
+            FROM diff d JOIN mine m USING (hand_key, seat)
+            ORDER BY m.import_id, m.line, m.hand_key, m.seat, d.k""", [ids]).fetchall():
+        differ[int(i)].append(Difference(str(a), str(b), float(c), float(d), str(e)))
+    return {i: Audit(len(verdicts[i]), sum(e for _, e in verdicts[i]), tuple(differ[i]),
+                     tuple(verdicts[i])) for i in ids}

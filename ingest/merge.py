@@ -20,7 +20,7 @@ says code 75: whichever is imported first, the hand is stored as progressive pin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 import duckdb
@@ -158,29 +158,46 @@ def _stored_from(con: duckdb.DuckDBPyConnection, rows: Sequence[HandRow]) -> dic
                         + (f", line {r.line}" if r.line else "") for r in rows}
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a copy comes from: its import, the tally of that file, the file's name."""
+
+    import_id: int
+    counts: Counts
+    name: str
+
+
 def merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
           existing: dict[tuple[str, str], int], counts: Counts, import_id: int,
           name: str) -> None:
     """Hands of file ``name`` (import ``import_id``) already stored: each a duplicate,
     merged (completed or upgraded, then scored again), or rejected naming both logs."""
-    keys = [existing[(p.record.source, p.record.hand_id)] for p in items]
+    origin = Origin(import_id, counts, name)
+    merge_tagged(con, [(p, origin) for p in items], existing)
+
+
+def merge_tagged(con: duckdb.DuckDBPyConnection, items: Sequence[tuple[ParsedHand, Origin]],
+                 existing: dict[tuple[str, str], int]) -> None:
+    """:func:`merge` of hands from several files at once (each hand once), each counted in
+    its own file's tally."""
+    keys = [existing[(p.record.source, p.record.hand_id)] for p, _ in items]
     stored = load_records(con, keys)
     where = _stored_from(con, [row for _, row in stored.values()])
     updates: list[tuple[HandRecord, HandRow]] = []
     copies: list[Copy] = []
     firsts: dict[int, Copy] = {}
-    for item, key in zip(items, keys, strict=True):
+    for (item, origin), key in zip(items, keys, strict=True):
         record, row = stored[key]
-        hand = item.record.hand_id
+        hand, counts = item.record.hand_id, origin.counts
         try:
             merged = merge_records(record, item.record)
         except MergeConflict as exc:
             counts.reject(item.line, hand, f"hand {hand!r} is already stored from "
-                          f"{where[key]}, and this log ({name}, line {item.line}) disagrees: "
-                          f"{exc}", item.raw)
+                          f"{where[key]}, and this log ({origin.name}, line {item.line}) "
+                          f"disagrees: {exc}", item.raw)
             continue
         upgrade = copy_rank(item.record) > copy_rank(record)
-        copy = Copy(key, import_id, item.line, item.raw, item.record)
+        copy = Copy(key, origin.import_id, item.line, item.raw, item.record)
         if merged == record and not upgrade:
             counts.hands += 1
             counts.duplicate += 1
@@ -197,7 +214,7 @@ def merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
         copies.append(copy)
         firsts.setdefault(key, Copy(key, row.import_id, row.line, row.raw, record))
         if upgrade:
-            row = HandRow(row.hand_key, import_id, item.line, item.raw)
+            row = HandRow(row.hand_key, origin.import_id, item.line, item.raw)
         updates.append((merged, row))
     _keep(con, copies, firsts)
     if updates:

@@ -49,7 +49,7 @@ class Copy:
 
     hand_key: int
     import_id: int
-    line: int
+    line: int | None
     raw: str | None
     record: HandRecord
 
@@ -115,5 +115,6 @@ def read_copies(con: duckdb.DuckDBPyConnection, keys: Sequence[int],
         "ORDER BY hand_key, import_id, line", [list(keys), list(leaving)]).fetchall()
     for key, import_id, line, raw, text in rows:
         out.setdefault(int(key), []).append(
-            Copy(int(key), int(import_id), int(line or 0), raw, record_of_copy(text)))
+            Copy(int(key), int(import_id), None if line is None else int(line), raw,
+                 record_of_copy(text)))
     return out

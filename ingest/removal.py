@@ -113,7 +113,7 @@ def _store_again(con: duckdb.DuckDBPyConnection,
     records, rows = [], []
     for copies, row in remade:
         best = min(copies, key=lambda c: (tuple(-x for x in copy_rank(c.record)), c.import_id,
-                                          c.line))
+                                          c.line or 0))
         records.append(best_merge(copies, best))
         rows.append(HandRow(best.hand_key, best.import_id, best.line, best.raw))
         if row is not None and len(copies) > 1:
@@ -125,7 +125,7 @@ def best_merge(copies: Sequence[Copy], best: Copy) -> HandRecord:
     """The copies merged from the best one on (a copy that no longer merges, or gives an
     invalid hand, is left out: the best copy alone is always a valid hand)."""
     merged = best.record
-    for copy in sorted(copies, key=lambda c: (c.import_id, c.line)):
+    for copy in sorted(copies, key=lambda c: (c.import_id, c.line or 0)):
         if copy is best:
             continue
         try:

@@ -19,6 +19,7 @@ import duckdb
 from . import aggregates
 from .audit import Audit, audit_imports
 from .formats import Format, ParsedHand, ParseIssue
+from .inferred_stakes import infer_stakes
 from .ledger import insert_import, insert_rejected, next_id
 from .merge import Origin
 from .money import settle_matches
@@ -70,6 +71,7 @@ def store_batch(con: duckdb.DuckDBPyConnection, batch: Sequence[Prepared],
                       len(prepared.data), prepared.fmt, counts)
     wrote = any(o.counts.stored or o.counts.merged for o in origins)
     if wrote:
+        infer_stakes(con)
         settle_matches(con)
         aggregates.refresh(con)
     audits = audit_imports(con, [o.import_id for o in origins

@@ -20,6 +20,7 @@ import pyarrow as pa
 from . import aggregates, store
 from .formats import FileFormat, Format, registry
 from .hand_tables import insert_tables
+from .inferred_stakes import infer_stakes
 from .money import settle_matches
 from .removal import Removal, remove_hands_of
 from .reports import Counts
@@ -112,6 +113,7 @@ def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) ->
     (:mod:`ingest.removal`); then their rejected rows and ledger rows go."""
     ids = [int(i) for i in import_ids]
     removed, kept = remove_hands_of(con, ids)
+    infer_stakes(con)
     settle_matches(con)  # a removed hand may hold a double of a match that another import ends
     aggregates.refresh(con)
     con.execute("DELETE FROM rejected WHERE list_contains(?, import_id)", [ids])

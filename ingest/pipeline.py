@@ -43,6 +43,7 @@ from .formats import (
     Format,
     UnreadableFile,
 )
+from .inferred_stakes import infer_stakes
 from .ledger import (
     IMPORT_LOCK,
     already_stored,
@@ -436,6 +437,7 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
         elif fmt is not None:
             _store_hands(con, prepared, import_id, counts, ticker)
             if counts.stored or counts.merged:
+                infer_stakes(con)
                 settle_matches(con)
                 aggregates.refresh(con)
         insert_rejected(con, import_id, name, counts.rejected_rows)

@@ -55,8 +55,10 @@ CREATE TABLE IF NOT EXISTS hands (
                                        -- first, or a later more informative one)
     raw           VARCHAR,             -- the hand's text as read
     line          INTEGER,             -- 1-based line of the hand in that import's file
-    variant_assumed BOOLEAN            -- the log did not name the variant, its reader assumed
+    variant_assumed BOOLEAN,           -- the log did not name the variant, its reader assumed
                                        -- it (NULL: stored before 7)
+    stake_inferred BOOLEAN             -- stake and currency taken from the other hands of its
+                                       -- table (the hand moved no money): ingest/inferred_stakes.py
 );
 
 -- Per player per hand: flags, the recomputed outcome, the room's reported result.

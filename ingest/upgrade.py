@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from . import aggregates, review_reasons
+from . import aggregates, inferred_stakes, review_reasons
 from .formats.ofc_hh import FORMAT_NAME as OFC_HH
 from .hand_tables import utc_offsets
 from .reports import Progress, RescoreResult
@@ -59,6 +59,7 @@ Filler = Callable[[duckdb.DuckDBPyConnection], int]
 
 IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
     "8": (frozenset({("hand_players", "review_reason")}), review_reasons.fill),
+    "9": (frozenset({("hands", "stake_inferred")}), inferred_stakes.fill),
 }
 """Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->
 (those ``(table, column)``, their filler, which returns the rows it wrote). Nothing is

@@ -58,7 +58,8 @@ Filler = Callable[[duckdb.DuckDBPyConnection], int]
 """Fills new columns from the stored rows inside the caller's transaction; returns the rows."""
 
 IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
-    "8": (frozenset({("hand_players", "review_reason")}), review_reasons.fill),
+    "8": (frozenset({("hand_players", "review_reason"), ("hands", "stake_inferred")}),
+          lambda con: review_reasons.fill(con) + inferred_stakes.fill(con)),
     "9": (frozenset({("hands", "stake_inferred")}), inferred_stakes.fill),
 }
 """Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import duckdb
 
-from ingest.api import connect, import_files, import_paths
+from ingest.api import connect, import_files, import_paths, upgrade
 
 CAPTURE = Path(__file__).resolve().parent / "data" / "fpdb-capture" / "capture.zip"
 DEMO = Path(__file__).resolve().parents[1] / "data" / "demo" / "regular.Hero.jsonl"
@@ -72,3 +72,23 @@ def test_a_logged_stake_replaces_the_inferred_one_and_a_split_table_infers_none(
     finally:
         con.close()
     assert split == [(2.0,), (1.0,), (None,)]  # the table's stakes disagree: nothing inferred
+
+
+def test_the_upgrade_from_9_infers_in_place(tmp_path: Path) -> None:
+    """A store of version 9 (no ``stake_inferred``, the hands without money without a stake):
+    the upgrade adds the column and infers the stakes in SQL, nothing rescored."""
+    con = connect(tmp_path / "ofc.duckdb")
+    try:
+        import_files([("a.jsonl", _lines([2.0, 2.0, None]))], con)
+        con.execute("UPDATE hands SET stake = NULL, currency = NULL WHERE stake_inferred")
+        con.execute("ALTER TABLE hands DROP COLUMN stake_inferred")
+        con.execute("DROP TABLE hand_copies")
+        con.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+        said: list[str] = []
+        assert upgrade(con, notify=said.append) is None and "nothing rescored" in said[-1]
+        rows = con.execute("SELECT stake, stake_inferred FROM hands ORDER BY hand_key"
+                           ).fetchall()
+        copies = con.execute("SELECT count(*) FROM hand_copies").fetchone()
+    finally:
+        con.close()
+    assert rows == [(2.0, None), (2.0, None), (2.0, True)] and copies == (0,)

@@ -188,70 +188,83 @@ def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
     rows) runs on a worker thread while this one reads, decodes and parses the next files;
     the next transaction begins only once that commit is done."""
     started = time.monotonic()
-    reports: list[FileReport] = []
     ticker = _Ticker(progress, total_bytes, started)
-    pending: tuple[Future[FileReport | list[FileReport]], int] | None = None
-    batch: list[_Prepared] = []
-
-    def settle() -> None:
-        nonlocal pending
-        if pending is not None:
-            future, size = pending
-            pending = None
-            done = future.result()
-            for report in done if isinstance(done, list) else [done]:
-                ticker.hands += report.hands
-                reports.append(report)
-            ticker.file_done(size)
-
-    def start(group: list[_Prepared]) -> None:
-        nonlocal pending
-        settle()
-        IMPORT_LOCK.acquire()
-        try:
-            future = _import_group(con, group, ticker, committer)
-        except BaseException:
-            IMPORT_LOCK.release()
-            raise
-        if future is None:  # the batch failed (a bug, rolled back): its files one by one
-            IMPORT_LOCK.release()
-            for prepared in group:
-                start([prepared])
-            return
-        future.add_done_callback(lambda _: IMPORT_LOCK.release())
-        pending = (future, sum(len(p.data) for p in group))
-
-    def flush() -> None:
-        if batch:
-            start(batch[:])
-            batch.clear()
-
     with _import_settings(con), con.cursor() as ledger, import_pool.pool(workers) as pool, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
+        run = _Run(con, ticker, committer)
         try:
             for name, data, path, digest, known, shipped in _ahead(files, ledger, pool):
                 if isinstance(data, _Unreadable):
-                    flush()
-                    settle()
-                    reports.append(FileReport(name, None, unreadable=str(data),
-                                              errors=(HandIssue(0, None, str(data)),)))
+                    run.flush()
+                    run.settle()
+                    run.reports.append(FileReport(name, None, unreadable=str(data),
+                                                  errors=(HandIssue(0, None, str(data)),)))
                     continue
-                prepared = _Prepared(name, data, digest, known[0], "", None, known=known[1]) \
-                    if known is not None else _from_worker(shipped, name, data, digest) \
-                    or _prepare(name, data, digest, path)
-                if batches.small(prepared):
-                    batch.append(prepared)
-                    if batches.full(batch):
-                        flush()
-                    continue
-                flush()
-                start([prepared])
-            flush()
-            settle()
+                run.add(_Prepared(name, data, digest, known[0], "", None, known=known[1])
+                        if known is not None else _from_worker(shipped, name, data, digest)
+                        or _prepare(name, data, digest, path))
+            run.flush()
+            run.settle()
         finally:
-            if pending is not None:  # an error elsewhere: let the commit finish, then raise
-                pending[0].exception()
-    return ImportReport(tuple(reports), time.monotonic() - started)
+            if run.pending is not None:  # an error elsewhere: let the commit finish, then raise
+                run.pending[0].exception()
+    return ImportReport(tuple(run.reports), time.monotonic() - started)
+
+
+class _Run:
+    """The transactions of one import: the one committing (``pending``), the small files
+    gathered for the next batch, the reports so far."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, ticker: _Ticker,
+                 committer: ThreadPoolExecutor) -> None:
+        self.con, self.ticker, self.committer = con, ticker, committer
+        self.pending: tuple[Future[FileReport | list[FileReport]], int] | None = None
+        self.batch: list[_Prepared] = []
+        self.reports: list[FileReport] = []
+
+    def add(self, prepared: _Prepared) -> None:
+        """A file: into the batch if small, else (after the batch) in its own transaction."""
+        if batches.small(prepared):
+            self.batch.append(prepared)
+            if batches.full(self.batch):
+                self.flush()
+            return
+        self.flush()
+        self.start([prepared])
+
+    def flush(self) -> None:
+        if self.batch:
+            group, self.batch = self.batch, []
+            self.start(group)
+
+    def settle(self) -> None:
+        """The last transaction's commit waited for, its reports kept."""
+        if self.pending is not None:
+            future, size = self.pending
+            self.pending = None
+            done = future.result()
+            for report in done if isinstance(done, list) else [done]:
+                self.ticker.hands += report.hands
+                self.reports.append(report)
+            self.ticker.file_done(size)
+
+    def start(self, group: list[_Prepared]) -> None:
+        """The group's transaction, once the last one committed (a batch that fails: its
+        files one by one)."""
+        self.settle()
+        IMPORT_LOCK.acquire()
+        try:
+            future = _import_group(self.con, group, self.ticker, self.committer)
+        except BaseException:
+            IMPORT_LOCK.release()
+            raise
+        if future is None:
+            IMPORT_LOCK.release()
+            for prepared in group:
+                self.start([prepared])
+            return
+        future.add_done_callback(lambda _: IMPORT_LOCK.release())
+        self.pending = (future, sum(len(p.data) for p in group))
 
 
 def _import_group(con: duckdb.DuckDBPyConnection, group: list[_Prepared], ticker: _Ticker,

@@ -6,8 +6,9 @@ or SIGTERM (exit status 0); the folders join the watched folders the dashboard s
 Folders are searched recursively (hidden files and folders skipped), zips unpacked (with the
 upload page's limits). Under each file come its errors, its partial hands (named) and what its
 reader assumed of the hands it stored; past 10 files, the files that went well share one line
-(``--verbose``: a line each); then one audit (each hand counted once) of the stored hands against the room's own results (points, uncapped points, fouls,
-royalties, Fantasyland), every hand that differs listed with what differs. Importing is idempotent:
+(``--verbose``: a line each); then one audit (each hand counted once) of the stored hands
+against the room's own results (points, uncapped points, fouls, royalties, Fantasyland),
+every hand that differs listed with what differs. Importing is idempotent:
 hands already stored are reported as duplicates (or *merged* when this log shows cards the
 stored one hid). Exit status: 0, or 1 if any hand was rejected or a file could not be read, or
 2 if the database could not be used (e.g. the dashboard holds it).

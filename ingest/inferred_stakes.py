@@ -3,7 +3,9 @@
 A room's log gives the stake through the money that changed hands (SwC's money messages), so a
 hand where nobody won anything (both players fouled, or every row pushed) has none, and a
 stake filter would drop it. Such a hand takes the stake and currency of the other hands of its
-table (the same ``source`` and ``session_id``) when they all agree on one, and says so:
+table (the same ``source`` and ``session_id``) when they all agree on one, and says so (the
+table's currency is the one its money was counted in: FPDB's hand files name SwC's money
+``mBTC`` where SwC's own money messages say ``R``, and the hand takes ``R``):
 ``hands.stake_inferred`` is true. Its money (``hand_players.money``) is then its points x that
 stake (0 for a hand of 0 points), and the aggregates follow.
 
@@ -36,7 +38,7 @@ HAVING count(DISTINCT stake) = 1 AND count(DISTINCT coalesce(currency, '')) = 1"
 _INFERRED = f"""
 SELECT h.hand_key, t.stake, t.currency FROM hands h
 JOIN ({_TABLE_STAKES}) t ON h.source = t.source AND h.session_id = t.session_id
-WHERE h.stake IS NULL AND (h.currency IS NULL OR h.currency = t.currency)"""
+WHERE h.stake IS NULL"""
 
 
 def infer_stakes(con: duckdb.DuckDBPyConnection) -> int:

@@ -92,3 +92,18 @@ def test_the_upgrade_from_9_infers_in_place(tmp_path: Path) -> None:
     finally:
         con.close()
     assert rows == [(2.0, None), (2.0, None), (2.0, True)] and copies == (0,)
+
+
+def test_the_whole_capture_in_one_zip_puts_every_hand_under_the_tables_stake(
+        tmp_path: Path) -> None:
+    """FPDB's database, hand files (money unit ``mBTC``) and frames (money in ``R``) of the
+    150-hand capture: the 30 hands that moved no money take their table's 0.50 R too."""
+    db = tmp_path / "ofc.duckdb"
+    import_paths([CAPTURE], db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stakes = con.execute("SELECT stake, currency, stake_inferred IS TRUE, count(*) "
+                             "FROM hands GROUP BY ALL ORDER BY ALL").fetchall()
+    finally:
+        con.close()
+    assert stakes == [(0.5, "R", False, 120), (0.5, "R", True, 30)]

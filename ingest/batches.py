@@ -13,6 +13,7 @@ batch (a bug, never a file's fault) rolls it back, and its files are imported on
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import duckdb
 
@@ -109,3 +110,12 @@ def _report(prepared: Prepared, origin: Origin, failed: HandIssue | None,
                       import_id=origin.import_id, notes=tuple(counts.notes),
                       audit=audit,
                       abandoned=counts.abandoned, partials=tuple(counts.partials))
+
+
+def final_notes(con: duckdb.DuckDBPyConnection,
+                reports: Sequence[FileReport]) -> tuple[FileReport, ...]:
+    """The reports with the notes of only the hands whose stored copy is still their file's
+    once the whole import is in: a hand a later file of the same import upgraded is that
+    file's (FPDB's database, then its hand files in one zip: no "assumed pineapple")."""
+    return tuple(replace(r, notes=tuple(stored_notes(con, list(r.notes), r.import_id)))
+                 if r.notes and r.import_id is not None else r for r in reports)

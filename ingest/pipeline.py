@@ -208,7 +208,7 @@ def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
         finally:
             if run.pending is not None:  # an error elsewhere: let the commit finish, then raise
                 run.pending[0].exception()
-    return ImportReport(tuple(run.reports), time.monotonic() - started)
+    return ImportReport(batches.final_notes(con, run.reports), time.monotonic() - started)
 
 
 class _Run:

@@ -60,6 +60,23 @@ def test_notes_only_for_the_copies_stored(tmp_path: Path) -> None:
     assert (again.duplicate, again.notes) == (9, ())
 
 
+def test_notes_of_one_import_follow_the_copy_stored_at_its_end(tmp_path: Path) -> None:
+    """FPDB's database, then its hand files, in one import: the database's "assumed" note names
+    only the hands no hand file upgraded by the end of the import."""
+    merge_capture(tmp_path / "cap")
+    con = connect(tmp_path / "ofc.duckdb")
+    try:
+        report = import_files([f for g in ("db", "hands") for f in
+                               _files(tmp_path / "cap" / g)], con)
+        first = report.files[0]
+        kept = {h for (h,) in con.execute("SELECT hand_id FROM hands WHERE import_id = ?",
+                                          [first.import_id]).fetchall()}
+    finally:
+        con.close()
+    assert first.stored == 9 and len(kept) == 3  # 6 upgraded by their hand files
+    assert {n.hand_id for n in first.notes} == kept
+
+
 def test_an_abandoned_hand_is_named_in_text_and_json(tmp_path: Path, capsys) -> None:
     db = tmp_path / "ofc.duckdb"
     assert main(["import", str(APP_LOG), "--db", str(db), "--json"]) == 0

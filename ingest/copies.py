@@ -16,6 +16,7 @@ that format does not carry (the variant assumed, each player's stack and the roo
 under ``"kept"``:
 
 >>> from ofc_core.board import Board
+>>> from ofc_core.hand import PlayerRecord
 >>> p = PlayerRecord("ann", 0, Board.parse("Qh Qd 2c", "Ks Kd 9s 5h 3c", "Jh Jd Jc 4s 4d"),
 ...                  stack=40.0, reported=Reported(fouled=False))
 >>> q = PlayerRecord("bob", 1, Board.parse("2h 3d 5d", "6h 7h 8d 9d Tc", "As Ac Ad Ah 6s"))

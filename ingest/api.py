@@ -33,7 +33,6 @@ from .aggregates import present as aggregates_present
 from .aggregates import rebuild as rebuild_aggregates
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
-from .decision_rows import decision_row, policy_name
 from .decisions import (
     AlternativeRow,
     DecisionRow,
@@ -66,6 +65,7 @@ from .ledger import remove_imports
 from .match_sql import CUBE_SQL, DECISION_SQL
 from .merge import MergeConflict, merge_records
 from .money import RACE
+from .names import currency_name, currency_names, room_name, room_names
 from .notes import (
     NOTE_MAX_CHARS,
     NOTE_TABLES,
@@ -89,6 +89,7 @@ from .parquet_store import stamp as parquet_stamp
 from .pipeline import import_files, import_paths, iter_log_files
 from .practice import NotStored, review_and_store, review_rows, store_record, store_text
 from .puzzles import PuzzleAnswer, record_of, stored_record, write_answer
+from .removal import Removal
 from .reports import FileReport, HandIssue, ImportReport, Progress, RescoreResult
 from .rescoring import rescore
 from .review_job import JobStatus, ReviewBusy, auto_review, imported_seats, set_auto_review
@@ -96,6 +97,7 @@ from .review_job import after_import as review_after_import
 from .review_job import cancel as cancel_review
 from .review_job import read_status as review_status
 from .review_job import start as start_review
+from .review_rows import decision_row, policy_name
 from .store import DB_ENV, StoreBusy, StoreError, connect, default_db_path, writer_waiting
 from .upgrade import upgrade
 from .watch import FolderCheck, Watcher, WatchPass
@@ -140,4 +142,5 @@ __all__ = [
     "store_record", "store_text", "live_text", "name_problem",
     "parse_rules", "parse_street", "PuzzleAnswer", "record_of", "stored_record",
     "write_answer",
+    "currency_name", "currency_names", "room_name", "room_names", "Removal",
 ]

@@ -27,11 +27,11 @@ import duckdb
 from ofc_core.hand import HandRecord
 from ofc_core.play.review import review_hand
 
-from .decision_rows import decision_row
 from .decisions import DecisionRow, write_decisions
 from .formats.ofc_hh import dumps_record
 from .pipeline import import_files
 from .reports import FileReport
+from .review_rows import decision_row
 
 
 class NotStored(ValueError):

@@ -19,7 +19,7 @@ from .formats import Format, ParsedHand, ParseIssue, UnreadableFile, detect, reg
 from .formats.encoding import DecodeError, decode_bytes
 from .hand_tables import HandRow, hand_tables, insert_tables
 from .ledger import next_id
-from .merge import merge
+from .merge import Origin, merge_tagged
 from .reports import Counts, HandIssue
 
 CHUNK_HANDS = 20_000
@@ -126,7 +126,20 @@ def store_parsed(con: duckdb.DuckDBPyConnection,
             chunk = []
     if chunk:
         store_chunk(con, chunk, import_id, counts, name)
+    counts.notes[:] = stored_notes(con, counts.notes, import_id)
     tick(1.0)
+
+
+def stored_notes(con: duckdb.DuckDBPyConnection, notes: list[HandIssue],
+                 import_id: int) -> list[HandIssue]:
+    """The notes of the hands whose stored copy is this import's: what a reader assumed of a
+    copy that was a duplicate, or that a better copy completed, was not stored."""
+    if not notes:
+        return notes
+    kept = {str(h) for (h,) in con.execute(
+        "SELECT hand_id FROM hands WHERE import_id = ? AND list_contains(?, hand_id)",
+        [import_id, sorted({str(n.hand_id) for n in notes})]).fetchall()}
+    return [n for n in notes if str(n.hand_id) in kept]
 
 
 def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
@@ -167,32 +180,41 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
                 counts: Counts, name: str) -> None:
     """New hands of file ``name`` stored (scored in bulk), hands stored before merged
     (:func:`ingest.merge.merge`)."""
-    existing = _existing_keys(con, chunk)
-    fresh: list[ParsedHand] = []
-    again: list[ParsedHand] = []
+    origin = Origin(import_id, counts, name)
+    store_tagged(con, [(p, origin) for p in chunk])
+
+
+def store_tagged(con: duckdb.DuckDBPyConnection,
+                 chunk: Sequence[tuple[ParsedHand, Origin]]) -> None:
+    """:func:`store_chunk` of hands from several files at once (:mod:`ingest.batches`), each
+    counted in its own file's tally and stored under its own import."""
+    existing = _existing_keys(con, [p for p, _ in chunk])
+    fresh: list[tuple[ParsedHand, Origin]] = []
+    again: list[tuple[ParsedHand, Origin]] = []
     seen: set[tuple[str, str]] = set()
-    for item in chunk:
+    for item, origin in chunk:
         key = (item.record.source, item.record.hand_id)
-        (again if key in existing or key in seen else fresh).append(item)
+        (again if key in existing or key in seen else fresh).append((item, origin))
         seen.add(key)
     if fresh:
         first = next_id(con, "hands", "hand_key")
-        rows = [HandRow(first + n, import_id, p.line, p.raw) for n, p in enumerate(fresh)]
-        records = [p.record for p in fresh]
+        rows = [HandRow(first + n, o.import_id, p.line, p.raw) for n, (p, o) in enumerate(fresh)]
+        records = [p.record for p, _ in fresh]
         insert_tables(con, hand_tables(records, rows, score_records(records)))
-        counts.hands += len(fresh)
-        counts.stored += len(fresh)
+        for _, origin in fresh:
+            origin.counts.hands += 1
+            origin.counts.stored += 1
         existing.update({(p.record.source, p.record.hand_id): r.hand_key
-                         for p, r in zip(fresh, rows, strict=True)})
+                         for (p, _), r in zip(fresh, rows, strict=True)})
     while again:  # a hand seen twice in one chunk merges in turn
-        now: list[ParsedHand] = []
-        later: list[ParsedHand] = []
+        now: list[tuple[ParsedHand, Origin]] = []
+        later: list[tuple[ParsedHand, Origin]] = []
         seen = set()
-        for item in again:
+        for item, origin in again:
             key = (item.record.source, item.record.hand_id)
-            (later if key in seen else now).append(item)
+            (later if key in seen else now).append((item, origin))
             seen.add(key)
-        merge(con, now, existing, counts, import_id, name)
+        merge_tagged(con, now, existing)
         again = later
 
 

@@ -23,6 +23,7 @@ from .hand_tables import (
     hand_tables,
     insert_tables,
 )
+from .inferred_stakes import infer_stakes
 from .ledger import IMPORT_LOCK, transaction
 from .money import settle_matches
 from .reports import HandIssue, Progress, RescoreResult
@@ -84,6 +85,7 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
         delete_hands(con, done, derived)
         for tables in parts:
             insert_tables(con, {name: tables[name] for name in derived})
+        infer_stakes(con)
         settle_matches(con)
         aggregates.refresh(con)
         con.execute("COMMIT")

@@ -55,8 +55,10 @@ CREATE TABLE IF NOT EXISTS hands (
                                        -- first, or a later more informative one)
     raw           VARCHAR,             -- the hand's text as read
     line          INTEGER,             -- 1-based line of the hand in that import's file
-    variant_assumed BOOLEAN            -- the log did not name the variant, its reader assumed
+    variant_assumed BOOLEAN,           -- the log did not name the variant, its reader assumed
                                        -- it (NULL: stored before 7)
+    stake_inferred BOOLEAN             -- stake and currency taken from the other hands of its
+                                       -- table (the hand moved no money): ingest/inferred_stakes.py
 );
 
 -- Per player per hand: flags, the recomputed outcome, the room's reported result.
@@ -166,6 +168,16 @@ CREATE TABLE IF NOT EXISTS events (
     by_player VARCHAR,
     accepted BOOLEAN,
     data     VARCHAR                     -- JSON of the other fields
+);
+
+-- Every copy of a stored hand the imports read, but a hand's only copy (ingest/copies.py):
+-- removing an import falls back to the copies the other imports hold (ingest/removal.py).
+CREATE TABLE IF NOT EXISTS hand_copies (
+    hand_key       BIGINT NOT NULL,    -- the stored hand (hands.hand_key)
+    import_id      INTEGER NOT NULL,   -- the import that read this copy
+    line           INTEGER,            -- its line in that import's file
+    raw            VARCHAR,            -- the text it was read from
+    copy           VARCHAR NOT NULL    -- the copy as read: ofc-hh/1 JSON plus "kept"
 );
 
 -- Hands that could not be stored, with where and why (partial = a truncated last hand).

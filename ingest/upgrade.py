@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from . import aggregates, decisions, review_reasons
+from . import aggregates, decisions, inferred_stakes, review_reasons
 from .formats.ofc_hh import FORMAT_NAME as OFC_HH
 from .hand_tables import utc_offsets
 from .reports import Progress, RescoreResult
@@ -57,14 +57,20 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
 Filler = Callable[[duckdb.DuckDBPyConnection], int]
 """Fills new columns from the stored rows inside the caller's transaction; returns the rows."""
 
+def _fill_9(con: duckdb.DuckDBPyConnection) -> int:
+    """From schema 9: the decisions' columns and the inferred stakes of schema 10."""
+    return decisions.fill_older(con) + inferred_stakes.fill(con)
+
+
 def _fill_8(con: duckdb.DuckDBPyConnection) -> int:
-    """From schema 8: the review reasons, then the decisions' columns of schema 10."""
-    return review_reasons.fill(con) + decisions.fill_older(con)
+    """From schema 8: the review reasons, then schema 10's columns."""
+    return review_reasons.fill(con) + _fill_9(con)
 
 
 IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
-    "8": (frozenset({("hand_players", "review_reason")}) | decisions.NEW_COLUMNS, _fill_8),
-    "9": (decisions.NEW_COLUMNS, decisions.fill_older),
+    "8": (frozenset({("hand_players", "review_reason"), ("hands", "stake_inferred")})
+          | decisions.NEW_COLUMNS, _fill_8),
+    "9": (frozenset({("hands", "stake_inferred")}) | decisions.NEW_COLUMNS, _fill_9),
 }
 """Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->
 (those ``(table, column)``, their filler, which returns the rows it wrote). Nothing is

@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
              "hands of a database",
     "import": "import session logs (files or folders) into the database, or keep importing "
               "what appears in watched folders (--watch)",
+    "imports": "list the imports in the database, or remove some (--remove ID...): the hands "
+               "another import holds are kept",
     "rescore": "recompute every stored hand from its stored placements",
     "export": "write the database tables as Parquet",
     "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",

@@ -51,7 +51,6 @@ from ingest.api import (
     policy_name as policy_name,  # where tests and older callers find it
 )
 from ingest.review_job import JobStatus, ReviewBusy
-from ingest.review_rows import decision_row
 from ingest.stored_hands import load_records
 from ofc_cli.terminal import Progress, clean_text
 from ofc_core.hand import HandRecord

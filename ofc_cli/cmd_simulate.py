@@ -76,8 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fraction of hands whose reported points the simulated room gets "
                              "wrong, for the audit view (default 0)")
     parser.add_argument("--start", default=DEFAULT_START.isoformat(),
-                        help="ISO 8601 time of the first hand, with offset (default "
-                             f"{DEFAULT_START.isoformat()}); later sessions start a day apart")
+                        help="ISO 8601 day and time the simulated play starts, with offset "
+                             f"(default {DEFAULT_START.isoformat()}): session k starts k days "
+                             "later plus a random 0-3 hours (so the first hand is up to 3 h "
+                             "after --start)")
     parser.add_argument("--session-prefix", default=None,
                         help="session ids are PREFIX-1, PREFIX-2, ... (default "
                              "sim-VARIANT-sSEED-XXXXXX, the X a fingerprint of the other "

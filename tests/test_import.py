@@ -536,10 +536,10 @@ def test_removing_an_import_takes_exactly_its_hands_and_ledger_rows(con) -> None
     ids = [f.import_id for f in gone.files]
     assert None not in ids and kept.files[0].import_id not in ids
     assert one(con, "SELECT count(*) FROM rejected") > 0
-    assert remove_imports(con, ids) == gone.stored > 0
+    assert remove_imports(con, ids).removed == gone.stored > 0
     after = table_dump(con)
     assert {t: r for t, r in after.items() if t != "imports"} == \
         {t: r for t, r in before.items() if t != "imports"}
     assert rows(con, "SELECT import_id FROM imports") == [(kept.files[0].import_id,)]
     assert one(con, "SELECT count(*) FROM rejected") == 0
-    assert remove_imports(con, ids) == 0
+    assert remove_imports(con, ids).removed == 0

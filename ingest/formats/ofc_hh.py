@@ -43,6 +43,9 @@ from . import ParsedHand, ParseIssue
 
 FORMAT_NAME = "ofc-hh/1"
 
+ROOM_NAMES = {"ofc-sim": "OFC Analytics simulator"}
+"""The source ``ofc simulate`` writes (``ofc_core.play.sessions``), by name."""
+
 HAND_KEYS = ("format", "source", "hand_id", "session_id", "match_id", "played_at", "stake",
              "currency", "hero", "variant", "rules", "button", "players", "events")
 """Top-level keys, in the order the writer emits them."""

@@ -5,6 +5,8 @@ the command line and the dashboard.
 - :func:`assert_stored_equals_scalar`: every stored number of a hand equals the scalar scorer's;
 - :func:`table_dump`, :func:`keyed_dump`: every hand table as sorted lists (for golden files
   and for comparing two imports);
+- :func:`capture_dump`: a store's hand tables keyed by hand id, without which copy's text is
+  kept (for comparing imports in different orders);
 - :func:`import_both_ways`: the same files through the bulk path and the record path;
 - :data:`PERSPECTIVE_A`, :data:`PERSPECTIVE_B`: one hand as two players' logs show it;
   :data:`LINE`: a canonical ofc-hh/1 line; :func:`hand_lines`: demo hands under new ids.
@@ -21,6 +23,7 @@ import duckdb
 
 from ingest import fast_path, store
 from ingest.api import import_files
+from ingest.hand_tables import HAND_TABLES
 from ofc_core.board import ROWS
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
@@ -202,3 +205,30 @@ LINE = ('{"format": "ofc-hh/1", "source": "home", "hand_id": "h1", "variant": "r
         '"middle": "Ks Kd 9s 5h 3c", "bottom": "Jh Jd Jc 4s 4d"}}, {"name": "bob", "seat": 1, '
         '"board": {"top": "Ah Kc 3d", "middle": "As Ad 8h 7c 2h", "bottom": "Qc Tc 8c 6c 5c"}}]}')
 """A canonical hand whose first card (of the first player) is ``Th``."""
+
+
+PROVENANCE = {"hand_key", "import_id", "raw", "line"}
+"""Columns left out of the comparison: the surrogate key, and which import's copy of the text
+(and its line) is kept. Between two copies that rank alike (a hand file and the frames of the
+same hand) the first stored keeps its text; every other column is compared as stored."""
+
+
+def capture_dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every hand table's rows, keyed by (source, hand_id) instead of hand_key, sorted."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        out = {}
+        for name in HAND_TABLES:
+            columns = [c for (c,) in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position", [name]).fetchall() if c not in PROVENANCE]
+            picked = ", ".join(f"CAST(t.{c} AS VARCHAR)" for c in columns
+                               if c not in ("source", "hand_id"))
+            out[name] = con.execute(
+                f"SELECT h.source, h.hand_id, {picked} FROM {name} t "
+                "JOIN hands h USING (hand_key) ORDER BY ALL").fetchall()
+        out["rejected"] = con.execute("SELECT message FROM rejected WHERE NOT partial"
+                                      ).fetchall()
+        return out
+    finally:
+        con.close()

@@ -27,8 +27,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters, timefmt
+from dashboard import db, filters, names, timefmt
 from dashboard.cards import md_text
+from dashboard.queries import explain
 from dashboard.queries.common import Filters, player_chosen, shown_players
 from dashboard.queries.sessions import HAND_LIMIT
 
@@ -81,13 +82,32 @@ def start(title: str) -> Filters | None:
         st.info("No hands yet. Import your logs on the Import page.")
         st.page_link("views/import_page.py", label="Go to Import", icon=":material/upload_file:")
         return None
-    st.markdown(f"Results of **{md_text(shown_players(current))}**")
+    for said in filters.unknown_messages():
+        st.warning(md_text(said), icon=":material/help:")
+    st.markdown(f"Results of **{md_text(names.player(shown_players(current)))}**")
     return current
 
 
-def no_hands() -> None:
-    """The empty state when the filters leave no hands."""
-    st.info(NO_HANDS)
+FILTER_WORDS = {"room": "Room", "stake": "Stake", "variant": "Variant", "ruleset": "Ruleset",
+                "opponent": "Opponent", "session": "Session", "tag": "Tag",
+                "date_from": "Dates (from)", "date_to": "Dates (to)"}
+
+
+def no_hands(current: Filters | None = None) -> None:
+    """The empty state when the filters leave no hands, saying which filter empties them
+    (and, for a room, where the player's hands are)."""
+    current = current if current is not None else filters.current()
+    why = db.query(explain.why_empty, current)
+    if not why.culprits:
+        st.info(NO_HANDS)
+        return
+    who = names.player(shown_players(current))
+    parts = [FILTER_WORDS[c] for c in why.culprits]
+    line = (f"{NO_HANDS} {who} has no hands with " + " or ".join(
+        f"this {p}" for p in parts) + f": set {' or '.join(parts)} to All to see them.")
+    if why.rooms:
+        line += f" {who}'s hands come from {', '.join(names.room(r) for r in why.rooms)}."
+    st.info(md_text(line))
 
 
 def fetch(query: Callable[..., pd.DataFrame], *args: Any,

@@ -2,7 +2,7 @@
 
 The store has one owner: every write to the hand tables or the ledger (importing, merging,
 rescoring, removing an import such as the demo sample, upgrading an older store), to the
-decision review's table (``write_decisions``), to the user's names (``set_my_names``,
+decision review's table (``write_decisions``), to the user's names (``set_my_names``, ``set_alias``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
 ``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
@@ -26,6 +26,7 @@ from __future__ import annotations
 from .aggregates import AGGREGATES, HOUR_US
 from .aggregates import present as aggregates_present
 from .aggregates import rebuild as rebuild_aggregates
+from .aliases import aliases, set_alias
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
 from .decisions import (
@@ -104,6 +105,7 @@ __all__ = [
     "remove_demo", "remove_imports", "rescore", "reviewed_hands", "upgrade", "write_decisions",
     "writer_waiting", "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
     "Audit", "Difference", "audit_import", "combined",
+    "aliases", "set_alias",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",

@@ -20,10 +20,12 @@ from ingest.hand_tables import HAND_TABLES
 from ingest.identity import ADDED_ORDER
 from ingest.notes import NOTE_TABLES
 
-OTHER_TABLES = ("imports", "rejected", "meta", "decisions", "my_names", *NOTE_TABLES)
+OTHER_TABLES = ("imports", "rejected", "meta", "decisions", "my_names", "player_aliases",
+                *NOTE_TABLES)
 """Written as one file each: the ledger, the reviewed decisions (keyed by source, hand id
-and player, as the notes: valid beside any writer's hand keys) and the user's names, so that
-``ofc dashboard --parquet`` shows the Review page and "me" as the store does."""
+and player, as the notes: valid beside any writer's hand keys) and the user's names and
+aliases, so that ``ofc dashboard --parquet`` shows the Review page and "me" as the store
+does."""
 MONTH = "coalesce(strftime(timezone('UTC', h.played_at), '%Y-%m'), 'unknown')"
 
 

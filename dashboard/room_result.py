@@ -84,7 +84,7 @@ def reason(seat: Mapping[Any, Any]) -> str | None:
     ...         "royalties": 2, "reported_royalties": 0, "fantasyland_next": 0,
     ...         "reported_fl_next": 0, "points": 4.0, "reported_points": -6.0,
     ...         "raw_points": 4.0, "reported_raw_points": None})
-    "583dd8fd: the room scores this board as fouled, our rules do not (so no royalties)"
+    '583dd8fd: the room scores this board as fouled, our rules do not (so no royalties)'
     """
     found = differences(seat)
     if not found:

@@ -28,7 +28,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import db, filters, names, timefmt
-from dashboard.cards import md_text
+from dashboard.cards import md_text, pretty
 from dashboard.queries import explain
 from dashboard.queries.common import Filters, player_chosen, shown_players
 from dashboard.queries.sessions import HAND_LIMIT
@@ -180,7 +180,7 @@ def flag(label: str, **kwargs: Any) -> Any:
 HAND_ID_COLUMNS = {
     "hand_key": None,
     "played_at": when("Played"),
-    "source": text("Source"),
+    "source": text("Room"),
     "hand_id": text("Hand"),
     "variant": text("Variant"),
     "player": text("Player"),
@@ -233,8 +233,18 @@ def currency_text(currencies: Iterable[Any], money: Iterable[Any]) -> list[str]:
 def shown_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` as tables show it: times as text with their zone (:mod:`dashboard.timefmt`,
     the ``utc_offset`` column dropped); money stays a number (missing: the tables' dash),
-    its currency ``no stake`` where there is none."""
+    its currency ``no stake`` where there is none; rooms, players, variants and rulesets in
+    words (:mod:`dashboard.names`)."""
     out = timefmt.table_times(frame)
+    for column, say in (("source", names.room), ("player", names.player),
+                        ("opponent", names.player), ("variant", names.variant),
+                        ("ruleset_label", names.ruleset)):
+        if column in out and not pd.api.types.is_numeric_dtype(out[column]):
+            out[column] = [say(v) for v in out[column]]
+    for column in [c for c in out.columns if str(c).endswith("_cards")]:
+        if not pd.api.types.is_numeric_dtype(out[column]):  # cards as suit symbols
+            out[column] = [MISSING if v is None or (not isinstance(v, str) and pd.isna(v))
+                           else pretty(str(v)) for v in out[column]]
     if "currency" in out and "money" in out:
         out = out.assign(currency=currency_text(out["currency"], out["money"]))
     return out

@@ -108,7 +108,7 @@ def test_hand_review_steps_through_a_hand(fixture_db: Path,
     captions = [c.value.replace("\\", "") for c in at.caption]  # markdown escapes undone
     assert any(f"· {when} " in c and "+00:00" not in c for c in captions), captions
     assert any("**Street 1** (5 streets" in t for t in text)
-    assert any("differs from our computation" in w.value for w in at.warning)
+    assert any("The room's result differs from ours" in w.value for w in at.warning)
     at.button(key="replay_next").click().run()
     assert any("**Street 2**" in m.value for m in at.markdown)
     at.button(key="replay_end").click().run()

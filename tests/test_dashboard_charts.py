@@ -142,15 +142,22 @@ def test_variants_chart_is_vega_lite_with_each_rulesets_interval_and_a_click(
     table = at.dataframe[0].value
     # Streamlit sends the spec's data as Arrow beside it
     data = convert_arrow_bytes_to_pandas_df(chart.data.data)
-    bars = {v["ruleset"]: v for v in data.to_dict("records")}
+    bars = {v["key"]: v for v in data.to_dict("records")}
     assert list(bars) == list(table["ruleset_label"])  # the table's order
     for row in table.itertuples():
         bar = bars[row.ruleset_label]
+        assert bar["ruleset"] == row.ruleset  # in words, as the table's Ruleset column
+        assert "-" not in bar["ruleset"].split(" · ")[0].replace("2-7", "")
         assert bar["per_hand"] == pytest.approx(row.points_per_hand)
         assert bar["low"] == pytest.approx(row.ci_low) and bar["high"] == pytest.approx(row.ci_high)
         assert bar["label"] == f"{row.hands:,} hands"
     select = spec["layer"][0]["params"][0]
-    assert select["select"] == {"type": "point", "fields": ["ruleset"]}
+    assert select["select"] == {"type": "point", "fields": ["key"]}
+    # the hands label sits above the interval, never on it
+    label = spec["layer"][2]["encoding"]["y"]["field"]
+    assert label == "above"
+    assert all(v["above"] >= max(v["per_hand"], v["high"] or v["per_hand"])
+               for v in data.to_dict("records"))
     assert list(chart.selection_mode) == [select["name"]]
 
 

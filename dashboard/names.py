@@ -21,6 +21,9 @@ from typing import Any
 
 import pandas as pd
 
+NO_TIME = "–"
+"""What :func:`dashboard.timefmt.shown` writes for a missing time."""
+
 ROOM_NAMES: Mapping[str, str] = {
     "swc": "Seals with Clubs",
     "pineapple-app": "Pineapple app",
@@ -190,3 +193,23 @@ def session_choice(session_id: Any) -> str:
     """
     table = table_name(session_id)
     return table if table else f"session {str(session_id)[:8]}"
+
+
+def span_label(started: str, ended: str) -> str:
+    """A session named by its span, from its start and end as :func:`timefmt.shown` writes
+    them (the zone is in the Started column).
+
+    >>> span_label("2026-03-14 20:05 +01:00", "2026-03-14 22:31 +01:00")
+    '2026-03-14 20:05–22:31'
+    >>> span_label("2026-03-14 23:50 UTC", "2026-03-15 00:40 UTC")
+    '2026-03-14 23:50 – 2026-03-15 00:40'
+    >>> span_label("–", "–")
+    'undated'
+    """
+    if started == NO_TIME:
+        return "undated"
+    first_day, first_time = started.split(" ")[:2]
+    last_day, last_time = ended.split(" ")[:2]
+    if first_day == last_day:
+        return f"{first_day} {first_time}–{last_time}"
+    return f"{first_day} {first_time} – {last_day} {last_time}"

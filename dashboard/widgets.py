@@ -320,9 +320,10 @@ def table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,
 
 def hand_table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,
                column: str = "hand_key", note: str = OPEN_HAND,
-               rates: tuple[str, ...] = ()) -> None:
-    """A table whose selected row opens the hand in ``column`` in Hand review."""
-    hand = filters.hand_from_table(_dataframe(frame, key, columns, None, rates), frame, column)
+               rates: tuple[str, ...] = (), order: tuple[str, ...] | None = None) -> None:
+    """A table whose selected row opens the hand in ``column`` in Hand review (``order``:
+    the columns shown, in order)."""
+    hand = filters.hand_from_table(_dataframe(frame, key, columns, order, rates), frame, column)
     if hand is not None:
         filters.open_hand(hand)
     st.caption(note)
@@ -426,33 +427,3 @@ def layout(fig: go.Figure, height: int = 360, *, top: int | None = None,
     fig.update_layout(**{**settings, **kwargs})
     return fig
 
-
-def zero_aligned(left: Iterable[float], right: Iterable[float], pad: float = 0.08,
-                 ) -> tuple[list[float], list[float]]:
-    """Axis ranges for two y axes drawn over each other whose zeros sit at the same height
-    (each range holds its values and zero, plus ``pad`` of its span).
-
-    >>> zero_aligned([0, 50], [-2, 2], pad=0)
-    ([-50.0, 50.0], [-2.0, 2.0])
-    >>> zero_aligned([10, 20], [1, 3], pad=0)
-    ([0.0, 20.0], [0.0, 3.0])
-    """
-    def span(values: Iterable[float]) -> tuple[float, float]:
-        found = [float(v) for v in values if v is not None and not pd.isna(v)]
-        lo, hi = min([0.0, *found]), max([0.0, *found])
-        if lo == hi:
-            hi = 1.0
-        extra = (hi - lo) * pad
-        return lo - extra * (lo < 0), hi + extra * (hi > 0)
-
-    (lo1, hi1), (lo2, hi2) = span(left), span(right)
-    # the share of each axis below zero: both get the larger one
-    below = max(-lo1 / (hi1 - lo1), -lo2 / (hi2 - lo2))
-    def fit(lo: float, hi: float) -> list[float]:
-        if below <= 0:
-            return [0.0, hi]
-        if below >= 1:
-            return [lo, 0.0]
-        top = max(hi, -lo * (1 - below) / below)
-        return [-top * below / (1 - below), top]
-    return fit(lo1, hi1), fit(lo2, hi2)

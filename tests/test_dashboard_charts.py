@@ -51,11 +51,6 @@ def _values(data: Any) -> list[Any]:
     return list(data)
 
 
-def _zero_height(axis: dict[str, Any]) -> float:
-    lo, hi = axis["range"]
-    return -lo / (hi - lo)
-
-
 def _tag_two_hands(db: Path) -> None:
     con = api.connect(db)
     try:
@@ -102,22 +97,19 @@ def test_opponents_waterfall_labels_its_net_and_keeps_labels_flat(page) -> None:
     assert parts["textposition"] == "outside" and parts["cliponaxis"] is False
 
 
-@pytest.mark.parametrize("path", ["views/fantasyland.py"])
-def test_two_y_axes_put_their_zeros_at_one_height(page, path: str) -> None:  # type: ignore[no-untyped-def]
-    twin = [f["layout"] for f in page(path) if "yaxis2" in f["layout"]
-            and "overlaying" in f["layout"]["yaxis2"]]
-    assert twin
-    for layout in twin:
-        assert _zero_height(layout["yaxis"]) == pytest.approx(_zero_height(layout["yaxis2"]))
-
-
-def test_sessions_chart_is_two_panels_of_one_x_axis(page) -> None:  # type: ignore[no-untyped-def]
-    """The periods' bars and the running total in two panels, one above the other (never two
-    y axes of different scales over each other)."""
-    layout = next(f["layout"] for f in page("views/sessions.py") if "yaxis2" in f["layout"])
-    assert "overlaying" not in layout["yaxis2"]
-    top, bottom = layout["yaxis"]["domain"], layout["yaxis2"]["domain"]
-    assert bottom[1] < top[0]
+@pytest.mark.parametrize("path", ["views/sessions.py", "views/fantasyland.py"])
+def test_charts_of_two_scales_are_two_panels_of_one_x_axis(page, path: str) -> None:  # type: ignore[no-untyped-def]
+    """The Sessions chart (results and running total) and Fantasyland's "Does chasing pay?"
+    (rates and points per hand): two panels, one above the other, never two y axes of
+    different scales over each other; a rate axis starts at 0."""
+    layouts = [f["layout"] for f in page(path) if "yaxis2" in f["layout"]]
+    assert layouts
+    for layout in layouts:
+        assert "overlaying" not in layout["yaxis2"]
+        top, bottom = layout["yaxis"]["domain"], layout["yaxis2"]["domain"]
+        assert bottom[1] < top[0]
+        if layout["yaxis"].get("title", {}).get("text") == "%":
+            assert layout["yaxis"]["range"][0] == 0
 
 
 def _vega_page(demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -4,23 +4,25 @@ points or in money), the sessions."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters, graph_choice, hours, timefmt, widgets
+from dashboard import db, filters, graph_choice, hours, names, timefmt, widgets
 from dashboard.queries import curve, graphs, overview, table_time
 
 SESSION_COLUMNS = {
-    "session": widgets.text("Session"),
-    "started": widgets.when("Started"),
-    "hands": widgets.count("Hands"),
-    "points": widgets.signed("Points", 0),
-    "per_hand": widgets.signed("Per hand"),
-    "scoring": widgets.text("Scoring", help="race: OFC Double race points, not added to others"),
-    "foul_rate": widgets.percent("Foul %"),
-    "fl_hands": widgets.count("FL hands"),
+    "session": widgets.text("Session", width="large"),
+    "hands": widgets.count("Hands", width=60),
+    "points": widgets.signed("Points", 0, width=70),
     "money": widgets.money("Money", help="points x stake; OFC Double: stake x cube of each match "
-                      "won or lost"),
+                      "won or lost", width=80),
+    "per_hand": widgets.signed("Per hand", width=70),
+    "foul_rate": widgets.percent("Foul %", width=60),
+    "fl_hands": widgets.count("FL hands", width=60),
+    "scoring": widgets.text("Scoring", help="race: OFC Double race points, not added to others",
+                            width=60),
+    "started": widgets.when("Started"),
     "first_hand": None,
 }
 
@@ -304,8 +306,23 @@ def results_graph(current: filters.Filters) -> None:
         graph(current)
 
 
+def session_names(frame: pd.DataFrame) -> pd.DataFrame:
+    """The sessions named as on the Sessions page: the table the log names (never an id),
+    and the span on the clock chosen in the sidebar (:func:`dashboard.names.session`)."""
+    zone = timefmt.chosen_zone()
+    offsets = frame["utc_offset"] if "utc_offset" in frame else None
+    started = timefmt.shown(frame["started"], offsets, zone)
+    ended = timefmt.shown(frame["ended"], offsets, zone)
+    return frame.assign(session=[
+        names.session(None if s == "(none)" else s, names.span_label(a, b))
+        for s, a, b in zip(frame["session"], started, ended, strict=True)]).drop(
+            columns=["ended"])
+
+
 def sessions_table(current: filters.Filters) -> None:
-    widgets.hand_table(db.query(overview.sessions, current), "overview_sessions", SESSION_COLUMNS,
+    frame = session_names(db.query(overview.sessions, current))
+    widgets.hand_table(frame, "overview_sessions", SESSION_COLUMNS,
+                       order=tuple(k for k, v in SESSION_COLUMNS.items() if v),
                        column="first_hand", rates=("foul_rate",),
                        note="Select a session to open its first hand in Hand review.")
 

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from dashboard import db, graph_choice, hours, timefmt, widgets
+from dashboard import db, graph_choice, hours, names, timefmt, widgets
 from dashboard.queries import sessions, table_time
 
 PERIOD_LABELS = {"session": "Session", "week": "Week", "day": "Day"}
@@ -59,24 +59,7 @@ def race_note(frame: pd.DataFrame) -> None:
                    "stake x cube of each match.")
 
 
-def span_label(started: str, ended: str) -> str:
-    """A session named by its span, from its start and end as :func:`timefmt.shown` writes
-    them (the zone is in the Started column).
-
-    >>> span_label("2026-03-14 20:05 +01:00", "2026-03-14 22:31 +01:00")
-    '2026-03-14 20:05–22:31'
-    >>> span_label("2026-03-14 23:50 UTC", "2026-03-15 00:40 UTC")
-    '2026-03-14 23:50 – 2026-03-15 00:40'
-    >>> span_label("–", "–")
-    'undated'
-    """
-    if started == timefmt.NO_TIME:
-        return "undated"
-    first_day, first_time = started.split(" ")[:2]
-    last_day, last_time = ended.split(" ")[:2]
-    if first_day == last_day:
-        return f"{first_day} {first_time}–{last_time}"
-    return f"{first_day} {first_time} – {last_day} {last_time}"
+span_label = names.span_label
 
 
 def labelled(frame: pd.DataFrame, period: str) -> pd.DataFrame:
@@ -90,7 +73,10 @@ def labelled(frame: pd.DataFrame, period: str) -> pd.DataFrame:
     offsets = frame[timefmt.OFFSET] if timefmt.OFFSET in frame else None
     started = timefmt.shown(frame["started"], offsets, zone)
     ended = timefmt.shown(frame["ended"], offsets, zone)
-    return frame.assign(label=[span_label(a, b) for a, b in zip(started, ended, strict=True)])
+    ids = frame["period"].str.removeprefix("id:")
+    return frame.assign(label=[
+        names.session(i if p.startswith("id:") else None, span_label(a, b))
+        for i, p, a, b in zip(ids, frame["period"], started, ended, strict=True)])
 
 
 def money_totals(frame: pd.DataFrame) -> pd.DataFrame:

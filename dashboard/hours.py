@@ -23,7 +23,7 @@ def duration(seconds: float | None) -> str:
     """
     if seconds is None or pd.isna(seconds):
         return widgets.MISSING
-    minutes = max(1, round(float(seconds) / 60))
+    minutes = max(1, int(float(seconds) / 60 + 0.5))  # half a minute up
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 

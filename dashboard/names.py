@@ -29,15 +29,14 @@ ROOM_NAMES: Mapping[str, str] = {
     "pineapple-app": "Pineapple app",
     "ofc-sim": "OFC simulator",
     "live": "Live game",
-    "fixture": "Test fixture",
 }
 """Each format's room, by its ``source`` code."""
 
 CURRENCY_NAMES: Mapping[str, str] = {
-    "R": "R (play chips)",
     "mBTC": "mBTC (millibitcoin)",
 }
-"""Currencies whose code alone says little, in the room's own words."""
+"""Currencies whose code alone says little, in words (the rooms' own names for theirs come
+with ingest's currency reading)."""
 
 VARIANTS: Mapping[str, str] = {
     "regular": "Regular OFC",
@@ -80,8 +79,8 @@ def room(source: Any) -> str:
 def currency(code: Any) -> str:
     """A stake's currency as a reader knows it.
 
-    >>> currency("EUR"), currency("R"), currency(None), currency("")
-    ('EUR', 'R (play chips)', 'unnamed', 'unnamed')
+    >>> currency("EUR"), currency("mBTC"), currency(None), currency("")
+    ('EUR', 'mBTC (millibitcoin)', 'unnamed', 'unnamed')
     """
     if code is None or (not isinstance(code, str) and pd.isna(code)) or not str(code):
         return "unnamed"

@@ -199,9 +199,9 @@ HAND_COLUMNS = {
 """The columns of :func:`dashboard.queries.sessions.hand_list`."""
 
 CI_COLUMNS = {
-    "points_per_hand": signed("Per hand"),
-    "ci_low": signed("95% CI from"),
-    "ci_high": signed("95% CI to"),
+    "points_per_hand": signed("Per hand", width=70),
+    "ci_low": signed("95% CI from", width=85),
+    "ci_high": signed("95% CI to", width=75),
 }
 """Points per hand with its 95% interval."""
 
@@ -212,8 +212,8 @@ def money(label: str, **kwargs: Any) -> Any:
 
 
 MONEY_COLUMNS = {"money": money("Money", help="stake x points (OFC Double: stake x cube of "
-                                 "each match); no stake: the log gives none"),
-                 "currency": text("Currency")}
+                                 "each match); no stake: the log gives none", width=75),
+                 "currency": text("Currency", width=70)}
 NO_STAKE = "no stake"
 MISSING = "–"
 """What a table shows for a missing value (Streamlit's own is "None")."""

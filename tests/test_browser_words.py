@@ -116,7 +116,7 @@ def test_unknown_player_stake_and_room_are_said(demo_dashboard: Dashboard, tab: 
     open_page(tab, f"{demo_dashboard.url}/sessions?player=Hero&stake=7+XYZ")
     wait_run_over(tab)
     expect(tab.get_by_text("asks for stake “7 XYZ”")).to_be_visible()
-    open_page(tab, f"{demo_dashboard.url}/fouls?player=Anna&variant=pineapple")
+    open_page(tab, f"{demo_dashboard.url}/?player=Anna&variant=pineapple")
     wait_run_over(tab)
     expect(tab.get_by_text("Anna has no hands with this Variant")).to_be_visible()
 

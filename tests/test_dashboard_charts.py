@@ -134,12 +134,12 @@ def test_variants_chart_is_vega_lite_with_each_rulesets_interval_and_a_click(
     table = at.dataframe[0].value
     # Streamlit sends the spec's data as Arrow beside it
     data = convert_arrow_bytes_to_pandas_df(chart.data.data)
-    bars = {v["key"]: v for v in data.to_dict("records")}
-    assert list(bars) == list(table["ruleset_label"])  # the table's order
+    bars = {v["ruleset"]: v for v in data.to_dict("records")}
+    # the table's order, in words (the table's Ruleset column), a click's key the label
+    assert list(bars) == list(table["ruleset"])
     for row in table.itertuples():
-        bar = bars[row.ruleset_label]
-        assert bar["ruleset"] == row.ruleset  # in words, as the table's Ruleset column
-        assert "-" not in bar["ruleset"].split(" · ")[0].replace("2-7", "")
+        bar = bars[row.ruleset]
+        assert bar["key"] != bar["ruleset"] and "-" not in bar["ruleset"].replace("2-7", "")
         assert bar["per_hand"] == pytest.approx(row.points_per_hand)
         assert bar["low"] == pytest.approx(row.ci_low) and bar["high"] == pytest.approx(row.ci_high)
         assert bar["label"] == f"{row.hands:,} hands"

@@ -12,7 +12,7 @@ from dashboard import db, filters, graph_choice, hours, names, timefmt, widgets
 from dashboard.queries import curve, graphs, overview, table_time
 
 SESSION_COLUMNS = {
-    "session": widgets.text("Session", width="large"),
+    "session": widgets.text("Session", width=250),
     "hands": widgets.count("Hands", width=60),
     "points": widgets.signed("Points", 0, width=70),
     "money": widgets.money("Money", help="points x stake; OFC Double: stake x cube of each match "
@@ -22,7 +22,7 @@ SESSION_COLUMNS = {
     "fl_hands": widgets.count("FL hands", width=60),
     "scoring": widgets.text("Scoring", help="race: OFC Double race points, not added to others",
                             width=60),
-    "started": widgets.when("Started"),
+    "started": None,  # in the session's name
     "first_hand": None,
 }
 
@@ -31,7 +31,7 @@ def money(s: overview.Summary) -> tuple[str, str, str]:
     """The money metric: each currency's sum (large sums without cents), hands with stakes."""
     if not s.money:
         return ("Money", "–", "no stakes in these logs")
-    sums = " · ".join(f"{m:+,.{2 if abs(m) < 10_000 else 0}f} {c}".strip()
+    sums = " · ".join(f"{m:+,.{2 if abs(m) < 10_000 else 0}f} {c or '(no currency)'}"
                       for c, m, _ in s.money)
     return ("Money", sums, f"{sum(n for _, _, n in s.money):,} hands with stakes")
 

@@ -19,7 +19,7 @@ LABEL_HELP = ("a session: its span on the clock chosen in the sidebar (the log's
 
 COLUMNS = {
     "period_no": widgets.count("#", width=40),
-    "label": widgets.text("Period", help=LABEL_HELP),
+    "label": widgets.text("Period", help=LABEL_HELP, width=230),
     "period": None,
     "hands": widgets.count("Hands", width=60),
     "hours": hours.HOUR_COLUMNS["hours"],
@@ -221,7 +221,8 @@ def main() -> None:
     point = chart(frame, period, graph_choice.choose("sessions_graph_choice"))
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
-    columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP)}
+    columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP,
+                                                width=230)}
     row = widgets.table(frame, "sessions_table", columns,
                         order=tuple(k for k, v in columns.items() if v),
                         rates=("foul_rate", "fl_entry_rate"))

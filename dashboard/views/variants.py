@@ -11,7 +11,7 @@ from dashboard import names, widgets
 from dashboard.queries import variants
 
 COLUMNS = {
-    "ruleset": widgets.text("Ruleset", width="large",
+    "ruleset": widgets.text("Ruleset", width=230,
                             help="The variant with the room's rule settings"),
     "hands": widgets.count("Hands", width=60),
     **widgets.CI_COLUMNS,

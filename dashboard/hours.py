@@ -61,7 +61,7 @@ def tiles(t: TableTime, net_points: float, money: tuple[tuple[str, float, int], 
     if t.undated:
         under += f"; {t.undated:,} undated hands not timed"
     points = ("Points an hour", rate(t.per_hour(net_points)), "net points over their hours")
-    cash = ("Money an hour", money_an_hour(t, money), "over the hours of hands with a stake")
+    cash = ("Money an hour", money_an_hour(t, money), "hands with a stake")
     return [("Hours played", duration(t.seconds), under),
             ("Sittings", f"{t.sittings:,}", f"a break over {SITTING_BREAK_MINUTES} min ends one"),
             *((cash, points) if unit == "money" else (points, cash))]

@@ -116,9 +116,10 @@ def test_unknown_player_stake_and_room_are_said(demo_dashboard: Dashboard, tab: 
     open_page(tab, f"{demo_dashboard.url}/sessions?player=Hero&stake=7+XYZ")
     wait_run_over(tab)
     expect(tab.get_by_text("asks for stake “7 XYZ”")).to_be_visible()
-    open_page(tab, f"{demo_dashboard.url}/?player=Anna&variant=pineapple")
+    # Zoë never sat in Hero's match session with Anna
+    open_page(tab, f"{demo_dashboard.url}/?player=Zo%C3%AB&session=demo-double-anna-1")
     wait_run_over(tab)
-    expect(tab.get_by_text("Anna has no hands with this Variant")).to_be_visible()
+    expect(tab.get_by_text("Zoë has no hands with this Session")).to_be_visible()
 
 
 def test_a_room_the_player_never_played_says_where_their_hands_are(

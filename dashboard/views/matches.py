@@ -29,7 +29,8 @@ COLUMNS = {
     "stake": widgets.count("Stake", width=60),
     "match_id": widgets.text("Match"),
 }
-"""The most useful first: when, against whom, the result and its money."""
+# (A comment, not a docstring: Streamlit draws a page's bare strings.)
+# The most useful first: when, against whom, the result and its money.
 
 
 def result(won: Any) -> str:

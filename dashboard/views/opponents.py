@@ -36,7 +36,8 @@ COLUMNS = {
     "scoring": widgets.text("Scoring", help="one row per scoring system: race points (OFC Double) "
                             "are not added to other points", width=60),
 }
-"""The most useful first: who, how often, the net and the money; then how."""
+# (A comment, not a docstring: Streamlit draws a page's bare strings.)
+# The most useful first: who, how often, the net and the money; then how.
 VERSUS_COLUMNS = {
     **widgets.HAND_ID_COLUMNS,
     "opponent": widgets.text("Opponent"),

@@ -25,8 +25,9 @@ COLUMNS = {
     "variant": None,
     "ruleset_label": None,
 }
-"""The most useful first; the ruleset in words (:func:`dashboard.names.ruleset`; it starts
-with the variant, so no column of its own), its label kept hidden: a selection's key."""
+# (A comment, not a docstring: Streamlit draws a page's bare strings.)
+# The most useful first; the ruleset in words (:func:`dashboard.names.ruleset`; it starts
+# with the variant, so no column of its own), its label kept hidden: a selection's key.
 
 
 def chart_spec(frame: pd.DataFrame) -> dict[str, Any]:

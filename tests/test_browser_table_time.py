@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers.browser import Dashboard, Page, metric, open_page, wait_run_over
-from tests.test_browser_words import _with_captures
+from tests.helpers.captures import with_captures
 
 pytestmark = pytest.mark.slow
 
@@ -62,7 +62,7 @@ def test_the_hand_page_sets_the_rooms_result_beside_ours(writable_dashboard: Das
     the room reports differently, the warning why."""
     from playwright.sync_api import expect
 
-    _with_captures(writable_dashboard)
+    with_captures(writable_dashboard)
     page = _open(tab, f"{writable_dashboard.url}/hands?source=pineapple-app&id=app-app-0001")
     expect(page.get_by_text("The room's result differs from ours", exact=False)).to_be_visible()
     expect(page.get_by_text("the room scores the rows differently (before caps -7 (ours: -10))",

@@ -4,23 +4,18 @@ demo and on the real-capture fixtures holds no snake_case header, no UUID, no ``
 ``nan`` and no raw room or ruleset code; and the pages say what the address asks for that
 the hands do not have.
 
-The real-capture store is the writable dashboard's (its test imports the captures there);
-this module imports them itself when they are missing, so it runs alone too.
+The real-capture store is the writable dashboard's (``tests/helpers/captures.py``).
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from tests.helpers.browser import Dashboard, Page, open_page, wait_run_over
-
-ROOT = Path(__file__).resolve().parent.parent
-CAPTURE = ROOT / "data" / "samples" / "fpdb-swc"
-APP = ROOT / "data" / "samples" / "pineapple-app" / "ofc_logs.db"
+from tests.helpers.captures import with_captures
 
 pytestmark = pytest.mark.slow
 
@@ -85,23 +80,9 @@ def test_demo_pages_show_words_not_codes(demo_dashboard: Dashboard, tab: Page) -
     assert _scan(demo_dashboard, tab, "Hero") == {}
 
 
-def _with_captures(dashboard: Dashboard) -> None:
-    """The real captures in the writable dashboard's store (imported once per session)."""
-    from ingest.api import connect, import_paths
-
-    con = connect(str(dashboard.db))
-    try:
-        have = con.execute("SELECT count(*) FROM hands WHERE source IN ('swc', "
-                           "'pineapple-app')").fetchone()
-    finally:
-        con.close()
-    if have == (0,):
-        import_paths([CAPTURE / "raw_messages.jsonl", CAPTURE / "fpdb.db3", APP], dashboard.db)
-
-
 def test_real_capture_pages_show_words_not_codes(writable_dashboard: Dashboard,
                                                  tab: Page) -> None:
-    _with_captures(writable_dashboard)
+    with_captures(writable_dashboard)
     assert _scan(writable_dashboard, tab, "Hero") == {}
 
 
@@ -126,7 +107,7 @@ def test_a_room_the_player_never_played_says_where_their_hands_are(
         writable_dashboard: Dashboard, tab: Page) -> None:
     from playwright.sync_api import expect
 
-    _with_captures(writable_dashboard)
+    with_captures(writable_dashboard)
     open_page(tab, f"{writable_dashboard.url}/?player=Villain+2&room=pineapple-app")
     wait_run_over(tab)
     expect(tab.get_by_text("Villain 2 has no hands with this Room")).to_be_visible()

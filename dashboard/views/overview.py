@@ -58,12 +58,12 @@ def net_points(s: overview.Summary) -> tuple[str, str] | tuple[str, str, str]:
     """The net points tile, naming the race hands it leaves out (the Hands tile counts them).
 
     >>> net_points(overview.Summary(10, 4.0, 0.4, None, None, None, None, 0, None, (), 3))
-    ('Net points', '+4', 'over 7 hands: 3 race hands left out')
+    ('Net points', '+4', '3 race hands left out')
     """
     if not s.race_left_out:
         return ("Net points", widgets.num(s.net_points, 0))
     return ("Net points", widgets.num(s.net_points, 0),
-            f"over {s.hands - s.race_left_out:,} hands: {s.race_left_out:,} race hands left out")
+            f"{s.race_left_out:,} race hands left out")
 
 
 def metrics(s: overview.Summary, unit: str = "points") -> None:

@@ -56,7 +56,11 @@ def export_parquet(con: duckdb.DuckDBPyConnection, folder: Path) -> dict[str, in
         con.execute(f"COPY ({select}) TO {_quote(folder / name)} "
                     "(FORMAT PARQUET, PARTITION_BY (variant, month), OVERWRITE)")
         written[name] = _count(con, name)
+    have = {str(t) for (t,) in con.execute(
+        "SELECT table_name FROM information_schema.tables").fetchall()}
     for name in OTHER_TABLES:
+        if name not in have:  # user data a store of this version gains at its next write
+            continue
         rows = f"(SELECT * FROM my_names ORDER BY {ADDED_ORDER})" if name == "my_names" else \
             name  # the names in the order they were added
         con.execute(f"COPY {rows} TO {_quote(folder / f'{name}.parquet')} (FORMAT PARQUET)")

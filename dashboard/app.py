@@ -23,8 +23,8 @@ if __name__ == "__main__":
 
 import streamlit as st  # noqa: E402
 
-from dashboard import cards, db, filters, freshness, timefmt, watching  # noqa: E402
-from ingest.api import StoreError, watched_folders  # noqa: E402
+from dashboard import cards, db, filters, freshness, names, timefmt, watching  # noqa: E402
+from ingest.api import StoreError, aliases, watched_folders  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     # (source relative to this file, title, icon, url path); the first is the default page,
@@ -98,6 +98,7 @@ def main() -> None:
         try:
             db.connection()
             folders = db.query(watched_folders)
+            names.use_aliases(db.query(aliases))  # every page shows the user's aliases
         except StoreError as exc:
             st.error(str(exc))
             st.stop()

@@ -4,7 +4,7 @@ The store has one owner: every write to the hand tables or the ledger (importing
 rescoring, removing an import such as the demo sample, upgrading an older store), to the
 decision review's table (``write_decisions``; a practice hand reviewed: ``review_and_store``),
 the hands played or entered in the dashboard (``store_record``, ``store_text``: the importer's
-own path), to the user's names (``set_my_names``,
+own path), to the user's names (``set_my_names``, ``set_alias``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
 ``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
@@ -31,6 +31,7 @@ from __future__ import annotations
 from .aggregates import AGGREGATES, HOUR_US
 from .aggregates import present as aggregates_present
 from .aggregates import rebuild as rebuild_aggregates
+from .aliases import aliases, set_alias
 from .archives import MAX_UPLOAD_MB, Limits, Refusal, unpack
 from .audit import Audit, Difference, audit_import, combined
 from .decisions import (
@@ -128,6 +129,7 @@ __all__ = [
     "writer_waiting", "AlternativeRow", "decision_json", "older_decisions", "stored_decisions",
     "PARQUET_ENV", "ParquetError", "open_parquet", "parquet_stamp",
     "Audit", "Difference", "audit_import", "combined",
+    "aliases", "set_alias",
     "BadName", "MyName", "Suggestion", "add_my_name", "my_names", "remove_my_name",
     "set_my_names", "suggested_names", "hands_seating", "similar_names",
     "NOTE_MAX_CHARS", "NOTE_TABLES", "TAG_MAX_CHARS", "Annotation", "NoteError",

@@ -290,6 +290,15 @@ CREATE TABLE IF NOT EXISTS puzzle_answers (
     due_at      TIMESTAMPTZ NOT NULL     -- when the puzzle comes back
 );
 
+-- Aliases: the name the user gives a player id (ofc alias, the Opponents page), shown on every
+-- page where the player is. User data like my_names (no hand_key): kept through rescoring,
+-- merging, removing imports and upgrading. Written only by ingest.aliases.
+CREATE TABLE IF NOT EXISTS player_aliases (
+    player   VARCHAR PRIMARY KEY,
+    alias    VARCHAR NOT NULL,
+    added_at TIMESTAMPTZ NOT NULL
+);
+
 -- Notes and tags the user writes (ingest.notes, the only writer). A hand's are keyed by its
 -- (source, hand_id) like `decisions`, so rescoring, merging, upgrading and removing other
 -- imports keep them; removing the hand's own import keeps them too (they show again when the

@@ -56,7 +56,7 @@ def test_import_page_asks_who_you_are_then_every_page_opens_on_me(
     at = app(fixture_db, monkeypatch).run()
     assert not at.exception
     assert player_box(at).value == HERO  # today's default until the names are set
-    hint = [p for p in at.sidebar.get("page_link") if "Set your names" in p.proto.label]
+    hint = [p for p in at.sidebar.get("page_link") if "Set which player is you" in p.proto.label]
     assert hint and hint[0].proto.page.endswith("import")
     at.switch_page(IMPORT).run()
     assert not at.exception
@@ -68,7 +68,8 @@ def test_import_page_asks_who_you_are_then_every_page_opens_on_me(
     assert not at.exception
     assert stored_names(fixture_db) == (MyName(HERO),)
     assert player_box(at).value == ME and player_box(at).options[0] == f"Me ({HERO})"
-    assert not [p for p in at.sidebar.get("page_link") if "Set your names" in p.proto.label]
+    assert not [p for p in at.sidebar.get("page_link")
+                if "Set which player is you" in p.proto.label]
     assert "Who are you?" not in [s.value for s in at.subheader]
     for source, title, _, _ in PAGES:
         at.switch_page(source).run()

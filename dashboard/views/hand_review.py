@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, hand_list, key_moments, notes_editor, timefmt
+from dashboard import db, filters, hand_list, key_moments, notes_editor, room_result, timefmt
 from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import notes as notes_q
@@ -201,16 +201,7 @@ def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
 
 def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
     st.markdown("#### Result: ours and the room's")
-    ours = seats[["player", "fouled", "royalties", "fantasyland_next", "raw_points", "points",
-                  "reported_points", "points_differ"]].rename(columns={
-                      "fantasyland_next": "FL next (cards)", "raw_points": "before caps",
-                      "points": "our points", "reported_points": "room's points",
-                      "points_differ": "differs"})
-    ours["room's points"] = [text_of(None if pd.isna(v) else f"{v:+g}")
-                             for v in ours["room's points"]]
-    st.dataframe(ours, hide_index=True, width="stretch", key="hand_players")
-    if seats["points_differ"].any():
-        st.warning("The room's reported result differs from our computation for this hand.")
+    room_result.show(seats)
     st.markdown("#### Pairwise")
     shown = pair_rows.assign(**{
         r: pair_rows[f"{r}_result"].map(RESULT) for r in ("top", "middle", "bottom")})

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from . import aggregates, store
+from . import aggregates, store, tournaments
 from .decisions import delete_decisions_of
 from .formats import FileFormat, Format, registry
 from .hand_tables import HAND_TABLES, delete_hands, insert_tables
@@ -118,6 +118,8 @@ def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) ->
     delete_hands(con, keys, HAND_TABLES)
     settle_matches(con)  # a removed hand may hold a double of a match that another import ends
     aggregates.refresh(con)
+    con.execute("DELETE FROM tournament_summaries WHERE list_contains(?, import_id)", [ids])
+    tournaments.refresh(con)
     con.execute("DELETE FROM rejected WHERE list_contains(?, import_id)", [ids])
     con.execute("DELETE FROM imports WHERE list_contains(?, import_id)", [ids])
     return len(keys)

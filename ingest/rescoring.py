@@ -15,7 +15,7 @@ from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 from ofc_core.records import gc_paused
 
-from . import aggregates, stored_columns
+from . import aggregates, stored_columns, tournaments
 from .hand_tables import (
     HandRow,
     build_tables,
@@ -86,6 +86,7 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
             insert_tables(con, {name: tables[name] for name in derived})
         settle_matches(con)
         aggregates.refresh(con)
+        tournaments.refresh(con)
         con.execute("COMMIT")
     return failed
 

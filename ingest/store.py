@@ -38,7 +38,7 @@ from .aggregates import rebuild
 TELL_AFTER_SECONDS = 1.0
 """A wait for another process shorter than this is not worth a message."""
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 DB_ENV = "OFC_DB"
 WAIT_ENV = "OFC_WAIT"
 DEFAULT_WAIT_SECONDS = 30.0

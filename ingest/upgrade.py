@@ -59,6 +59,7 @@ Filler = Callable[[duckdb.DuckDBPyConnection], int]
 
 IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
     "8": (frozenset({("hand_players", "review_reason")}), review_reasons.fill),
+    "9": (frozenset(), lambda con: 0),  # version 10 adds only tables (tournaments), empty
 }
 """Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->
 (those ``(table, column)``, their filler, which returns the rows it wrote). Nothing is

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import aggregates, archives, fast_path, import_pool, store, tournaments
+from . import aggregates, archives, fast_path, import_pool, store
 from .audit import audit_import
 from .formats import (
     FileFormat,
@@ -454,7 +454,6 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
             if counts.stored or counts.merged:
                 settle_matches(con)
                 aggregates.refresh(con)
-            tournaments.refresh(con)  # a summary's file stores no hand
         insert_rejected(con, import_id, name, counts.rejected_rows)
         insert_import(con, import_id, name, prepared.digest, len(prepared.data), fmt, counts)
         audit = audit_import(con, import_id) if counts.stored or counts.merged else None

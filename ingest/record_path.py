@@ -174,7 +174,7 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
     """New hands of file ``name`` stored (scored in bulk), hands stored before merged
     (:func:`ingest.merge.merge`)."""
     existing = _existing_keys(con, chunk)
-    tournaments.record_hands(con, (p.record for p in chunk))
+    played = tournaments.record_hands(con, (p.record for p in chunk))
     fresh: list[ParsedHand] = []
     again: list[ParsedHand] = []
     seen: set[tuple[str, str]] = set()
@@ -201,6 +201,8 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
             seen.add(key)
         merge(con, now, existing, counts, import_id, name)
         again = later
+    if played:
+        tournaments.refresh(con)
 
 
 def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:

@@ -54,6 +54,7 @@ def store_summary(con: duckdb.DuckDBPyConnection, parsed: ParsedSummary, import_
                 [s.source, s.id, s.name, s.kind.value, s.started_at, s.buy_in, s.fee,
                  s.currency, s.starting_stack, s.prize_pool, s.players, import_id,
                  parsed.line, parsed.raw])
+    refresh(con)
     counts.notes.append(HandIssue(parsed.line, s.id, f"tournament summary {s.id!r} stored "
                                   f"({len(s.finishes)} places, {len(s.series)} series)"))
 

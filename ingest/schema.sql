@@ -323,6 +323,12 @@ CREATE TABLE IF NOT EXISTS tournament_chips (
     points DOUBLE, stack_before DOUBLE, chips DOUBLE, stack_after DOUBLE
 );
 
+-- Derived: the partitions of the aggregates (session_id, UTC hour) holding tournament hands, and
+-- whether they hold cash hands too (the dashboard's Game filter reads the rows then).
+CREATE TABLE IF NOT EXISTS tournament_partitions (
+    session_id VARCHAR, hour BIGINT, mixed BOOLEAN
+);
+
 -- Derived: one row per tournament per player (places and prizes from the summary when there
 -- is one, else places from the hands).
 CREATE TABLE IF NOT EXISTS tournament_players (

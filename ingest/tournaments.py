@@ -30,7 +30,8 @@ from .formats import ParsedSummary
 from .formats.ofc_tournament import summary_from_dict
 from .reports import Counts, HandIssue
 
-DERIVED = ("tournament_chips", "tournament_players", "tournament_series")
+DERIVED = ("tournament_chips", "tournament_players", "tournament_series",
+           "tournament_partitions")
 
 
 def record_hands(con: duckdb.DuckDBPyConnection, records: Iterable[HandRecord]) -> int:
@@ -75,6 +76,20 @@ JOIN hand_players hp ON hp.hand_key = h.hand_key
 """
 
 
+PARTITIONS_SQL = """
+INSERT INTO tournament_partitions
+WITH keys AS (SELECT DISTINCT hand_key FROM tournament_chips),
+     p AS (SELECT DISTINCT session_id, epoch_us(played_at) // 3600000000 AS hour
+           FROM hands WHERE hand_key IN (SELECT hand_key FROM keys))
+SELECT p.session_id, p.hour, EXISTS (
+    SELECT 1 FROM hands h WHERE h.session_id IS NOT DISTINCT FROM p.session_id
+      AND epoch_us(h.played_at) // 3600000000 IS NOT DISTINCT FROM p.hour
+      AND h.hand_key NOT IN (SELECT hand_key FROM keys))
+FROM p
+"""
+"""The aggregates' partitions (:mod:`ingest.aggregates`) holding tournament hands."""
+
+
 def _summaries(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], TournamentSummary]:
     out: dict[tuple[str, str], TournamentSummary] = {}
     for (raw,) in con.execute("SELECT raw FROM tournament_summaries").fetchall():
@@ -94,6 +109,7 @@ def refresh(con: duckdb.DuckDBPyConnection) -> None:
     for table in DERIVED:
         con.execute(f"DELETE FROM {table}")
     con.execute(CHIPS_SQL)
+    con.execute(PARTITIONS_SQL)
     summaries = _summaries(con)
     hands = con.execute("""
         SELECT source, tournament_id, any_value(kind), CAST(min(played_at) AS VARCHAR), player,

@@ -35,6 +35,16 @@ def available(con: Connection) -> bool:
     return True
 
 
+def present(con: Connection) -> bool:
+    """Whether the store holds any tournament hand (the sidebar's Game filter is shown, and
+    leaves them out of the cash pages, only then)."""
+    try:
+        return bool(fetch_all(con, "SELECT count(*) > 0 FROM (SELECT 1 FROM tournament_chips "
+                                   "LIMIT 1)")[0][0])
+    except duckdb.CatalogException:
+        return False
+
+
 def _names(players: tuple[str, ...]) -> tuple[str, list[Any]]:
     return f"player IN ({', '.join('?' * len(players))})", list(players)
 

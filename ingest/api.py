@@ -5,8 +5,10 @@ rescoring, removing an import such as the demo sample, upgrading an older store)
 decision review's table (``write_decisions``), to the user's names (``set_my_names``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
-``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
-(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) is a function here, and import
+``set_hand_annotation``, ``set_player_annotation``), to the watched folders
+(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) and to the knockout brackets
+(``create_knockout``, ``record_knockout_series``, ``record_knockout_from_matches``,
+``draw_knockout_round``, ``undo_knockout``) is a function here, and import
 ids come from the reports these functions return. The dashboard imports ingest only through
 this module (``tests/test_layering.py`` checks it); the ``ofc`` command may reach further in.
 
@@ -49,6 +51,16 @@ from .identity import (
     similar_names,
     suggested_names,
 )
+from .knockout import KnockoutError, Logged
+from .knockout import bracket as knockout_bracket
+from .knockout import brackets as knockout_brackets
+from .knockout import create as create_knockout
+from .knockout import draw_next as draw_knockout_round
+from .knockout import log as knockout_log
+from .knockout import played_matches as knockout_matches
+from .knockout import record as record_knockout_series
+from .knockout import record_from_matches as record_knockout_from_matches
+from .knockout import undo as undo_knockout
 from .ledger import remove_imports
 from .match_sql import CUBE_SQL, DECISION_SQL
 from .merge import MergeConflict, merge_records
@@ -112,4 +124,7 @@ __all__ = [
     "set_player_tags", "tag_choices", "tag_key",
     "FolderCheck", "FolderError", "WatchError", "WatchPass", "WatchedFolder", "Watcher",
     "add_folder", "check_folder", "folder_errors", "remove_folder", "watched_folders",
+    "KnockoutError", "Logged", "create_knockout", "draw_knockout_round", "knockout_bracket",
+    "knockout_brackets", "knockout_log", "knockout_matches", "record_knockout_from_matches",
+    "record_knockout_series", "undo_knockout",
 ]

@@ -146,7 +146,7 @@ def _series(con: duckdb.DuckDBPyConnection,
     played = con.execute("""
         SELECT c.source, c.tournament_id, c.round, c.match_id,
                list_sort(list(DISTINCT c.player)) AS pair,
-               any_value(json_extract_string(e.data, '$.winner')) AS winner,
+               any_value(e.by_player) AS winner,
                epoch_us(min(c.played_at)) AS started
         FROM tournament_chips c
         LEFT JOIN events e ON e.hand_key = c.hand_key AND e.type = 'match_end'

@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "fl": "the best Fantasyland set of 13-17 dealt cards (exact solver)",
     "dashboard": "start the dashboard (Streamlit)",
     "me": "show, add or remove the names you play under (the dashboard's Me)",
+    "knockout": "run an OFC Double knockout: create, draw, record series, undo",
     "review": "value every logged decision of a player by rollouts (the decisions table)",
     "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",
     "train-value": "train the learned value of a position that the review's rollouts play by "

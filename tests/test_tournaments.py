@@ -290,3 +290,55 @@ def test_cash_figures_are_the_same_after_tournament_hands(tmp_path: Path) -> Non
         assert only.hands == expected and not only.money  # chips are not money
     finally:
         con.close()
+
+
+def test_a_knockout_without_its_summary_counts_its_series_from_the_hands(
+        logs: dict[str, Path], tmp_path: Path) -> None:
+    """Without the summary, the series and places come from the hands' match ends (a forfeit
+    leaves no hands: its pair is missing, and the loser's place with it)."""
+    db = tmp_path / "hands-only.duckdb"
+    import_paths([logs["knockout"]], db)
+    summary = _summary(logs["knockout"])
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        shown = {(r["round"], r["player_a"], r["player_b"]): (r["wins_a"], r["wins_b"],
+                                                              r["winner"], r["series_from"])
+                 for r in page.series(con, "ofc-sim", summary["id"])}
+        places = {r["player"]: r["place"] for r in page.tournament_players(
+            con, "ofc-sim", summary["id"])}
+    finally:
+        con.close()
+    played = [s for s in summary["series"] if not s.get("forfeit")]
+    assert len(shown) == len(played)
+    for s in played:
+        a, b = sorted(s["players"])
+        wins = dict(zip(s["players"], s["wins"], strict=True))
+        assert shown[(s["round"], a, b)] == (wins[a], wins[b], s["winner"], "hands")
+    expected = {r["player"]: r["place"] for r in summary["results"]}
+    assert places[summary["series"][-1]["winner"]] == 1
+    assert all(places[p] == expected[p] for p in places if places[p] is not None)
+
+
+def test_the_page_shows_the_recounted_totals(logs: dict[str, Path], db: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Tournaments page itself (AppTest): its headline for a player of both tournaments
+    is the recount of the summaries, and its table lists both."""
+    from tests.helpers.apptest import app, open_page
+
+    copy = tmp_path / "page.duckdb"
+    copy.write_bytes(db.read_bytes())
+    summaries = [_summary(log) for log in logs.values()]
+    player = sorted(set.intersection(*({r["player"] for r in s["results"]}
+                                       for s in summaries)))[0]
+    mine = [(next(r for r in s["results"] if r["player"] == player), s) for s in summaries]
+    profit = sum(r.get("prize", 0) - s["buy_in"] - s["fee"] for r, s in mine)
+    cost = sum(s["buy_in"] + s["fee"] for _, s in mine)
+    at = open_page(app(copy, monkeypatch, player=player), "views/tournaments.py")
+    assert not at.exception
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Tournaments"] == "2"
+    assert shown["ROI"] == f"{100 * profit / cost:.1f}%"
+    assert shown["In the money"] == f"{100 * sum(r.get('prize', 0) > 0 for r, _ in mine) / 2:.1f}%"
+    assert shown["Average place"] == f"{sum(r['place'] for r, _ in mine) / 2:.1f}"
+    table = at.dataframe[0].value
+    assert sorted(table["place"]) == sorted(r["place"] for r, _ in mine)

@@ -173,7 +173,9 @@ class OfcTournamentFormat:
     version: str = "1"
 
     def sniff(self, text_: str, filename: str) -> bool:
-        """>>> FORMAT.sniff('{"format": "ofc-tournament/1", "id": "x"}', "t.jsonl")
+        """Whether the first line that is not blank opens a summary.
+
+        >>> FORMAT.sniff('{"format": "ofc-tournament/1", "id": "x"}', "t.jsonl")
         True
         """
         for ln in text_.removeprefix("\ufeff").split("\n", 20)[:20]:

@@ -342,3 +342,37 @@ def test_the_page_shows_the_recounted_totals(logs: dict[str, Path], db: Path, tm
     assert shown["Average place"] == f"{sum(r['place'] for r, _ in mine) / 2:.1f}"
     table = at.dataframe[0].value
     assert sorted(table["place"]) == sorted(r["place"] for r, _ in mine)
+
+
+LIVE = """@source club
+@variant regular
+@tournament id=wk49 kind=chips name="Weekly Thursday" level=1 per_point=10
+
+hand 1
+Ivey: 6h6d2c-KsKd9s5h3c-JhJdJc4s4d stack=30
+Hellmuth: AhKc3d-AsAd8h7c2h-QcTc8c6c5c stack=500
+
+hand 2 level=2 per_point=20
+Ivey: 6h6d2c-KsKd9s5h3c-JhJdJc4s4d chips=60
+Hellmuth: AhKc3d-AsAd8h7c2h-QcTc8c6c5c chips=470
+
+@tournament
+hand 3
+Ivey: 6h6d2c-KsKd9s5h3c-JhJdJc4s4d stack=60
+Hellmuth: AhKc3d-AsAd8h7c2h-QcTc8c6c5c
+"""
+
+
+def test_the_live_notation_carries_the_tournament_and_the_stacks() -> None:
+    """``@tournament`` for the hands below it, a header's ``level=`` / ``per_point=`` for one
+    hand, a player's ``stack=`` (or ``chips=``); a stack without a tournament is refused.
+    Ivey wins 4 raw points but brought 30 chips = 3 points at 10 a point."""
+    from ingest.formats.live import FORMAT as LIVE_FORMAT
+
+    one, two, three = list(LIVE_FORMAT.parse(LIVE, "wk49.txt"))
+    t1, t2 = one.record.tournament, two.record.tournament  # type: ignore[union-attr]
+    assert (t1.id, t1.name, t1.level, t1.chips_per_point) == ("wk49", "Weekly Thursday", 1, 10)
+    assert (t2.level, t2.chips_per_point) == (2, 20)
+    assert [p.stack for p in one.record.players] == [3.0, 50.0]  # type: ignore[union-attr]
+    assert [p.stack for p in two.record.players] == [3.0, 23.5]  # type: ignore[union-attr]
+    assert "need an @tournament line" in three.message  # type: ignore[union-attr]

@@ -17,6 +17,7 @@ ValueError: tournament.kind: unknown kind 'sng' (one of chips, knockout)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -138,3 +139,42 @@ def stack_points(t: TournamentHand | None, chips: Any, where: str) -> float | No
     if chips < 0:
         raise ValueError(f"{where}stack: must be 0 or more, got {chips}")
     return t.points(float(chips))
+
+
+NOTATION_KEYS = {"id": "id", "name": "name", "kind": "kind", "level": "level",
+                 "per_point": "chips_per_point", "chips_per_point": "chips_per_point",
+                 "table": "table", "round": "round"}
+"""The live notation's ``@tournament`` keys (docs/format-live-csv.md) -> the ofc-hh/1 keys."""
+
+
+def _notation_value(key: str, text: str) -> Any:
+    if key in ("level", "round"):
+        if not text.isdigit():
+            raise ValueError(f"{key}={text}: expected a whole number")
+        return int(text)
+    if key == "chips_per_point":
+        try:
+            return float(text.replace(",", "."))
+        except ValueError:
+            raise ValueError(f"per_point={text}: expected a number of chips") from None
+    return text
+
+
+def tournament_pairs(text: str) -> dict[str, Any]:
+    """``key=value`` pairs of the live notation (``@tournament``, a hand header) as the
+    ofc-hh/1 ``tournament`` object's keys; a value with spaces is quoted.
+
+    >>> tournament_pairs('id=wk49 kind=chips name="Weekly Thursday" level=2 per_point=15')
+    {'id': 'wk49', 'kind': 'chips', 'name': 'Weekly Thursday', 'level': 2, 'chips_per_point': 15.0}
+    """
+    out: dict[str, Any] = {}
+    for m in re.finditer(r'(\w+)\s*=\s*(?:"([^"]*)"|(\S+))|(\S+)', text):
+        key, quoted, plain_value, stray = m.groups()
+        if stray is not None:
+            raise ValueError(f"unexpected {stray!r} (write key=value)")
+        name = NOTATION_KEYS.get(key.lower())
+        if name is None:
+            raise ValueError(f"unknown key {key!r} (one of id, kind, name, level, per_point, "
+                             "table, round)")
+        out[name] = _notation_value(name, quoted if quoted is not None else plain_value)
+    return out

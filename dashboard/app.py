@@ -33,6 +33,8 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("views/hand_review.py", "Hand review", ":material/playing_cards:", "hands"),
     ("views/sessions.py", "Sessions", ":material/event_note:", "sessions"),
     ("views/matches.py", "Matches", ":material/emoji_events:", "matches"),
+    ("views/tournaments.py", "Tournaments", ":material/military_tech:", "tournaments"),
+    ("views/knockout.py", "Knockout", ":material/account_tree:", "knockout"),
     ("views/opponents.py", "Opponents", ":material/groups:", "opponents"),
     ("views/fouls.py", "Fouls", ":material/report:", "fouls"),
     ("views/fantasyland.py", "Fantasyland", ":material/auto_awesome:", "fantasyland"),

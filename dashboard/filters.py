@@ -22,7 +22,7 @@ import streamlit as st
 
 from dashboard import db
 from dashboard import names as names_module
-from dashboard.queries import notes
+from dashboard.queries import notes, tournaments
 from dashboard.queries.filter_set import URL_KEYS, Filters, Stake
 from dashboard.queries.me_sql import effective_names, shared_seats
 from dashboard.queries.options import (
@@ -268,11 +268,31 @@ def render_sidebar() -> Filters:
                          "Only hands where this opponent sat at the table."),
         session=_choice("Session", "session", options.sessions, url.session),
         tag=_tag(url.tag),
+        game=_game(url.game),
     )
     st.sidebar.toggle("Four-colour deck", key=FOUR_COLOUR_KEY)
     st.session_state[_STATE] = filters
     _write_url(filters)
     return filters
+
+
+GAMES = {"Cash": "cash", "Tournaments": "tournaments", "Both": None}
+"""The Game filter's choices (:attr:`Filters.game`)."""
+
+
+def _game(wanted: str | None) -> str | None:
+    """The Game select box, shown only when the store holds tournament hands (else no
+    condition): cash pages leave tournament hands out unless chosen."""
+    if not db.query(tournaments.present):
+        return None
+    labels = list(GAMES)
+    if _KEYS["game"] not in st.session_state:
+        found = [k for k, v in GAMES.items() if v == wanted] if wanted else []
+        st.session_state[_KEYS["game"]] = found[0] if found else "Cash"
+    label = st.sidebar.selectbox("Game", labels, key=_KEYS["game"],
+                                 help="Cash hands, tournament hands (chips are never summed "
+                                      "with money), or both.")
+    return GAMES.get(label, "cash")
 
 
 def _write_url(filters: Filters) -> None:

@@ -7,8 +7,10 @@ the hands played or entered in the dashboard (``store_record``, ``store_text``: 
 own path), to the user's names (``set_my_names``, ``set_alias``,
 ``add_my_name``, ``remove_my_name``), to the user's notes and tags (``set_hand_note``,
 ``set_hand_tags``, ``set_player_note``, ``set_player_tags``, and both at once:
-``set_hand_annotation``, ``set_player_annotation``) and to the watched folders
-(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports) and to the auto-review
+``set_hand_annotation``, ``set_player_annotation``), to the watched folders
+(``add_folder``, ``remove_folder``, a :class:`Watcher`'s imports), to the knockout brackets
+(``create_knockout``, ``record_knockout_series``, ``record_knockout_from_matches``,
+``draw_knockout_round``, ``undo_knockout``) and to the auto-review
 setting (``set_auto_review``) is a function here; the review job that writes decisions from a
 process of its own is started, watched and cancelled here too (``start_review``,
 ``review_status``, ``cancel_review``, ``review_after_import``: :mod:`ingest.review_job`), and import
@@ -62,6 +64,16 @@ from .identity import (
     similar_names,
     suggested_names,
 )
+from .knockout import KnockoutError, Logged
+from .knockout import bracket as knockout_bracket
+from .knockout import brackets as knockout_brackets
+from .knockout import create as create_knockout
+from .knockout import draw_next as draw_knockout_round
+from .knockout import log as knockout_log
+from .knockout import played_matches as knockout_matches
+from .knockout import record as record_knockout_series
+from .knockout import record_from_matches as record_knockout_from_matches
+from .knockout import undo as undo_knockout
 from .ledger import remove_imports
 from .match_sql import CUBE_SQL, DECISION_SQL
 from .merge import MergeConflict, merge_records
@@ -145,4 +157,7 @@ __all__ = [
     "parse_rules", "parse_street", "PuzzleAnswer", "record_of", "stored_record",
     "write_answer",
     "currency_name", "currency_names", "room_name", "room_names", "Removal",
+    "KnockoutError", "Logged", "create_knockout", "draw_knockout_round", "knockout_bracket",
+    "knockout_brackets", "knockout_log", "knockout_matches", "record_knockout_from_matches",
+    "record_knockout_series", "undo_knockout",
 ]

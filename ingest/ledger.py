@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from . import aggregates, store
+from . import aggregates, store, tournaments
 from .formats import FileFormat, Format, registry
 from .hand_tables import insert_tables
 from .inferred_stakes import infer_stakes
@@ -116,6 +116,8 @@ def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) ->
     infer_stakes(con)
     settle_matches(con)  # a removed hand may hold a double of a match that another import ends
     aggregates.refresh(con)
+    con.execute("DELETE FROM tournament_summaries WHERE list_contains(?, import_id)", [ids])
+    tournaments.refresh(con)
     con.execute("DELETE FROM rejected WHERE list_contains(?, import_id)", [ids])
     row = con.execute("SELECT count(*) FROM imports WHERE list_contains(?, import_id)",
                       [ids]).fetchone()

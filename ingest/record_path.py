@@ -15,7 +15,8 @@ import pyarrow as pa
 
 from ofc_core.batch import score_records
 
-from .formats import Format, ParsedHand, ParseIssue, UnreadableFile, detect, registry
+from . import tournaments
+from .formats import Format, ParsedHand, ParsedSummary, ParseIssue, UnreadableFile, detect, registry
 from .formats.encoding import DecodeError, decode_bytes
 from .hand_tables import HandRow, hand_tables, insert_tables
 from .ledger import next_id
@@ -64,8 +65,8 @@ file."
             f"the file was not. {bug}")
 
 
-def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue]], reader: str, name: str,
-            line: int = 0) -> Iterator[ParsedHand | ParseIssue]:
+def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue | ParsedSummary]], reader: str,
+            name: str, line: int = 0) -> Iterator[ParsedHand | ParseIssue | ParsedSummary]:
     """The items of a reader, with an exception of the reader (a bug: a reader reports bad
     hands, it never raises) turned into the issue that names it. The hands it gave before are
     kept: a reader that fails on one line read alone (``line``) is that line's issue, one
@@ -90,7 +91,7 @@ def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue]], reader: str,
 
 
 def parse(fmt: Format, text: str, name: str, line: int = 0,
-          ) -> Iterator[ParsedHand | ParseIssue]:
+          ) -> Iterator[ParsedHand | ParseIssue | ParsedSummary]:
     """``fmt.parse``, guarded (:func:`guarded`)."""
     return guarded(lambda: fmt.parse(text, name), fmt.name, name, line)
 
@@ -104,7 +105,7 @@ def store_records(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: 
 
 
 def store_parsed(con: duckdb.DuckDBPyConnection,
-                 items: Callable[[], Iterable[ParsedHand | ParseIssue]],
+                 items: Callable[[], Iterable[ParsedHand | ParseIssue | ParsedSummary]],
                  reader: str, name: str, import_id: int, counts: Counts,
                  tick: Callable[[float], None], lines: int = 0) -> None:
     """A reader's hands (``items()``, guarded) stored in chunks of :data:`CHUNK_HANDS`, its
@@ -115,6 +116,9 @@ def store_parsed(con: duckdb.DuckDBPyConnection,
         if isinstance(item, ParseIssue):
             counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
                           item.abandoned)
+            continue
+        if isinstance(item, ParsedSummary):
+            tournaments.store_summary(con, item, import_id, counts)
             continue
         if item.note:
             counts.notes.append(HandIssue(item.line, item.record.hand_id, item.note))
@@ -157,6 +161,8 @@ def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
             if isinstance(item, ParseIssue):
                 counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
                           item.abandoned)
+            elif isinstance(item, ParsedSummary):
+                tournaments.store_summary(con, item, import_id, counts)
             else:
                 slow.append(item)
     if slow:
@@ -189,6 +195,7 @@ def store_tagged(con: duckdb.DuckDBPyConnection,
     """:func:`store_chunk` of hands from several files at once (:mod:`ingest.batches`), each
     counted in its own file's tally and stored under its own import."""
     existing = _existing_keys(con, [p for p, _ in chunk])
+    played = tournaments.record_hands(con, (p.record for p, _ in chunk))
     fresh: list[tuple[ParsedHand, Origin]] = []
     again: list[tuple[ParsedHand, Origin]] = []
     seen: set[tuple[str, str]] = set()
@@ -216,6 +223,8 @@ def store_tagged(con: duckdb.DuckDBPyConnection,
             seen.add(key)
         merge_tagged(con, now, existing)
         again = later
+    if played:
+        tournaments.refresh(con)
 
 
 def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:

@@ -15,7 +15,7 @@ from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 from ofc_core.records import gc_paused
 
-from . import aggregates, stored_columns
+from . import aggregates, stored_columns, tournaments
 from .hand_tables import (
     HandRow,
     build_tables,
@@ -88,6 +88,7 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
         infer_stakes(con)
         settle_matches(con)
         aggregates.refresh(con)
+        tournaments.refresh(con)
         con.execute("COMMIT")
     return failed
 

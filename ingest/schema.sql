@@ -359,3 +359,85 @@ CREATE TABLE IF NOT EXISTS watched_files (
     errors      INTEGER NOT NULL,        -- bad hands of its last import (1: the file unreadable)
     imported_at TIMESTAMPTZ NOT NULL
 );
+
+-- Tournaments (docs/schema.md "Tournaments"). What a hand's log says about its tournament, by
+-- the hand's identity (like the notes): written with the hand by the importer (ingest.tournaments),
+-- kept through rescoring, merging and upgrades; a removed hand's row stays and shows again when
+-- the hand is imported again (the derived tables read only stored hands).
+CREATE TABLE IF NOT EXISTS hand_tournaments (
+    source          VARCHAR NOT NULL,
+    hand_id         VARCHAR NOT NULL,
+    tournament_id   VARCHAR NOT NULL,
+    name            VARCHAR,
+    kind            VARCHAR NOT NULL,     -- 'chips' or 'knockout'
+    level           INTEGER,
+    chips_per_point DOUBLE,
+    table_id        VARCHAR,
+    round           INTEGER,
+    PRIMARY KEY (source, hand_id)
+);
+
+-- Tournament summaries (ofc-tournament/1), one row per (source, tournament_id): the latest
+-- import of it; removing that import deletes it.
+CREATE TABLE IF NOT EXISTS tournament_summaries (
+    source         VARCHAR NOT NULL,
+    tournament_id  VARCHAR NOT NULL,
+    name           VARCHAR,
+    kind           VARCHAR NOT NULL,
+    started_at     TIMESTAMPTZ,
+    buy_in         DOUBLE,
+    fee            DOUBLE,
+    currency       VARCHAR,
+    starting_stack DOUBLE,
+    prize_pool     DOUBLE,
+    entrants       INTEGER,
+    import_id      INTEGER NOT NULL,
+    line           INTEGER NOT NULL,
+    raw            VARCHAR NOT NULL,     -- the record's JSON line (results and series are read from it)
+    PRIMARY KEY (source, tournament_id)
+);
+
+-- Derived (ingest.tournaments.refresh, run by every writer of hands, in its transaction): one
+-- row per tournament hand per player, in chips.
+CREATE TABLE IF NOT EXISTS tournament_chips (
+    source VARCHAR, tournament_id VARCHAR, kind VARCHAR, hand_key BIGINT, hand_id VARCHAR,
+    played_at TIMESTAMPTZ, table_id VARCHAR, level INTEGER, chips_per_point DOUBLE,
+    round INTEGER, match_id VARCHAR, player VARCHAR, seat TINYINT, hand_no INTEGER,
+    points DOUBLE, stack_before DOUBLE, chips DOUBLE, stack_after DOUBLE
+);
+
+-- Derived: the partitions of the aggregates (session_id, UTC hour) holding tournament hands, and
+-- whether they hold cash hands too (the dashboard's Game filter reads the rows then).
+CREATE TABLE IF NOT EXISTS tournament_partitions (
+    session_id VARCHAR, hour BIGINT, mixed BOOLEAN
+);
+
+-- Derived: one row per tournament per player (places and prizes from the summary when there
+-- is one, else places from the hands).
+CREATE TABLE IF NOT EXISTS tournament_players (
+    source VARCHAR, tournament_id VARCHAR, name VARCHAR, kind VARCHAR, started TIMESTAMPTZ,
+    player VARCHAR, entrants INTEGER, hands INTEGER, place INTEGER, place_from VARCHAR,
+    prize DOUBLE, buy_in DOUBLE, fee DOUBLE, currency VARCHAR, profit DOUBLE,
+    final_stack DOUBLE
+);
+
+-- Derived: a knockout's series, round by round (from the summary, else from the hands'
+-- match ends).
+CREATE TABLE IF NOT EXISTS tournament_series (
+    source VARCHAR, tournament_id VARCHAR, round INTEGER, player_a VARCHAR, player_b VARCHAR,
+    wins_a INTEGER, wins_b INTEGER, winner VARCHAR, forfeit BOOLEAN, matches VARCHAR,
+    series_from VARCHAR
+);
+
+-- The knockout brackets run from the dashboard and `ofc knockout` (ingest.knockout, the only
+-- writer): user data, an event log replayed into the bracket (ofc_core.knockout). Every change
+-- is a row with who and when; an undo marks the last live row undone.
+CREATE TABLE IF NOT EXISTS knockout_events (
+    bracket  VARCHAR NOT NULL,
+    seq      INTEGER NOT NULL,
+    changed_at TIMESTAMPTZ NOT NULL,
+    who      VARCHAR NOT NULL,
+    action   VARCHAR NOT NULL,             -- 'create', 'series', 'undo'
+    data     VARCHAR NOT NULL,             -- JSON
+    PRIMARY KEY (bracket, seq)
+);

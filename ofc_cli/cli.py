@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "dashboard": "start the dashboard (Streamlit)",
     "me": "show, add or remove the names you play under (the dashboard's Me)",
     "alias": "name a player id once (every page shows the name), list or remove aliases",
+    "knockout": "run an OFC Double knockout: create, draw, record series, undo",
     "review": "value every logged decision of a player by rollouts (the decisions table)",
     "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",
     "train-value": "train the learned value of a position that the review's rollouts play by "

@@ -217,7 +217,7 @@ def score_file(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
         for item in fmt.parse(text, path):
             if isinstance(item, ParseIssue):
                 status |= _issue(path, item, as_json, out, err)
-            else:
+            elif isinstance(item, ParsedHand):  # a tournament summary scores nothing
                 status |= _hand(path, item, as_json, out, err)
             last = item.line
     except BrokenPipeError:  # the reader of our output left: run() stops quietly

@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ingest.formats.ofc_hh import write_records
+from ofc_cli import simulate_tournament
 from ofc_cli.terminal import Progress
 from ofc_core.hand import HandRecord
 from ofc_core.play.engine import Table
@@ -90,6 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "player's name, else the name goes before the extension")
     parser.add_argument("--force", action="store_true",
                         help="replace output files that already exist (refused otherwise)")
+    simulate_tournament.add_arguments(parser)
 
 
 def _split(text: str) -> list[str]:
@@ -297,6 +299,13 @@ for a session of 100,000 three-handed pineapple hands)."""
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tournament:
+        try:
+            ruleset = _ruleset(args.variant, args.rules)
+        except UsageError as exc:
+            print(f"ofc simulate: {exc}", file=sys.stderr)
+            return 2
+        return simulate_tournament.run(args, ruleset)
     try:
         table = table_for(args)
     except UsageError as exc:

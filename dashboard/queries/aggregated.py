@@ -78,6 +78,8 @@ _CONDITIONS: tuple[tuple[str, str], ...] = (
     ("session", "a.session_id = ?"),
     ("room", "a.source = ?"),
     ("stake", "a.stake = ? AND a.currency IS NOT DISTINCT FROM ?"),
+    ("game", "EXISTS (SELECT 1 FROM tournament_partitions tp WHERE tp.session_id IS NOT DISTINCT "
+             "FROM a.session_id AND tp.hour IS NOT DISTINCT FROM a.hour) = (? = 'tournaments')"),
 )
 """Each filter's condition over an aggregate's row ``a`` (as
 :data:`dashboard.queries.conditions._CONDITIONS` over the hand's row)."""
@@ -133,9 +135,17 @@ def agg_where(con: Connection, filters: Filters) -> tuple[str, list[Any]] | None
     if not available(con):
         return None
     found = agg_filters(filters)
-    if found is None or not _whole_hours(con, filters):
+    if found is None or not _whole_hours(con, filters) or _mixed(con, filters):
         return None
     return found
+
+
+def _mixed(con: Connection, filters: Filters) -> bool:
+    """Whether the Game filter is set and some partition of the aggregates holds both cash
+    and tournament hands (then only the rows tell them apart)."""
+    if filters.game is None:
+        return False
+    return bool(fetch_all(con, "SELECT count(*) FROM tournament_partitions WHERE mixed")[0][0])
 
 
 TAGGED_FROM = {

@@ -76,6 +76,8 @@ _CONDITIONS: tuple[tuple[str, str], ...] = (
     ("tag", "hp.hand_key IN ({tagged})"),
     ("room", "hp.hand_key IN (SELECT rh.hand_key FROM hands rh WHERE rh.source = ?)"),
     ("stake", "hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?"),
+    ("game", "(hp.hand_key IN (SELECT tc.hand_key FROM tournament_chips tc))"
+             " = (? = 'tournaments')"),
 )
 """Each filter's condition over ``hp``, in the order :func:`where` joins them (the tag's
 with the tagged hands' keys, :func:`_tagged_keys`, in place of ``{tagged}``)."""

@@ -130,7 +130,7 @@ def hand_record(table: Table, spec: SessionSpec, number: int, played: PlayedHand
     ruleset = table.ruleset
     return _HAND(spec.source, f"{spec.session_id}-{number:04d}", ruleset.variant.value, players,
                  dict(ruleset.overrides), table.names[played.button], spec.session_id,
-                 match_id, played_at, spec.stake, spec.currency, None, events, False)
+                 match_id, played_at, spec.stake, spec.currency, None, events, False, None)
 
 
 def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]:

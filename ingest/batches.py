@@ -17,9 +17,9 @@ from dataclasses import replace
 
 import duckdb
 
-from . import aggregates
+from . import aggregates, tournaments
 from .audit import Audit, audit_imports
-from .formats import Format, ParsedHand, ParseIssue
+from .formats import Format, ParsedHand, ParsedSummary, ParseIssue
 from .inferred_stakes import infer_stakes
 from .ledger import insert_import, insert_rejected, next_id
 from .merge import Origin
@@ -54,9 +54,12 @@ def store_batch(con: duckdb.DuckDBPyConnection, batch: Sequence[Prepared],
     origins = [Origin(first + n, Counts(), p.name) for n, p in enumerate(batch)]
     failed: dict[int, HandIssue] = {}
     tagged: list[tuple[ParsedHand, Origin]] = []
+    summaries: list[tuple[ParsedSummary, Origin]] = []
     for prepared, origin in zip(batch, origins, strict=True):
         try:
-            tagged += _read(prepared, origin)
+            hands, found = _read(prepared, origin)
+            tagged += hands
+            summaries += [(s, origin) for s in found]
         except ReaderFailed as exc:
             failed[origin.import_id] = exc.issue
             origin.counts.rejected_rows[:] = [{"line": exc.issue.line, "hand_id": None,
@@ -64,6 +67,8 @@ def store_batch(con: duckdb.DuckDBPyConnection, batch: Sequence[Prepared],
                                                "partial": False, "raw": None}]
         tick(prepared, origin.counts.hands)
     store_tagged(con, tagged)
+    for summary, origin in summaries:
+        tournaments.store_summary(con, summary, origin.import_id, origin.counts)
     for prepared, origin in zip(batch, origins, strict=True):
         counts = origin.counts
         counts.notes[:] = stored_notes(con, counts.notes, origin.import_id)
@@ -81,21 +86,26 @@ def store_batch(con: duckdb.DuckDBPyConnection, batch: Sequence[Prepared],
             for p, o in zip(batch, origins, strict=True)]
 
 
-def _read(prepared: Prepared, origin: Origin) -> list[tuple[ParsedHand, Origin]]:
-    """The file's hands (its issues counted, its notes kept), read by its format."""
+def _read(prepared: Prepared, origin: Origin
+          ) -> tuple[list[tuple[ParsedHand, Origin]], list[ParsedSummary]]:
+    """The file's hands (its issues counted, its notes kept) and tournament summaries, read by
+    its format."""
     fmt = prepared.fmt
     assert isinstance(fmt, Format)
-    counts, out = origin.counts, []
+    counts, out, summaries = origin.counts, [], []
     for item in guarded(lambda: fmt.parse(prepared.text, prepared.name), fmt.name,
                         prepared.name):
         if isinstance(item, ParseIssue):
             counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
                           item.abandoned)
             continue
+        if isinstance(item, ParsedSummary):
+            summaries.append(item)
+            continue
         if item.note:
             counts.notes.append(HandIssue(item.line, item.record.hand_id, item.note))
         out.append((item, origin))
-    return out
+    return out, summaries
 
 
 def _report(prepared: Prepared, origin: Origin, failed: HandIssue | None,

@@ -36,7 +36,14 @@ from datetime import datetime, timedelta
 from ofc_core.hand import Event, HandRecord
 from ofc_core.play.engine import Table, play_hand
 from ofc_core.play.policies import policy
-from ofc_core.play.sessions import DEFAULT_START, SessionSpec, _Clock, _Match, _match_end, _record
+from ofc_core.play.sessions import (
+    DEFAULT_START,
+    SessionSpec,
+    _Clock,
+    _Match,
+    _match_end,
+    hand_record,
+)
 from ofc_core.rules import PRESETS, Ruleset
 from ofc_core.settlement import table_stakes
 from ofc_core.tournament import (
@@ -139,7 +146,7 @@ def _chip_hand(plan: ChipPlan, state: _ChipState, seated: list[str], number: int
     stacks = [state.chips[n] / per_point for n in seated]
     settled = [sum(row) for row in table_stakes(raw, stacks, played.first_to_act)]
     spec = SessionSpec(f"{plan.tournament_id}-t{table_no}", 1, source=plan.source)
-    record = _record(table, spec, number, played, settled, played_at)
+    record = hand_record(table, spec, number, played, settled, played_at)
     tournament = TournamentHand(plan.tournament_id, Kind.CHIPS, plan.name, level, per_point,
                                 str(table_no))
     record = replace(record, stake=None, currency=None, tournament=tournament,
@@ -233,7 +240,7 @@ def _double_match(table: Table, spec: SessionSpec, match_id: str, number: int,
         if winner is not None:
             events = (_match_end(match, winner, "target"),)
         points = [p.points for p in played.result.players]
-        records.append(_record(table, spec, number + len(records), played, points,
+        records.append(hand_record(table, spec, number + len(records), played, points,
                                clock.tick(rng), match_id=match_id, events=events))
         fantasyland = tuple(played.fantasyland_next)
         button = 1 - button if not any(fantasyland) else button

@@ -15,7 +15,8 @@ waits at most that long.
  'agg_players', 'agg_relations', 'agg_tagged', 'agg_tags', 'decision_alternatives', 'decisions',
  'events', 'hand_notes',
  'hand_players', 'hand_rows', 'hand_tags', 'hands', 'imports', 'meta', 'my_names', 'pairs',
- 'placements', 'player_notes', 'player_tags', 'rejected', 'watched_files', 'watched_folders']
+ 'placements', 'player_notes', 'player_tags', 'puzzle_answers', 'rejected', 'watched_files',
+ 'watched_folders']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True

@@ -13,10 +13,11 @@ waits at most that long.
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
 ['agg_curve', 'agg_fouls', 'agg_hands', 'agg_matches', 'agg_offers', 'agg_opponents',
  'agg_players', 'agg_relations', 'agg_tagged', 'agg_tags', 'decision_alternatives', 'decisions',
- 'events', 'hand_notes',
- 'hand_players', 'hand_rows', 'hand_tags', 'hands', 'imports', 'meta', 'my_names', 'pairs',
- 'placements', 'player_aliases', 'player_notes', 'player_tags', 'rejected', 'watched_files',
- 'watched_folders']
+ 'events', 'hand_copies', 'hand_notes', 'hand_players', 'hand_rows', 'hand_tags',
+ 'hand_tournaments', 'hands', 'imports', 'knockout_events', 'meta', 'my_names', 'pairs',
+ 'placements', 'player_aliases', 'player_notes', 'player_tags', 'puzzle_answers', 'rejected',
+ 'tournament_chips', 'tournament_partitions', 'tournament_players', 'tournament_series',
+ 'tournament_summaries', 'watched_files', 'watched_folders']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True

@@ -6,10 +6,13 @@ review's own code on the same common deals as the stored decision
 (:mod:`ofc_core.play.puzzles`), shown against the best and the placement played. Within the
 noise of the best it is solved and comes back days later; missed, it comes back after the
 puzzles not tried yet (:mod:`ingest.puzzles`, the answers kept in the store). A score by day.
+Drills: a position dealt fresh for a chosen variant and street, valued the same way (not
+stored).
 """
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 from typing import Any
 
@@ -23,9 +26,13 @@ from dashboard.placement_board import placement_board
 from dashboard.queries import train as q
 from ingest.api import PuzzleAnswer, StoreError, record_of, write_answer
 from ofc_core.play.notation import placement_text
-from ofc_core.play.puzzles import position, value_answer
+from ofc_core.play.practice import YourTurn
+from ofc_core.play.puzzles import DRILL_PLAYER, drill, position, value_answer
+from ofc_core.rules import PRESETS
 
 RESULT = "train.result"
+DRILL, DRILL_RESULT = "train.drill", "train.drill_result"
+DRILL_VARIANTS = tuple(name for name, r in PRESETS.items() if r.match_target is None)
 
 
 def _ask(puzzle: tuple[Any, ...]) -> None:
@@ -37,8 +44,9 @@ def _ask(puzzle: tuple[Any, ...]) -> None:
         st.error(md_text(f"Hand {hand_id}: the position of street {street} cannot be rebuilt."))
         return
     again = f" · tried {tries} time{'s' * (tries != 1)}" if tries else ""
-    st.markdown(md_text(f"**{variant}**, hand {hand_id} ({day}), street {street} ({kind}): "
-                        f"what you played here lost {ev_lost:.1f} points{again}."))
+    st.markdown(f"**{md_text(variant)}**, " + md_text(
+        f"hand {hand_id} ({day}), street {street} ({kind}): what you played here lost "
+        f"{ev_lost:.1f} points{again}."))
     spot = found.spot
     n = len(spot.seats)
     opponents = [(record.players[(spot.hero + k) % n].name, spot.seats[(spot.hero + k) % n].board)
@@ -92,6 +100,47 @@ def _result() -> bool:
     return True
 
 
+def drills() -> None:
+    """A position dealt fresh for a chosen variant and street, valued the same way."""
+    st.subheader("Drill")
+    left, right, go = st.columns([2, 1, 1], vertical_alignment="bottom")
+    variant = left.selectbox("Variant", DRILL_VARIANTS, key="drill-variant")
+    streets = len(PRESETS[str(variant)].dealing.streets)
+    street = right.number_input("Street", 1, streets, value=min(2, streets), key="drill-street")
+    if go.button("Deal a position", key="drill-deal"):
+        st.session_state[DRILL] = (str(variant), int(street), secrets.randbelow(2**31))
+        st.session_state.pop(DRILL_RESULT, None)
+    found = st.session_state.get(DRILL)
+    if found is None:
+        return
+    variant, street, seed = found
+    shown = st.session_state.get(DRILL_RESULT)
+    if shown is not None:
+        st.markdown(md_text(shown))
+        return
+    turn = drill(PRESETS[variant], street, seed)
+    if not isinstance(turn, YourTurn):
+        return
+    view = turn.view
+    answer = placement_board(f"drill-{seed}", Street.of_view(view),
+                             four_colour=filters.four_colour(),
+                             opponents=[("careful", rows) for rows in view.opponents],
+                             confirm="Answer")
+    if answer is None:
+        return
+    with st.spinner("Valuing your answer"):
+        record = drill(PRESETS[variant], street, seed, answer)
+        assert not isinstance(record, YourTurn)
+        valued = value_answer(record, DRILL_PLAYER, street, answer)
+    e = valued.evaluation
+    verdict = "Solved" if valued.solved else "Missed"
+    st.session_state[DRILL_RESULT] = (
+        f"{verdict}: your answer {placement_words(placement_text(answer))} (EV "
+        f"{e.chosen.ev:+.1f}), the best {placement_words(placement_text(e.best.placement))} "
+        f"(EV {e.best.ev:+.1f}); {valued.ev_lost:.1f} below it, noise ± {valued.noise:.1f}.")
+    st.rerun()
+
+
 def _scores(player: str) -> None:
     rows = db.query(q.scores, player)
     if not rows:
@@ -112,9 +161,11 @@ def main() -> None:
     chosen = filters.current()
     if chosen.player is None:
         st.info("Choose a player in the sidebar: the puzzles are their reviewed decisions.")
+        drills()
         return
     if db.read_only():
         st.info(md_text(db.read_only_line() or ""), icon=":material/lock:")
+        drills()
         return
     if not _result():
         puzzles = db.query(q.queue, chosen)
@@ -125,6 +176,7 @@ def main() -> None:
             st.info("No puzzle is due: review more hands (the Review page), or come back "
                     "when a solved one is due again.")
     _scores(chosen.player)
+    drills()
 
 
 if __name__ == "__main__":

@@ -26,13 +26,18 @@ the best's: its class (:func:`ofc_core.play.accuracy.decision_class`) is ``best`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, replace
 
 from ofc_core.hand import HandRecord
 from ofc_core.play.accuracy import NOISE_Z, decision_class
-from ofc_core.play.engine import Placement
+from ofc_core.play.engine import CubeView, Placement, Policy, Table, View, play_hand
+from ofc_core.play.policies import policy
 from ofc_core.play.positions import Decision, spots_of
+from ofc_core.play.practice import YourTurn
 from ofc_core.play.review import Evaluation, decision_seed, evaluate
+from ofc_core.play.sessions import SessionSpec, hand_record, score_played
+from ofc_core.rules import Ruleset
 
 
 def position(record: HandRecord, player: str, street: int) -> Decision | None:
@@ -68,3 +73,66 @@ def value_answer(record: HandRecord, player: str, street: int, answer: Placement
     if se is None:  # a review without paired errors: the two values' errors taken apart
         se = math.hypot(e.chosen.se, e.best.se)
     return Answer(e, e.ev_lost, NOISE_Z * se, decision_class(e.ev_lost, se))
+
+
+# --------------------------------------------------------------------------------------------
+# Drills: positions dealt fresh
+
+
+DRILL_SOURCE = "drill"
+DRILL_PLAYER = "you"
+
+
+class _Until:
+    """A seat that plays as ``policy`` before street ``street`` (0-based), gives the person's
+    ``answer`` there (raising :class:`~ofc_core.play.practice.YourTurn` without one) and plays
+    as ``policy`` again after it."""
+
+    name = DRILL_PLAYER
+
+    def __init__(self, policy: Policy, street: int, answer: Placement | None) -> None:
+        self.policy, self.street, self.answer = policy, street, answer
+
+    def place(self, view: View, rng: random.Random) -> Placement:
+        if view.street != self.street:
+            return self.policy.place(view, rng)
+        if self.answer is None:
+            raise YourTurn(view)
+        return self.answer
+
+    def offers_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return False
+
+    def accepts_double(self, cube: CubeView, rng: random.Random) -> bool:
+        return True
+
+
+def drill(ruleset: Ruleset, street: int, seed: int,
+          answer: Placement | None = None) -> YourTurn | HandRecord:
+    """A fresh position at ``street`` (1-based) of a heads-up hand dealt by ``seed``, both
+    seats played by ``careful`` before it: the person's turn, or (with ``answer``) the hand
+    played to its end with that answer, as a record whose decision :func:`value_answer`
+    values (source :data:`DRILL_SOURCE`, hand id ``drill-<seed>``).
+
+    >>> from ofc_core.rules import PRESETS
+    >>> from ofc_core.play.placements import legal_placements
+    >>> turn = drill(PRESETS["pineapple"], 3, 7)
+    >>> turn.view.street, len(turn.view.dealt), [len(r) for r in turn.view.board]
+    (2, 3, [2, 3, 2])
+    >>> record = drill(PRESETS["pineapple"], 3, 7, legal_placements(turn.view.dealt, 2,
+    ...                                                           turn.view.free)[0])
+    >>> position(record, DRILL_PLAYER, 3).spot.dealt == turn.view.dealt
+    True
+    """
+    if not 1 <= street <= len(ruleset.dealing.streets):
+        raise ValueError(f"{ruleset.variant.value} deals {len(ruleset.dealing.streets)} streets")
+    person = _Until(policy("careful"), street - 1, answer)
+    table = Table(ruleset, (DRILL_PLAYER, "careful"), (person, policy("careful")))
+    try:
+        played = play_hand(table, 1, (0, 0), random.Random(seed))
+    except YourTurn as turn:
+        return turn
+    spec = SessionSpec("drill", hands=1, source=DRILL_SOURCE)
+    points = score_played(table, [played])[0]
+    record = hand_record(table, spec, 1, played, points, "2026-01-01T00:00:00+00:00")
+    return replace(record, hand_id=f"drill-{seed}")

@@ -39,6 +39,7 @@ import duckdb
 
 from ingest import review_job, store
 from ingest.api import (
+    AlternativeRow,
     DecisionRow,
     decision_json,
     player_hands,
@@ -51,6 +52,7 @@ from ingest.stored_hands import load_records
 from ofc_cli.terminal import Progress, clean_text
 from ofc_core.cards import card_of_index
 from ofc_core.hand import HandRecord
+from ofc_core.play.accuracy import CLASSES, REFERENCE_LEVELS, beyond_noise, mean_accuracy
 from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.review import (
     DEFAULT_PRECISION,
@@ -62,6 +64,7 @@ from ofc_core.play.review import (
     not_reviewed,
     placement_text,
     review_hand,
+    tie_text,
 )
 from ofc_core.play.rollout import BEST_OF_24, RolloutPolicy
 from ofc_core.rules import Ruleset
@@ -132,6 +135,7 @@ def policy_name(policy: RolloutPolicy, ruleset: Ruleset) -> str:
 def decision_row(record: HandRecord, r: Reviewed,
                  policy: RolloutPolicy = REVIEW_POLICY) -> DecisionRow:
     e = r.evaluation
+    chosen, best = e.chosen.facts, e.best.facts
     return DecisionRow(
         source=record.source, hand_id=record.hand_id, player=r.player, street=r.street,
         kind=r.kind, board=board_text(r.board), dealt=_text(r.dealt),
@@ -142,7 +146,21 @@ def decision_row(record: HandRecord, r: Reviewed,
         candidates=e.candidates, rollouts=e.rollouts,
         policy=policy_name(policy, record.ruleset) if r.evaluation.rollouts
         else "fantasyland-solver",
-        version=REVIEW_VERSION)
+        version=REVIEW_VERSION, ev_lost_se=round(e.ev_lost_se, 4),
+        decision_class=e.decision_class, accuracy=e.accuracy,
+        **{f"{who}_{name}": round(getattr(facts, name), 4)
+           for who, facts in (("chosen", chosen), ("best", best))
+           for name in FACT_COLUMNS},
+        reason=r.reason, tie_with=tie_text(e),
+        alternatives=tuple(AlternativeRow(
+            rank, placement_text(a.valued.placement), round(a.valued.ev, 4),
+            round(a.valued.se, 4), round(a.diff, 4), round(a.diff_se, 4),
+            *(round(getattr(a.valued.facts, n), 4) for n in FACT_COLUMNS))
+            for rank, a in enumerate(e.alternatives, start=1)))
+
+
+FACT_COLUMNS = ("foul", "foul_se", "fl", "fl_se", "royalties", "royalties_se", "rows", "rows_se")
+"""The facts of a placement stored per chosen, best and alternative (docs/schema.md)."""
 
 
 def _check(args: argparse.Namespace) -> str | None:
@@ -280,10 +298,34 @@ class _Tally:
     reasons: dict[str, int] = field(default_factory=dict)
     """Hands with no decision to review, by reason (:func:`not_reviewed`)."""
 
+    beyond: float = 0.0
+    """EV lost beyond the noise (:func:`ofc_core.play.accuracy.beyond_noise`)."""
+    accuracies: list[float] = field(default_factory=list)
+    classes: dict[str, int] = field(default_factory=dict)
+
     def add(self, rows: Sequence[DecisionRow]) -> None:
         self.decisions += len(rows)
         self.rollouts += sum(r.rollouts for r in rows)
         self.lost += sum(r.ev_lost for r in rows)
+        self.beyond += sum(beyond_noise(r.ev_lost, r.ev_lost_se) for r in rows)
+        self.accuracies += [r.accuracy for r in rows]
+        for r in rows:
+            self.classes[r.decision_class] = self.classes.get(r.decision_class, 0) + 1
+
+    def quality(self) -> str:
+        """``accuracy 81.2 (reference: strong 84.0, ...); 120 best, 30 ties, ...``."""
+        mean = mean_accuracy(self.accuracies)
+        if mean is None:
+            return ""
+        levels = ", ".join(f"{k} {v:.1f}" for k, v in REFERENCE_LEVELS.items())
+        counts = ", ".join(f"{self.classes[c]:,} {PLURALS[c]}" for c in CLASSES
+                           if self.classes.get(c))
+        return (f"accuracy {mean:.1f}" + (f" (simulated seats: {levels})" if levels else "")
+                + f"; {counts}")
+
+
+PLURALS = {"best": "best", "tie": "ties", "inaccuracy": "inaccuracies", "mistake": "mistakes",
+           "blunder": "blunders"}
 
 
 def _store(path: Path, rows: list[DecisionRow], tally: _Tally) -> None:
@@ -374,10 +416,15 @@ def _review(path: Path, args: argparse.Namespace, found: tuple[list[Seat], int],
     print(("cancelled: " if not finished else "")
           + f"reviewed {tally.hands - unreviewed - len(tally.skipped):,} hands "
           f"({tally.decisions:,} decisions, "
-          f"{tally.rollouts:,} rollouts) in {seconds:.1f} s; EV lost {tally.lost:.1f} points"
+          f"{tally.rollouts:,} rollouts) in {seconds:.1f} s; EV lost {tally.lost:.1f} points, "
+          f"{tally.beyond:.1f} beyond the noise"
           + (f"; {done_before:,} already reviewed (--again to redo)" if done_before else "")
           + (f"; {len(tally.skipped):,} could not be reviewed" if tally.skipped else "")
           + (f"; {unreviewed:,} with nothing to review (above)" if unreviewed else "")
           + (f"; {len(todo) - tally.hands:,} left for the next review" if not finished else ""),
+          file=sys.stderr if args.json else sys.stdout)
+    if tally.accuracies:
+        print(tally.quality(), file=sys.stderr if args.json else sys.stdout)
+    print(f"policy {args.policy}, precision {precision_words(precision)}",
           file=sys.stderr if args.json else sys.stdout)
     return 0

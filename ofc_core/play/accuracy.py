@@ -45,7 +45,14 @@ BLUNDER = 4.0
 SCALE = 4.0
 """Points beyond the noise that take the accuracy from 100 to 100 / e (37)."""
 
-REFERENCE_LEVELS: dict[str, float] = {}
+REFERENCE_LEVELS: dict[str, float] = {
+    # BEGIN CALIBRATED (written by benchmarks/bench_review_calibration.py --write)
+    "strong": 86.06,
+    "careful": 69.67,
+    "chaser": 70.61,
+    "random": 58.67,
+    # END CALIBRATED
+}
 """The mean decision accuracy of each simulated seat kind reviewed by this version of the review
 (``benchmarks/bench_review_calibration.py``): the levels the Review page shows the player's
 accuracy beside."""

@@ -135,14 +135,18 @@ def auto_setting() -> None:
 def after_import(path: Path | None = None, import_ids: Sequence[int] = (1,)) -> None:
     """After an import of hands (``import_ids`` not empty): start the auto-review when the
     setting is on (a no-op when it is off, or a job runs: that job's successor picks the
-    hands up)."""
+    hands up). Safe from the folder watcher's thread: no cached query, and a failure here is
+    only said on the server's log (the watcher goes on)."""
     if not import_ids or db.read_only():
         return
     target = (path or db.db_path()).resolve()
-    with db.page_run():
-        on = db.query(api.auto_review) is not None
-    if on:
-        api.review_after_import(target, command(target, origin="auto"), on)
+    try:
+        with db.page_run():
+            on = api.auto_review(db.connection().cursor()) is not None
+        if on:
+            api.review_after_import(target, command(target, origin="auto"), on)
+    except (api.StoreError, OSError) as exc:
+        print(f"ofc dashboard: the auto-review could not start: {exc}", file=sys.stderr)
 
 
 def import_section(import_ids: Sequence[int]) -> None:

@@ -377,4 +377,6 @@ def _review(path: Path, args: argparse.Namespace, found: tuple[list[Seat], int],
           file=sys.stderr if args.json else sys.stdout)
     if tally.accuracies:
         print(tally.quality(), file=sys.stderr if args.json else sys.stdout)
+    print(f"policy {args.policy}, precision {precision_words(precision)}",
+          file=sys.stderr if args.json else sys.stdout)
     return 0

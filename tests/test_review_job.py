@@ -149,3 +149,54 @@ def review_job_command(path: Path) -> list[str]:
 
 def line_id(line: str) -> str:
     return str(json.loads(line)["hand_id"])
+
+
+def test_the_dashboards_watcher_thread_starts_the_auto_review(tmp_path: Path, monkeypatch):
+    """``dashboard.reviewing.after_import`` from a thread that is no page run (the folder
+    watcher's): the setting read without Streamlit's cache, the job started."""
+    import threading
+
+    from dashboard import reviewing
+
+    lines = DEMO.read_text().splitlines(keepends=True)
+    (tmp_path / "a.jsonl").write_text("".join(lines[:1]))
+    (tmp_path / "b.jsonl").write_text("".join(lines[1:3]))
+    db = tmp_path / "w.duckdb"
+    monkeypatch.setenv("OFC_DB", str(db))
+    monkeypatch.setattr("ofc_cli.cmd_import.cmd_review_command", review_job_command)
+    assert main(["import", str(tmp_path / "a.jsonl"), "--db", str(db)]) == 0
+    con = api.connect(db)
+    api.set_my_names(con, [api.MyName("Hero")])
+    api.set_auto_review(con, True)
+    con.close()
+    assert main(["import", str(tmp_path / "b.jsonl"), "--db", str(db)]) == 0  # starts one
+    wait_for(lambda: (s := review_job.read_status(db)) is not None and not s.running, 120)
+    first = review_job.read_status(db)
+    assert first.origin == "auto" and first.state == "done" and first.done == 2
+    monkeypatch.setattr(reviewing, "command", lambda path, precision="standard",
+                        origin="dashboard": review_job_command(path))
+    (tmp_path / "c.jsonl").write_text("".join(lines[3:4]))
+    assert main(["import", str(tmp_path / "c.jsonl"), "--db", str(db)]) == 0
+    wait_for(lambda: not review_job.read_status(db).running, 120)
+    con = api.connect(db)
+    api.set_auto_review(con, False)  # the thread's call below starts nothing when off
+    con.close()
+    before = review_job.read_status(db)
+    thread = threading.Thread(target=reviewing.after_import, args=(db, [3]))
+    thread.start()
+    thread.join(60)
+    assert review_job.read_status(db) == before
+    con = api.connect(db)
+    api.set_auto_review(con, True)
+    con.close()
+    (tmp_path / "d.jsonl").write_text("".join(lines[4:5]))
+    con = api.connect(db)
+    api.import_files([("d.jsonl", (tmp_path / "d.jsonl").read_bytes())], con)
+    con.close()
+    thread = threading.Thread(target=reviewing.after_import, args=(db, [4]))
+    thread.start()
+    thread.join(60)
+    wait_for(lambda: (s := review_job.read_status(db)) is not None and s.pid != before.pid
+             and not s.running, 120)
+    assert review_job.read_status(db).state == "done"
+    assert _reviewed(db) >= {line_id(x) for x in lines[4:5]}

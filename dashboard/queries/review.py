@@ -227,7 +227,7 @@ def leak_table(rows: pd.DataFrame) -> pd.DataFrame:
     spots = list(zip(rows["board"], rows["dealt"], rows["street"], rows["kind"], strict=True))
     played = [situations_of(b, d, c, int(s), k)
               for (b, d, s, k), c in zip(spots, rows["chosen"], strict=True)]
-    best = [situations_of(b, d, c, int(s), k)
+    best = [situations_of(b, d, c, int(s), k, "played")
             for (b, d, s, k), c in zip(spots, rows["best"], strict=True)]
     out = []
     for situation in SITUATIONS:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ofc_core.board import Board, parse_compact_row
 from ofc_core.cards import BoardCard, Card, parse_cards
@@ -32,6 +33,30 @@ from ofc_core.cards import BoardCard, Card, parse_cards
 FANTASYLAND_SET = "fantasyland set"
 FIRST_FIVE = 1
 QUEEN = 12
+
+
+CACHED = 1 << 16
+"""Parsed rows and dealt cards kept (a page counts thousands of decisions, each parsed twice:
+the played and the best placement share the board and the cards dealt)."""
+
+
+@lru_cache(maxsize=CACHED)
+def _row(text: str) -> tuple[BoardCard, ...]:
+    return parse_compact_row(text)
+
+
+@lru_cache(maxsize=CACHED)
+def _cards(text: str) -> tuple[BoardCard, ...]:
+    return parse_cards(text)
+
+
+@lru_cache(maxsize=CACHED)
+def _board(text: str) -> Board:
+    """A compact board (``top-middle-bottom``), each row parsed once."""
+    parts = text.strip().split("-")
+    if len(parts) != 3:
+        raise ValueError(f"a compact board is top-middle-bottom, got {text!r}")
+    return Board(*(_row(p) for p in parts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,8 +76,8 @@ class Spot:
     def parse(cls, board: str, dealt: str, placement: str, street: int, kind: str) -> Spot:
         """A spot from the stored notation (``ValueError`` on a malformed one)."""
         rows, _, thrown = placement.partition("/")
-        return cls(Board.parse_compact(board), parse_cards(dealt), Board.parse_compact(rows),
-                   parse_compact_row(thrown), street, kind)
+        return cls(_board(board), _cards(dealt), _board(rows), _row(thrown), street, kind)
+
 
     @property
     def after(self) -> Board:
@@ -206,15 +231,31 @@ SITUATIONS: tuple[Situation, ...] = (
 """Every kind, dealt ones first."""
 
 
-def situations_of(board: str, dealt: str, placement: str, street: int,
-                  kind: str) -> frozenset[str]:
-    """The keys of the situations a placement is in (none when the notation cannot be read).
+EMPTY = Board((), (), ())
+
+
+@lru_cache(maxsize=CACHED)
+def _dealt_kinds(dealt: str) -> frozenset[str]:
+    """The dealt kinds of the cards ``dealt`` (they depend on nothing else)."""
+    spot = Spot(EMPTY, _cards(dealt), EMPTY, (), 0, "")
+    return frozenset(s.key for s in SITUATIONS if s.side == "dealt" and s.test(spot))
+
+
+def situations_of(board: str, dealt: str, placement: str, street: int, kind: str,
+                  side: str | None = None) -> frozenset[str]:
+    """The keys of the situations a placement is in, of one ``side`` only when given (none
+    when the notation cannot be read).
 
     >>> sorted(situations_of("--", "8c 8s Kh 9d 2h", "Kh-8c9d-8s2h", 1, "first five"))
     ['dealt_pair', 'fl_chase', 'pair_split']
+    >>> sorted(situations_of("--", "8c 8s Kh 9d 2h", "Kh-8c9d-8s2h", 1, "first five", "played"))
+    ['fl_chase', 'pair_split']
     """
     try:
         spot = Spot.parse(board, dealt, placement, street, kind)
+        dealt_kinds = _dealt_kinds(dealt) if side in (None, "dealt") else frozenset()
     except (ValueError, KeyError, IndexError):
         return frozenset()
-    return frozenset(s.key for s in SITUATIONS if s.test(spot))
+    if side == "dealt":
+        return dealt_kinds
+    return dealt_kinds | {s.key for s in SITUATIONS if s.side == "played" and s.test(spot)}

@@ -1,13 +1,15 @@
 """A hand that moved no money takes its table's stake.
 
 A room's log gives the stake through the money that changed hands (SwC's money messages), so a
-hand where nobody won anything (both players fouled, or every row pushed) has none, and a
-stake filter would drop it. Such a hand takes the stake and currency of the other hands of its
-table (the same ``source`` and ``session_id``) when they all agree on one, and says so (the
-table's currency is the one its money was counted in: FPDB's hand files name SwC's money
-``mBTC`` where SwC's own money messages say ``R``, and the hand takes ``R``):
-``hands.stake_inferred`` is true. Its money (``hand_players.money``) is then its points x that
-stake (0 for a hand of 0 points), and the aggregates follow.
+hand where nobody won anything (both players fouled, or every row pushed: every player's
+settled points, the room's where it says, else ours, are 0) has none, and a stake filter would
+drop it. Such a hand takes the stake and currency of the other hands of its table (the same
+``source`` and ``session_id``) when they all agree on one, and says so:
+``hands.stake_inferred`` is true. The currency is the table's, the one its money was counted
+in (FPDB's hand files name SwC's money ``mBTC`` where SwC's own money messages say ``R``: the
+hand takes ``R``). Its money (``hand_players.money``) is then its points x that stake (0 for a
+hand of 0 points), and the aggregates follow. A hand that moved points without a stake is left
+as logged.
 
 A copy of a hand read back from the store (:func:`ingest.stored_hands.load_records`) has no
 stake where it was inferred, so a later log that gives the hand's real stake is the better copy
@@ -38,7 +40,11 @@ HAVING count(DISTINCT stake) = 1 AND count(DISTINCT coalesce(currency, '')) = 1"
 _INFERRED = f"""
 SELECT h.hand_key, t.stake, t.currency FROM hands h
 JOIN ({_TABLE_STAKES}) t ON h.source = t.source AND h.session_id = t.session_id
-WHERE h.stake IS NULL"""
+WHERE h.stake IS NULL AND NOT EXISTS (
+    SELECT 1 FROM hand_players hp WHERE hp.hand_key = h.hand_key
+    AND coalesce(hp.reported_points, hp.points) <> 0)"""
+"""The hands that moved no money (the room's settled points, else ours, 0 for everyone), no
+stake logged, at a table with one stake."""
 
 
 def infer_stakes(con: duckdb.DuckDBPyConnection) -> int:

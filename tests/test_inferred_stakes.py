@@ -42,8 +42,10 @@ def _lines(stakes: list[float | None]) -> bytes:
     for line, stake in zip(DEMO.read_text(encoding="utf-8").splitlines(), stakes, strict=False):
         hand = json.loads(line)
         hand["session_id"] = "t1"
-        if stake is None:
+        if stake is None:  # a hand where the room moved no money, so logged no stake
             del hand["stake"]
+            for player in hand["players"]:
+                player["reported_points"] = 0
         else:
             hand["stake"] = stake
         out.append(json.dumps(hand))
@@ -72,6 +74,18 @@ def test_a_logged_stake_replaces_the_inferred_one_and_a_split_table_infers_none(
     finally:
         con.close()
     assert split == [(2.0,), (1.0,), (None,)]  # the table's stakes disagree: nothing inferred
+    con = connect(tmp_path / "moved.duckdb")
+    try:
+        hands = _lines([2.0, 2.0, 2.0]).splitlines(keepends=True)
+        hand = json.loads(hands[2])
+        del hand["stake"]  # no stake logged, but points moved: left as logged
+        import_files([("d.jsonl", b"".join(hands[:2]) + json.dumps(hand).encode() + b"\n")],
+                     con)
+        moved = con.execute("SELECT stake, stake_inferred FROM hands ORDER BY hand_key"
+                            ).fetchall()
+    finally:
+        con.close()
+    assert moved == [(2.0, None), (2.0, None), (None, None)]
 
 
 def test_the_upgrade_from_9_infers_in_place(tmp_path: Path) -> None:

@@ -136,7 +136,7 @@ def test_the_ledger_adds_up_on_every_file_everywhere(tmp_path: Path) -> None:
     report = import_paths(files, db)
     assert len(report.files) > 20
     text = io.StringIO()
-    print_report(report, text)
+    print_report(report, text, verbose=True)
     printed = _text_counts(text.getvalue())
     assert sum(line.startswith("audit:") for line in text.getvalue().splitlines()) == 1
     as_json = {f["path"]: f for f in json.loads(json.dumps(report.to_dict()))["files"]}

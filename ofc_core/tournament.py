@@ -236,7 +236,7 @@ def knockout_place(round_lost: int | None, rounds: int) -> int:
     """
     if round_lost is None:
         return 1
-    return 2 ** (rounds - round_lost) + 1
+    return (1 << (rounds - round_lost)) + 1
 
 
 @dataclass(frozen=True, slots=True)

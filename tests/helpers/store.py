@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,8 @@ from ingest.hand_tables import HAND_TABLES
 from ofc_core.board import ROWS
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
-from ofc_core.scoring import score_hand
+from ofc_core.scoring import HandResult, score_hand, tidy_points
+from ofc_core.settlement import limits, table_stakes
 
 DEMO_REGULAR = Path(__file__).resolve().parents[2] / "data" / "demo" / "regular.Hero.jsonl"
 
@@ -51,10 +53,27 @@ def query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
 ROW_ORDER = {row.value: n for n, row in enumerate(ROWS)}
 
 
+def _under_table_stakes(record: HandRecord, result: HandResult) -> HandResult:
+    """The scalar result settled under the players' stacks when the log gives them (a chip
+    tournament's hands; the rule: ``ofc_core.settlement``), as the store keeps it."""
+    stacks = [p.stack for p in record.players]
+    if all(s is None for s in stacks) or record.ruleset.scoring.is_race:
+        return result
+    names = [p.name for p in record.players]
+    raw = [[result.pair(a, b).total if a != b else 0.0 for b in names] for a in names]
+    settled = table_stakes(raw, limits(stacks, record.ruleset.cap), record.first_to_act)
+    players = tuple(replace(p, points=tidy_points(sum(settled[i])))
+                    for i, p in enumerate(result.players))
+    pairs = tuple(replace(q, capped=settled[names.index(q.player)][names.index(q.opponent)])
+                  for q in result.pairs)
+    return HandResult(players, pairs)
+
+
 def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandRecord) -> None:
     key = one(con, "SELECT hand_key FROM hands WHERE source = ? AND hand_id = ?",
               [record.source, record.hand_id])
     result = score_hand(record.seats(), record.ruleset, record.first_to_act)
+    result = _under_table_stakes(record, result)
     players = rows(con, "SELECT seat, player, fouled, surrendered, royalties, fantasyland_next, "
                         "raw_points, points FROM hand_players WHERE hand_key = ? ORDER BY seat",
                    [key])

@@ -9,8 +9,9 @@
 - :func:`session`: a session's one name on every page (its table where the log names one, and
   its span on the clock).
 
-The room and currency names are read from ingest where it keeps them with each format
-(:data:`ROOM_NAMES` is the fallback for the rooms this version reads).
+The room and currency names are ingest's, kept with each format (``ingest.api.room_name``,
+``ingest.api.currency_name``), where the build has them; :data:`ROOM_NAMES` and
+:data:`CURRENCY_NAMES` are the fallback for the rooms this version reads.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
+
+from ingest import api
 
 NO_TIME = "–"
 """What :func:`dashboard.timefmt.shown` writes for a missing time."""
@@ -73,6 +76,9 @@ def room(source: Any) -> str:
     """
     if source is None or (not isinstance(source, str) and pd.isna(source)):
         return "–"
+    named = getattr(api, "room_name", None)  # ingest's names, kept with each format
+    if named is not None and named(str(source)) != str(source):
+        return str(named(str(source)))
     return ROOM_NAMES.get(str(source), str(source))
 
 
@@ -84,6 +90,9 @@ def currency(code: Any) -> str:
     """
     if code is None or (not isinstance(code, str) and pd.isna(code)) or not str(code):
         return "unnamed"
+    named = getattr(api, "currency_name", None)  # ingest's names, kept with each format
+    if named is not None:
+        return str(named(str(code)))
     return CURRENCY_NAMES.get(str(code), str(code))
 
 

@@ -233,12 +233,12 @@ def currency_text(currencies: Iterable[Any], money: Iterable[Any]) -> list[str]:
 def shown_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` as tables show it: times as text with their zone (:mod:`dashboard.timefmt`,
     the ``utc_offset`` column dropped); money stays a number (missing: the tables' dash),
-    its currency ``no stake`` where there is none; rooms, players, variants and rulesets in
-    words (:mod:`dashboard.names`)."""
+    its currency ``no stake`` where there is none; rooms, players and variants in words
+    (:mod:`dashboard.names`; a ruleset's label stays: it is the key a selection opens, and
+    pages show its words in a column of their own)."""
     out = timefmt.table_times(frame)
     for column, say in (("source", names.room), ("player", names.player),
-                        ("opponent", names.player), ("variant", names.variant),
-                        ("ruleset_label", names.ruleset)):
+                        ("opponent", names.player), ("variant", names.variant)):
         if column in out and not pd.api.types.is_numeric_dtype(out[column]):
             out[column] = [say(v) for v in out[column]]
     for column in [c for c in out.columns if str(c).endswith("_cards")]:

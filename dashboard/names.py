@@ -1,7 +1,7 @@
 """Words, not codes: the one place the pages turn a stored code into what a user reads.
 
 - :func:`room`: a hand's ``source`` as its room's name (``swc`` -> ``Seals with Clubs``);
-- :func:`currency`: a stake's currency as the room calls it, or said to be unnamed;
+- :func:`currency`: a stake's currency as the room calls it, or said to be unknown;
 - :func:`ruleset`: a ruleset label in words (``progressive-pineapple (fl_repeat entry, jokers
   2)`` -> ``Progressive pineapple · 2 jokers · Fantasyland repeats on entry``);
 - :func:`player`: a player id as the alias the user gave it (``ofc alias``, the Opponents
@@ -10,8 +10,7 @@
   its span on the clock).
 
 The room and currency names are ingest's, kept with each format (``ingest.api.room_name``,
-``ingest.api.currency_name``), where the build has them; :data:`ROOM_NAMES` and
-:data:`CURRENCY_NAMES` are the fallback for the rooms this version reads.
+``ingest.api.currency_name``).
 """
 
 from __future__ import annotations
@@ -26,20 +25,6 @@ from ingest import api
 
 NO_TIME = "–"
 """What :func:`dashboard.timefmt.shown` writes for a missing time."""
-
-ROOM_NAMES: Mapping[str, str] = {
-    "swc": "Seals with Clubs",
-    "pineapple-app": "Pineapple app",
-    "ofc-sim": "OFC simulator",
-    "live": "Live game",
-}
-"""Each format's room, by its ``source`` code."""
-
-CURRENCY_NAMES: Mapping[str, str] = {
-    "mBTC": "mBTC (millibitcoin)",
-}
-"""Currencies whose code alone says little, in words (the rooms' own names for theirs come
-with ingest's currency reading)."""
 
 VARIANTS: Mapping[str, str] = {
     "regular": "Regular OFC",
@@ -76,24 +61,18 @@ def room(source: Any) -> str:
     """
     if source is None or (not isinstance(source, str) and pd.isna(source)):
         return "–"
-    named = getattr(api, "room_name", None)  # ingest's names, kept with each format
-    if named is not None and named(str(source)) != str(source):
-        return str(named(str(source)))
-    return ROOM_NAMES.get(str(source), str(source))
+    return api.room_name(str(source))
 
 
 def currency(code: Any) -> str:
     """A stake's currency as a reader knows it.
 
-    >>> currency("EUR"), currency("mBTC"), currency(None), currency("")
-    ('EUR', 'mBTC (millibitcoin)', 'unnamed', 'unnamed')
+    >>> currency("EUR"), currency("mBTC"), currency("R"), currency(None), currency("")
+    ('EUR', 'mBTC (millibitcoin)', 'SwC money (R)', 'unknown', 'unknown')
     """
     if code is None or (not isinstance(code, str) and pd.isna(code)) or not str(code):
-        return "unnamed"
-    named = getattr(api, "currency_name", None)  # ingest's names, kept with each format
-    if named is not None:
-        return str(named(str(code)))
-    return CURRENCY_NAMES.get(str(code), str(code))
+        return api.currency_name(None)
+    return api.currency_name(str(code))
 
 
 def variant(code: Any) -> str:

@@ -44,7 +44,7 @@ from .tournament_fields import stack_points, tournament_from_dict, tournament_to
 
 FORMAT_NAME = "ofc-hh/1"
 
-ROOM_NAMES = {"ofc-sim": "OFC Analytics simulator"}
+ROOM_NAMES = {"ofc-sim": "OFC Analytics simulator", "practice": "Practice table"}
 """The source ``ofc simulate`` writes (``ofc_core.play.sessions``), by name."""
 
 HAND_KEYS = ("format", "source", "hand_id", "session_id", "match_id", "played_at", "stake",

@@ -43,8 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the driver's JVM heap, e.g. 8g (local masters: the whole "
                              "job's; default 4g there, else what spark-submit set)")
     parser.add_argument("--partitions", type=int, default=None, metavar="N",
-                        help="score: partitions of the hand-keyed step (default: "
-                             "spark.sql.shuffle.partitions)")
+                        help="score (and review of logs): partitions of the hand-keyed step "
+                             "(default: spark.sql.shuffle.partitions)")
 
 
     parser.add_argument("--player", action="append", default=None, metavar="NAME",
@@ -143,7 +143,8 @@ def _review(spark: SparkSession, args: argparse.Namespace) -> int:
         with Progress("reviewing", "part") as bar:
             result = review(spark, args.input, args.output, players=args.player,
                             precision=precision, policy=args.policy or REVIEW_POLICY.name,
-                            parts=args.parts, again=args.again, progress=bar)
+                            parts=args.parts, again=args.again, partitions=args.partitions,
+                            progress=bar)
     except ValueError as exc:
         print(f"ofc spark review: {exc}", file=sys.stderr)
         return 2

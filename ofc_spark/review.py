@@ -102,10 +102,12 @@ def _remove(spark: SparkSession, path: str) -> None:
     fs.delete(jvm.org.apache.hadoop.fs.Path(path), True)
 
 
-def hands_frame(spark: SparkSession, inputs: Sequence[str]) -> tuple[DataFrame, DataFrame]:
+def hands_frame(spark: SparkSession, inputs: Sequence[str], partitions: int | None = None
+                ) -> tuple[DataFrame, DataFrame]:
     """The stored hands of ``inputs`` (one Parquet export, or logs scored as ``ofc spark
-    score`` scores them): ``source, hand_id, hand_key, import_id, line, raw``, and the
-    ``hand_players`` table (who played each hand), both keyed by ``hand_key``."""
+    score`` scores them, ``partitions`` as its ``--partitions``): ``source, hand_id, hand_key,
+    import_id, line, raw``, and the ``hand_players`` table (who played each hand), both keyed
+    by ``hand_key``."""
     if len(inputs) == 1 and is_export(spark, inputs[0]):
         base = inputs[0].rstrip("/")
         hands = spark.read.parquet(f"{base}/hands")
@@ -113,7 +115,8 @@ def hands_frame(spark: SparkSession, inputs: Sequence[str]) -> tuple[DataFrame, 
         hands = hands.join(formats, "import_id", "left")
         players = spark.read.parquet(f"{base}/hand_players")
     else:
-        union = score_frame(read_files(spark, inputs)).persist(StorageLevel.DISK_ONLY)
+        union = score_frame(read_files(spark, inputs), partitions).persist(
+            StorageLevel.DISK_ONLY)
         hands = table(union, "hands").withColumn("format", F.lit("ofc-hh/1"))
         players = table(union, "hand_players")
     keep = hands.select("source", "hand_id", F.col("hand_key").cast("bigint"),
@@ -124,17 +127,18 @@ def hands_frame(spark: SparkSession, inputs: Sequence[str]) -> tuple[DataFrame, 
 
 def review(spark: SparkSession, inputs: Sequence[str], output: str, *,
            players: Sequence[str] | None, precision: Precision, policy: str,
-           parts: int | None = None, again: bool = False,
+           parts: int | None = None, again: bool = False, partitions: int | None = None,
            progress: Callable[[int, int, str], None] | None = None) -> ReviewResult:
     """Review the hands of ``inputs`` for ``players`` (``None``: every seat) and write the
     decisions under ``output`` (``decisions/`` and ``decision_alternatives/``, a folder
-    ``part=N`` per part); ``progress(parts done, parts, note)`` after each wave."""
+    ``part=N`` per part); ``progress(parts done, parts, note)`` after each wave. Logs are
+    scored first with ``partitions`` partitions (:func:`ofc_spark.score.score_frame`)."""
     base = output.rstrip("/")
     folder, alternatives_folder = f"{base}/decisions", f"{base}/decision_alternatives"
     if again:
         for path in (folder, alternatives_folder):
             _remove(spark, path)
-    hands, seats = hands_frame(spark, inputs)
+    hands, seats = hands_frame(spark, inputs, partitions)
     chosen = hands
     if players is not None:
         wanted = seats.filter(F.col("player").isin(list(players))).select("hand_key").distinct()

@@ -29,6 +29,8 @@ from functools import lru_cache
 
 from ofc_core.board import Board, parse_compact_row
 from ofc_core.cards import BoardCard, Card, parse_cards
+from ofc_core.play.engine import Placement
+from ofc_core.play.oddities import splits_a_pair
 
 FANTASYLAND_SET = "fantasyland set"
 FIRST_FIVE = 1
@@ -152,7 +154,8 @@ def top_early(s: Spot) -> bool:
 
 
 def pair_split(s: Spot) -> bool:
-    """A dealt pair split: its cards on different rows, or one thrown away.
+    """A dealt pair split: its cards on different rows, or one thrown away (the review's own
+    check of an odd best, :func:`ofc_core.play.oddities.splits_a_pair`).
 
     >>> pair_split(Spot.parse("--", "8c 8s Ah 4d 2h", "Ah-8c4d-8s2h", 1, "first five"))
     True
@@ -161,12 +164,14 @@ def pair_split(s: Spot) -> bool:
     """
     if s.kind == FANTASYLAND_SET:
         return False
-    rows: dict[int, set[int]] = {}
-    for n, row in enumerate((s.placed.top, s.placed.middle, s.placed.bottom, s.discard)):
-        for c in _real(row):
-            rows.setdefault(int(c.rank), set()).add(n)
-    pairs = [r for r, n in Counter(int(c.rank) for c in _real(s.dealt)).items() if n >= 2]
-    return any(len(rows.get(r, set())) > 1 for r in pairs)
+    placed = Placement(_indexes(s.placed.top), _indexes(s.placed.middle),
+                       _indexes(s.placed.bottom), _indexes(s.discard))
+    before = (_indexes(s.before.top), _indexes(s.before.middle), _indexes(s.before.bottom))
+    return splits_a_pair(_indexes(s.dealt), before, placed)
+
+
+def _indexes(cards: tuple[BoardCard, ...]) -> tuple[int, ...]:
+    return tuple(c.index for c in cards)
 
 
 def fl_chase(s: Spot) -> bool:

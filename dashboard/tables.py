@@ -6,7 +6,7 @@ configuration of their own, such as the Import page's ledger and messages).
 >>> frame = pd.DataFrame({"hand_id": [None, "h1"], "source": ["swc", "ofc-sim"],
 ...                       "imported_at": ["2026-11-20", None]})
 >>> words(frame).to_dict("list")  # doctest: +NORMALIZE_WHITESPACE
-{'Hand': ['–', 'h1'], 'Room': ['Seals with Clubs', 'OFC simulator'],
+{'Hand': ['–', 'h1'], 'Room': ['Seals with Clubs', 'OFC Analytics simulator'],
  'Imported': ['2026-11-20', '–']}
 """
 

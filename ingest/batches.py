@@ -7,7 +7,9 @@ batch; each file still gets its own ledger row, import id, report, rejected rows
 the same as alone. A batch is all or nothing, so each of its files is stored whole or not at
 all. Files join a batch when they are text of at most :data:`SMALL_BYTES`; a batch holds at
 most :data:`BATCH_FILES` files and :data:`BATCH_BYTES` bytes. Anything raised while storing a
-batch (a bug, never a file's fault) rolls it back, and its files are imported one by one.
+batch (a bug, never a file's fault, such as a reader failing on a line) rolls it back, and its
+files are imported one by one, each with its own reader's fallbacks (a reader failing on a line
+of an ofc-hh/1 file: that line is the file's error, its other hands are stored).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .ledger import insert_import, insert_rejected, next_id
 from .merge import Origin
 from .money import settle_matches
 from .prepared import Prepared
-from .record_path import ReaderFailed, guarded, store_tagged, stored_notes
+from .record_path import guarded, store_tagged, stored_notes
 from .reports import Counts, FileReport, HandIssue
 
 SMALL_BYTES = 1 << 20
@@ -52,19 +54,12 @@ def store_batch(con: duckdb.DuckDBPyConnection, batch: Sequence[Prepared],
     reports in order. ``tick(file, hands)`` after each file is read."""
     first = next_id(con, "imports", "import_id")
     origins = [Origin(first + n, Counts(), p.name) for n, p in enumerate(batch)]
-    failed: dict[int, HandIssue] = {}
     tagged: list[tuple[ParsedHand, Origin]] = []
     summaries: list[tuple[ParsedSummary, Origin]] = []
     for prepared, origin in zip(batch, origins, strict=True):
-        try:
-            hands, found = _read(prepared, origin)
-            tagged += hands
-            summaries += [(s, origin) for s in found]
-        except ReaderFailed as exc:
-            failed[origin.import_id] = exc.issue
-            origin.counts.rejected_rows[:] = [{"line": exc.issue.line, "hand_id": None,
-                                               "message": exc.issue.message,
-                                               "partial": False, "raw": None}]
+        hands, found = _read(prepared, origin)  # a reader that fails: the batch rolls back
+        tagged += hands
+        summaries += [(s, origin) for s in found]
         tick(prepared, origin.counts.hands)
     store_tagged(con, tagged)
     for summary, origin in summaries:
@@ -82,8 +77,7 @@ def store_batch(con: duckdb.DuckDBPyConnection, batch: Sequence[Prepared],
         aggregates.refresh(con)
     audits = audit_imports(con, [o.import_id for o in origins
                                  if o.counts.stored or o.counts.merged])
-    return [_report(p, o, failed.get(o.import_id), audits.get(o.import_id))
-            for p, o in zip(batch, origins, strict=True)]
+    return [_report(p, o, audits.get(o.import_id)) for p, o in zip(batch, origins, strict=True)]
 
 
 def _read(prepared: Prepared, origin: Origin
@@ -108,12 +102,8 @@ def _read(prepared: Prepared, origin: Origin
     return out, summaries
 
 
-def _report(prepared: Prepared, origin: Origin, failed: HandIssue | None,
-            audit: Audit | None) -> FileReport:
+def _report(prepared: Prepared, origin: Origin, audit: Audit | None) -> FileReport:
     counts = origin.counts
-    if failed is not None:
-        return FileReport(prepared.name, None, unreadable=failed.message, errors=(failed,),
-                          import_id=origin.import_id)
     assert prepared.fmt is not None
     return FileReport(prepared.name, prepared.fmt.name, counts.hands, counts.stored,
                       counts.duplicate, counts.merged, counts.partial, tuple(counts.errors),

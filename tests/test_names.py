@@ -17,7 +17,7 @@ CAPTURE = Path(__file__).resolve().parent / "data" / "fpdb-capture" / "capture.z
 
 def test_every_room_the_readers_write_has_a_name() -> None:
     assert room_names() == {"swc": "Seals with Clubs", "pineapple-app": "Pineapple app",
-                            "ofc-sim": "OFC Analytics simulator"}
+                            "ofc-sim": "OFC Analytics simulator", "practice": "Practice table"}
     assert room_name("home-game") == "home-game" and room_name(None) == "unknown room"
 
 

@@ -35,7 +35,8 @@ from ofc_core.play.engine import CubeView, Placement, Policy, Table, View, play_
 from ofc_core.play.policies import policy
 from ofc_core.play.positions import Decision, spots_of
 from ofc_core.play.practice import YourTurn
-from ofc_core.play.review import Evaluation, decision_seed, evaluate
+from ofc_core.play.review import decision_seed, evaluate
+from ofc_core.play.review_eval import Evaluation
 from ofc_core.play.sessions import SessionSpec, hand_record, score_played
 from ofc_core.rules import Ruleset
 

@@ -47,13 +47,8 @@ from ofc_core.play.value_features import (
 )
 
 BOARDS_AT_ONCE = 16384
-"""Subsets times boards whose features and first-layer contributions are computed in one pass
-(measured on 2,000 first fives: 0.18 CPU s; 65,536 and 8,192 0.19-0.20, the load's noise)."""
-
-OPTIONS_AT_ONCE = 4096
-"""Options times boards whose first-layer sums and layers above run in one pass: 1 MB of sums,
-which stay in the core's second-level cache through the passes over them (measured on 2,000
-first fives: 0.167 CPU s, 2,048 0.176, 1,024 0.183, 512 0.25; all in one pass 0.27)."""
+"""Options times boards valued in one pass (4 MB of first-layer sums): fewer, larger passes are
+quicker (measured: 8,192 took 10% longer than 16,384 on the same boards, 1,024 70% longer)."""
 
 
 @cache
@@ -91,7 +86,7 @@ def street_values(network: Network, boards: np.ndarray, dealt: np.ndarray, place
     option does not fit the board (``(B, O)`` ``fits``, of
     :func:`~ofc_core.play.value_features.room`)."""
     out = np.full(fits.shape, -np.inf)
-    step = max(1, BOARDS_AT_ONCE // len(subsets(dealt.shape[1], place)[0]))
+    step = max(1, BOARDS_AT_ONCE // fits.shape[1])
     for start in range(0, len(boards), step):
         part = slice(start, start + step)
         out[part] = _values(network, boards[part], dealt[part], place, jokers, low27)
@@ -101,14 +96,8 @@ def street_values(network: Network, boards: np.ndarray, dealt: np.ndarray, place
 
 def _values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
             jokers: bool, low27: bool) -> np.ndarray:
-    """:func:`street_values` of a few boards, without the fit: ``(B, O)``.
-
-    Each row's contributions are laid ``(subset, board, unit)``, a unit's value last, so an
-    option's first-layer sums are three gathers of whole ``(H,)`` blocks, one per row, and one
-    more of the cross features' from a table of their combinations (a 0/1 selector product
-    did 32 times the arithmetic); they and the layers above run on :data:`OPTIONS_AT_ONCE`
-    options at a time, in the cache."""
-    member, sent, _ = subsets(dealt.shape[1], place)
+    """:func:`street_values` of a few boards, without the fit: ``(B, O)``."""
+    member, sent, selector = subsets(dealt.shape[1], place)
     folded, bias = network.first_layer
     places = layout(jokers, low27)
     n, s, units = len(boards), len(member), len(bias)
@@ -116,52 +105,21 @@ def _values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
     constant = bias + count_columns(np.array([cards])).astype(np.float32)[:, 0] @ folded[
         places.count]
     ranks, suits, wild = _grown(boards, dealt, member, jokers)
-    rows, cats, pair_ranks = [], [], []
+    rows = np.empty((units, 3 * s, n), np.float32)  # each row's contribution, per subset
+    cats, pair_ranks = [], []
     for r in range(3):
         columns, category, pair_rank = row_columns(
             ranks[r], suits[r], None if wild is None else wild[r], r, low27)
-        rows.append((columns.T @ folded[places.rows[r]]).reshape(s, n, units))
+        part = folded[places.rows[r]].T @ columns  # (H, S * B)
+        if r == 0:
+            part += constant[:, None]  # every option sends the top one subset
+        rows[:, r * s:(r + 1) * s] = part.reshape(units, s, n)
         cats.append(category.reshape(s, n)[sent[:, r]])
         pair_ranks.append(pair_rank.reshape(s, n)[sent[:, r]])
-    cross = cross_columns(cats, pair_ranks, low27)  # (C, O, B) of 0/1
-    code = np.zeros(cross.shape[1:], np.intp)
-    for c, column in enumerate(cross):
-        code |= column.astype(np.intp) << c
-    table = _combinations(len(cross)) @ folded[places.cross] + constant
-    out = np.empty((len(sent), n), np.float32)
-    step = max(1, OPTIONS_AT_ONCE // len(sent))
-    for start in range(0, n, step):
-        b = slice(start, start + step)
-        h = rows[0][sent[:, 0], b]  # (O, b, H)
-        h += rows[1][sent[:, 1], b]
-        h += rows[2][sent[:, 2], b]
-        h += table[code[:, b]]
-        out[:, b] = _above_first(network, h.reshape(-1, units)).reshape(len(sent), -1)
-    return out.T.astype(np.float64)
-
-
-@cache
-def _combinations(k: int) -> np.ndarray:
-    """``(2 ** k, k)``: every combination of ``k`` 0/1 features, combination ``c``'s feature
-    ``i`` its bit ``i``.
-
-    >>> _combinations(2).tolist()
-    [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
-    """
-    return ((np.arange(2 ** k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.float32)
-
-
-def _above_first(network: Network, h: np.ndarray) -> np.ndarray:
-    """The outputs of ``(N, H)`` first-layer sums (before the rectifier), a board's units
-    together: :meth:`~ofc_core.play.value.Network.above_first` with the boards as rows."""
-    h = np.maximum(h, 0.0, out=h)
-    for w, b in network.layers[1:-1]:
-        h = h @ w
-        h += b
-        h = np.maximum(h, 0.0, out=h)
-    w, b = network.layers[-1]
-    out: np.ndarray = h @ w[:, 0] + b[0]
-    return out
+    h = np.matmul(selector, rows).reshape(units, -1)  # (H, O * B)
+    cross = cross_columns(cats, pair_ranks, low27).astype(np.float32)  # (C, O, B)
+    h += folded[places.cross].T @ cross.reshape(len(cross), -1)
+    return network.above_first(h).reshape(-1, n).T.astype(np.float64)
 
 
 def _grown(boards: np.ndarray, dealt: np.ndarray, member: np.ndarray, jokers: bool

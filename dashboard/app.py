@@ -106,7 +106,9 @@ def main() -> None:
             st.stop()
         if not db.read_only():  # over Parquet tables nothing is imported
             watching.keep_watching([f.path for f in folders])  # the server's watcher, once
-        navigation = st.navigation(pages())
+        # expanded: every page in the menu (past twelve, Streamlit would fold the last ones
+        # under "View more", Import among them)
+        navigation = st.navigation(pages(), expanded=True)
         profiling.name_page(navigation.url_path or Path(PAGES[0][0]).stem)  # "" at "/"
         st.markdown(cards.CSS, unsafe_allow_html=True)
         read_only_banner()

@@ -28,6 +28,8 @@ CODES = re.compile(r"\b(?:swc|ofc-sim|pineapple-app|progressive-pineapple|2-7-pi
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 MISSING = re.compile(r"\b(?:None|nan|NaN)\b")
+PATH = re.compile(r"\S*/\S*")
+"""A file or folder's path (the user's own names: imported files, watched folders)."""
 
 SNAKE_ALLOWED = frozenset()
 """snake_case words a page may show (none: a command's option would be written with dashes)."""
@@ -40,7 +42,10 @@ def violations(text: str) -> dict[str, list[str]]:
     {'code': ['swc'], 'snake_case': ['hand_id'], 'None/nan': ['None']}
     >>> violations("Seals with Clubs · Progressive pineapple · 2 jokers")
     {}
+    >>> violations("watching /tmp/my_logs/hand_01.jsonl")  # a path is the user's own name
+    {}
     """
+    text = PATH.sub(" ", text)
     found = {
         "code": sorted(set(CODES.findall(text))),
         "snake_case": sorted(set(SNAKE.findall(text)) - SNAKE_ALLOWED),

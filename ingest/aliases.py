@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import duckdb
 
-from .identity import MAX_NAME_LENGTH, BadName, _written
+from .identity import MAX_NAME_LENGTH, BadName
+from .ledger import written
 
 
 def checked_alias(player: str, alias: str) -> tuple[str, str]:
@@ -70,4 +71,4 @@ def set_alias(con: duckdb.DuckDBPyConnection, player: str, alias: str) -> bool:
             cur.execute("INSERT INTO player_aliases VALUES (?, ?, now())", [player, alias])
         return True
 
-    return _written(con, "naming a player", write)
+    return written(con, "naming a player", write)

@@ -23,16 +23,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
 
 import duckdb
 
 from .demo import demo_import_ids
-from .ledger import IMPORT_LOCK, transaction
-
-T = TypeVar("T")
+from .ledger import written
 
 MAX_NAME_LENGTH = 200
 """Longer names are refused (no log has one; a paste gone wrong does)."""
@@ -102,23 +99,10 @@ def _add(cur: duckdb.DuckDBPyConnection, name: MyName) -> bool:
     return True
 
 
-def _written(con: duckdb.DuckDBPyConnection, what: str,
-             work: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
-    """``work(cursor)`` in one transaction of its own (``what`` names it in an error)."""
-    cur = con.cursor()
-    try:
-        with IMPORT_LOCK, transaction(cur, what):
-            result = work(cur)
-            cur.execute("COMMIT")
-    finally:
-        cur.close()
-    return result
-
-
 def add_my_name(con: duckdb.DuckDBPyConnection, name: str, source: str | None = None) -> bool:
     """Add one name (for ``source`` only, or every source); ``False`` when it was there."""
     wanted = checked(name, source)
-    return _written(con, "adding your name", lambda cur: _add(cur, wanted))
+    return written(con, "adding your name", lambda cur: _add(cur, wanted))
 
 
 def remove_my_name(con: duckdb.DuckDBPyConnection, name: str, source: str | None = None,
@@ -133,7 +117,7 @@ def remove_my_name(con: duckdb.DuckDBPyConnection, name: str, source: str | None
         cur.execute(f"DELETE FROM my_names WHERE {_SAME}", params)
         return found
 
-    return _written(con, "removing your name", remove)
+    return written(con, "removing your name", remove)
 
 
 def set_my_names(con: duckdb.DuckDBPyConnection, names: Iterable[MyName]) -> int:
@@ -145,7 +129,7 @@ def set_my_names(con: duckdb.DuckDBPyConnection, names: Iterable[MyName]) -> int
         cur.execute("DELETE FROM my_names")
         return sum(_add(cur, n) for n in wanted)
 
-    return _written(con, "saving your names", replace)
+    return written(con, "saving your names", replace)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,17 +11,15 @@ round was drawn), or typed (2-0, 2-1, forfeit).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import duckdb
 
 from ofc_core.knockout import Bracket, Change, parse_score, replay
 
-from .ledger import IMPORT_LOCK, transaction
-
-T = TypeVar("T")
+from .ledger import written
 
 
 class KnockoutError(ValueError):
@@ -79,19 +77,7 @@ def _change(con: duckdb.DuckDBPyConnection, name: str, who: str, action: str,
         cur.execute("INSERT INTO knockout_events VALUES (?, ?, now(), ?, ?, ?)",
                     [name, len(rows) + 1, who, action, json.dumps(data, ensure_ascii=False)])
         return after
-    return _written(con, f"changing the knockout {name!r}", work)
-
-
-def _written(con: duckdb.DuckDBPyConnection, what: str,
-             work: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
-    cur = con.cursor()
-    try:
-        with IMPORT_LOCK, transaction(cur, what):
-            result = work(cur)
-            cur.execute("COMMIT")
-    finally:
-        cur.close()
-    return result
+    return written(con, f"changing the knockout {name!r}", work)
 
 
 def create(con: duckdb.DuckDBPyConnection, name: str, players: Sequence[str], seed: int,

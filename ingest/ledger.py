@@ -10,9 +10,9 @@ and turns a database error into :class:`ingest.store.StoreError` saying what was
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 import pyarrow as pa
@@ -46,6 +46,23 @@ def transaction(con: duckdb.DuckDBPyConnection, what: str, *, begin: bool = True
             raise
     except duckdb.Error as exc:
         raise store.StoreError(f"{what}: {store.describe_error(exc)}") from None
+
+
+T = TypeVar("T")
+
+
+def written(con: duckdb.DuckDBPyConnection, what: str,
+            work: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+    """``work(cursor)`` in one transaction of its own, under :data:`IMPORT_LOCK` (``what``
+    names it in an error): the user's own writes (names, aliases, a knockout's changes)."""
+    cur = con.cursor()
+    try:
+        with IMPORT_LOCK, transaction(cur, what):
+            result = work(cur)
+            cur.execute("COMMIT")
+    finally:
+        cur.close()
+    return result
 
 
 def _rollback(con: duckdb.DuckDBPyConnection) -> None:

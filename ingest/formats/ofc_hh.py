@@ -40,7 +40,7 @@ from ofc_core.cards import BoardCard, format_cards, parse_card
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
 
 from . import ParsedHand, ParseIssue
-from .tournament_fields import stack_points, tournament_from_dict, tournament_to_dict
+from .tournament_fields import json_type, stack_points, tournament_from_dict, tournament_to_dict
 
 FORMAT_NAME = "ofc-hh/1"
 
@@ -76,20 +76,6 @@ class _Invalid(ValueError):
 # Reading
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
-
-
 def _check_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
     unknown = [k for k in obj if k not in allowed]
     if unknown:
@@ -106,9 +92,9 @@ def _get(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: 
             raise _Invalid(f"{where}missing required field {key!r}")
         return None
     if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise _Invalid(f"{where}{key}: expected {what}, got {_json_type(value)}")
+        raise _Invalid(f"{where}{key}: expected {what}, got {json_type(value)}")
     if not isinstance(value, kind):
-        raise _Invalid(f"{where}{key}: expected {what}, got {_json_type(value)}")
+        raise _Invalid(f"{where}{key}: expected {what}, got {json_type(value)}")
     return value
 
 
@@ -167,7 +153,7 @@ hundred tokens."""
 def _cards(text: Any, where: str) -> tuple[BoardCard, ...]:
     """Whitespace-separated cards, as :func:`ofc_core.cards.parse_cards` reads them."""
     if not isinstance(text, str):
-        raise _Invalid(f"{where}: expected cards as a string, got {_json_type(text)}")
+        raise _Invalid(f"{where}: expected cards as a string, got {json_type(text)}")
     try:
         return tuple(_card(token) for token in text.split())
     except ValueError as exc:
@@ -183,7 +169,7 @@ def _board(value: Any, where: str) -> Board:
             raise _Invalid(f"{where}: {exc}") from None
     if not isinstance(value, dict):
         raise _Invalid(f"{where}: expected an object with top, middle, bottom or a compact "
-                       f"string, got {_json_type(value)}")
+                       f"string, got {json_type(value)}")
     _check_keys(value, BOARD_KEYS, f"{where}: ")
     top, middle, bottom = (_cards(value.get(k, ""), f"{where}.{k}") for k in BOARD_KEYS)
     return Board(top, middle, bottom)
@@ -191,7 +177,7 @@ def _board(value: Any, where: str) -> Board:
 
 def _street(value: Any, where: str) -> StreetPlay:
     if not isinstance(value, dict):
-        raise _Invalid(f"{where}: expected an object, got {_json_type(value)}")
+        raise _Invalid(f"{where}: expected an object, got {json_type(value)}")
     _check_keys(value, STREET_KEYS, f"{where}: ")
     hidden = {k: None if value.get(k) is None else _cards(value[k], f"{where}.{k}")
               for k in ("dealt", "discard")}
@@ -206,7 +192,7 @@ def _same_board(a: Board, b: Board) -> bool:
 def _player(value: Any, index: int) -> PlayerRecord:
     where = f"players[{index}]"
     if not isinstance(value, dict):
-        raise _Invalid(f"{where}: expected an object, got {_json_type(value)}")
+        raise _Invalid(f"{where}: expected an object, got {json_type(value)}")
     name = _required_text(value, "name", f"{where}: ")
     where = f"{where} {name!r}"
     _check_keys(value, PLAYER_KEYS, f"{where}: ")
@@ -236,7 +222,7 @@ def _player(value: Any, index: int) -> PlayerRecord:
 def _event(value: Any, index: int, players: set[str]) -> Event:
     where = f"events[{index}]"
     if not isinstance(value, dict):
-        raise _Invalid(f"{where}: expected an object, got {_json_type(value)}")
+        raise _Invalid(f"{where}: expected an object, got {json_type(value)}")
     kind = _required_text(value, "type", f"{where}: ")
     by = _get(value, "by", str, "a player name", f"{where}: ")
     accepted = _get(value, "accepted", bool, "true or false", f"{where}: ")
@@ -294,7 +280,7 @@ def record_from_dict(obj: Any) -> HandRecord:
     card...).
     """
     if not isinstance(obj, dict):
-        raise HandError(None, f"a hand is a JSON object, got {_json_type(obj)}")
+        raise HandError(None, f"a hand is a JSON object, got {json_type(obj)}")
     try:
         hand_id = _hand_id(obj)
     except _Invalid as exc:

@@ -1,7 +1,8 @@
 """Rulesets as data: every difference between rooms is a field, never an ``if`` in the scorer.
 
-A :class:`Ruleset` is a frozen value. The presets (``regular``, ``turbo``, ``pineapple``,
-``progressive-pineapple``, ``double``) follow ``docs/variations.md``; a hand may override fields
+A :class:`Ruleset` is a frozen value. The presets (:data:`PRESETS`: ``regular``, ``turbo``,
+``pineapple``, ``progressive-pineapple``, ``double``, ``joker-pineapple``, ``2-7-pineapple``)
+follow ``docs/variations.md``; a hand may override fields
 by name (the ``rules`` object of the ``ofc-hh/1`` format), see :func:`resolve`.
 
 Why one module of this size: it is the one catalogue of what differs between rooms (royalty

@@ -61,6 +61,7 @@ def _schema_rules() -> dict[str, dict[str, object]]:
 def test_rule_keys_are_one_list() -> None:
     """A new override key is described (``RULE_KEYS``) and allowed by the JSON Schema."""
     assert list(RULE_KEYS) == list(OVERRIDE_FIELDS)
+    assert set(PRESETS["regular"].settings()) == {"variant", *OVERRIDE_FIELDS}
     assert set(_schema_rules()) == set(OVERRIDE_FIELDS), (
         "ingest/formats/ofc_hh.schema.json's rules and ofc_core.rules.OVERRIDE_FIELDS differ")
 

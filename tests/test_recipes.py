@@ -11,6 +11,7 @@ page must join is tied to the code's own list, so a step left out fails here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from ofc_core.rules import OVERRIDE_FIELDS, PRESETS, RULE_KEYS, resolve
+from ofc_core.rules import OVERRIDE_FIELDS, PRESETS, RULE_KEYS, Ruleset, resolve
 from tests.helpers.site import ROOT, app_pages, documented_pages
 
 PRODUCT = ("ofc_core", "ingest", "ofc_spark", "ofc_cli", "dashboard", "benchmarks")
@@ -97,3 +98,21 @@ def test_every_dashboard_page_is_in_the_pages_table() -> None:
     assert len(pages) >= 10, pages
     missing = {path: title for path, title in pages.items() if documented.get(path) != title}
     assert not missing, f"pages missing from docs/dashboard.md's Pages table: {missing}"
+
+
+PRESET_ONLY = {"variant": "| variant |", "dealing": "| deal |", "min_players": "| players |",
+               "max_players": "| players |", "fl_cards": "| FL cards |",
+               "middle": "| middle |", "match_target": "is a race to"}
+"""The fields of a ruleset that a hand cannot override, and where docs/rules.md shows them."""
+
+
+def test_the_rules_doc_shows_every_field_of_a_ruleset() -> None:
+    """A new field of ``Ruleset`` is an override key (in the table of keys) or a column of the
+    presets' table (``ofc_core/describe.py``): it never goes unmentioned."""
+    doc = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    fields = {f.name for f in dataclasses.fields(Ruleset)} - {"overrides"}
+    for name in fields:
+        shown = f"| `{name}` |" if name in OVERRIDE_FIELDS else PRESET_ONLY.get(name)
+        assert shown is not None and shown in doc, (
+            f"Ruleset.{name} is not in docs/rules.md: an override key (RULE_KEYS) or a column "
+            "of the presets' table (ofc_core/describe.py)")

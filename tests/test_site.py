@@ -49,15 +49,39 @@ def test_every_page_is_in_the_nav_once() -> None:
     assert sorted(nav) == sorted(on_disk), "mkdocs.yml's nav and docs/ differ"
 
 
+def build_site(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` of ``config`` into ``site``. Never ``--quiet``: it hides the
+    warnings, and strict mode then has none to fail on."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
+                           str(config), "--site-dir", str(site)],
+                          cwd=config.parent, env=env, capture_output=True, text=True, timeout=300)
+
+
 @pytest.mark.slow
 def test_the_site_builds_strict(tmp_path: Path) -> None:
     """A broken link or anchor, a page missing or outside the nav: the build fails."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    out = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                          "--site-dir", str(tmp_path / "site")],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    out = build_site(ROOT / "mkdocs.yml", tmp_path / "site")
     assert out.returncode == 0, out.stdout + out.stderr
+    assert "WARNING" not in out.stderr, out.stderr
     assert (tmp_path / "site" / "cli" / "index.html").exists()
+
+
+@pytest.mark.slow
+def test_the_strict_build_fails_on_a_broken_anchor_and_an_orphan(tmp_path: Path) -> None:
+    """The same configuration on a two-page copy: a link to a missing anchor and a page left
+    out of the nav each fail the build."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\n[there](other.md#nowhere)\n")
+    (docs / "other.md").write_text("# Other\n")
+    (docs / "orphan.md").write_text("# Orphan\n")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["nav"] = ["index.md", "other.md"]
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config))
+    out = build_site(tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert out.returncode != 0
+    assert "#nowhere" in out.stderr and "orphan.md" in out.stderr, out.stderr
 
 
 def test_the_cli_reference_is_the_commands_own() -> None:

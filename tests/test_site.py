@@ -103,7 +103,8 @@ FORBIDDEN = {
 """What a guide does not say (dates and commits of runs go to docs/benchmarks.md's tables,
 history to CHANGELOG.md). Code (blocks and spans) is data and may hold dates: a log's."""
 
-_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+_CODE = re.compile(r"```.*?```|`[^`]+`", re.S)
+"""Fenced blocks, then code spans (a span may run over a line break)."""
 
 
 def prose(text: str) -> list[str]:

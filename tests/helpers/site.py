@@ -72,9 +72,10 @@ def code_blocks(path: Path) -> list[CodeBlock]:
             k += 1
             continue
         start, lang, body = k, found.group(2), []
+        indent = len(found.group(1))  # a block inside a list item: its lines share the indent
         k += 1
         while k < len(lines) and not lines[k].strip().startswith("```"):
-            body.append(lines[k])
+            body.append(lines[k][indent:] if lines[k][:indent].isspace() else lines[k])
             k += 1
         before = next((lines[j].strip() for j in range(start - 1, -1, -1)
                        if lines[j].strip()), "")

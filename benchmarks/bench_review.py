@@ -32,6 +32,9 @@ import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
+import shutil  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -39,7 +42,8 @@ from pathlib import Path  # noqa: E402
 
 import duckdb  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from ingest.stored_hands import load_records  # noqa: E402
 from ofc_cli.cli import main as ofc  # noqa: E402
@@ -77,6 +81,77 @@ def timed_review(db: Path, *extra: str) -> dict[str, float]:
     return {"hands": hands, "decisions": n, "rollouts": int(rollouts), "wall_s": round(wall, 1),
             "cpu_s": round(cpu, 1), "mean_se": round(se, 3), "ev_lost_per_hand":
             round(lost / max(hands, 1), 3)}
+
+
+CHILD = """
+import contextlib, io, json, sys, time
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+from ofc_cli.cli import main
+wall, cpu = time.perf_counter(), time.process_time()
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "wall_s": time.perf_counter() - wall,
+                  "cpu_s": time.process_time() - cpu}))
+"""
+"""One ``ofc`` command in its own process with the code at ``PYTHONPATH`` alone (an editable
+install's finder dropped): its CPU and wall seconds as JSON."""
+
+
+def run_side(code: Path, *args: str) -> dict[str, float]:
+    """:data:`CHILD` with the code at ``code``: ``ofc ARGS``' CPU and wall seconds."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(code)}
+    out = subprocess.run([sys.executable, "-c", CHILD, *args], env=env, capture_output=True,
+                         text=True, check=True)
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["code"] == 0, (code, args)
+    return result
+
+
+def baseline_code(rev: str, folder: Path) -> Path:
+    """The code of commit ``rev`` (``git archive``), unpacked under ``folder``."""
+    target = folder / f"code-{rev}"
+    target.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def decisions_of(db: Path) -> dict[tuple[str, int], tuple[str, float]]:
+    """Hero's decisions: (hand, street) -> (best, ev_lost)."""
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT hand_id, street, best, ev_lost FROM decisions "
+                       "WHERE player = 'Hero'").fetchall()
+    con.close()
+    return {(str(h), int(s)): (str(b), float(e)) for h, s, b, e in rows}
+
+
+def compare(db: Path, rev: str, rounds: int, folder: Path) -> dict[str, object]:
+    """``rounds`` reviews of the store ``db`` by the code now and by ``rev``, alternating, each
+    on its own copy; the median CPU seconds of each side, their ratio, and how far the
+    decisions of the two sides' last rounds agree."""
+    code = {"now": ROOT, "before": baseline_code(rev, folder)}
+    stores = {side: folder / f"{side}.duckdb" for side in code}
+    for path in stores.values():
+        shutil.copy(db, path)
+    runs: dict[str, list[dict[str, float]]] = {side: [] for side in code}
+    for n in range(rounds):
+        for side in (["now", "before"] if n % 2 == 0 else ["before", "now"]):
+            got = run_side(code[side], "review", "--db", str(stores[side]), "--player", "Hero",
+                           "--again")
+            runs[side].append(got)
+            print(f"round {n + 1} {side}: {got['cpu_s']:.1f} CPU s ({got['wall_s']:.1f} s wall,"
+                  f" load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
+    cpu = {side: statistics.median(r["cpu_s"] for r in got) for side, got in runs.items()}
+    now, before = decisions_of(stores["now"]), decisions_of(stores["before"])
+    common = sorted(set(now) & set(before))
+    same = sum(now[k][0] == before[k][0] for k in common)
+    return {"baseline": rev, "rounds": rounds, "cpu_s": {k: round(v, 1) for k, v in cpu.items()},
+            "cpu_ratio": round(cpu["now"] / cpu["before"], 3),
+            "cpu_s_each": {k: [round(r["cpu_s"], 1) for r in got] for k, got in runs.items()},
+            "decisions": len(common), "same_best": same,
+            "mean_abs_ev_lost_diff": round(sum(abs(now[k][1] - before[k][1]) for k in common)
+                                           / max(len(common), 1), 4)}
 
 
 def bias(db: Path, count: int, rollouts: int) -> dict[str, object]:
@@ -122,9 +197,17 @@ def main() -> None:
     parser.add_argument("--policy", default="learned",
                         help="ofc review's --policy (learned, the default, or best-of-24)")
     parser.add_argument("--bias-rollouts", type=int, default=300)
+    parser.add_argument("--baseline", metavar="REV", default=None,
+                        help="compare the review's CPU with the code of commit REV")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of --baseline (2)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = store(Path(tmp), args.hands, args.seed)
+        if args.baseline:
+            result = compare(db, args.baseline, args.rounds, Path(tmp))
+            result |= {"hands": args.hands, "load_average": round(os.getloadavg()[0], 1)}
+            print(json.dumps(result))
+            return
         result: dict[str, object] = {"default": timed_review(db, "--policy", args.policy),
                                      "policy": args.policy}
         trade = {}

@@ -18,6 +18,15 @@ measured apart, in this process: importing the page's modules and running its qu
 the store (cold: first run on a freshly opened connection; warm: median of 5).
 
     python benchmarks/bench_review_page.py [--decisions 1000] [--runs 3] [--db PATH]
+    python benchmarks/bench_review_page.py --hands 1000 --baseline 375d7ec [--runs 2]
+
+``--baseline COMMIT`` times that commit's Review page against this tree's in the same run,
+alternating, each on its own copy of one store: ``--hands`` reviewed hands (the demo's review,
+then simulated pineapple hands of Hero whose decisions are the demo's pineapple decisions
+copied in SQL, so that building it costs no rollouts), built by the baseline's code and
+brought to this tree's schema by this tree's upgrade. Each load is the page's first on a fresh
+server (cold) and once more (again); the last line gives the ratio of the medians, this tree
+over the baseline (target: at most :data:`RATIO_TARGET`).
 
 Each load also gives the CPU milliseconds the server and the browser spent meanwhile: on a
 shared machine the wall time follows the load, the CPU time much less. The last line is JSON:
@@ -45,10 +54,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = next((c for c in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
+                 if Path(c).exists()), "/usr/bin/chromium")
+"""Debian's headless Chromium where installed (as the tests use), else the full one."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 TARGET_MS = 3000
+RATIO_TARGET = 1.3
+"""The page's first load with its player's parts against the page before them (issue 37)."""
 PANELS = ("By street", "By kind of decision", "By day", "By variant")
 """The four breakdowns: the panels of one Vega-Lite chart, each drawn with its title."""
 
@@ -112,15 +125,18 @@ def free_port() -> int:
 
 
 class Server:
-    """``ofc dashboard``'s Streamlit server on a copy of the store."""
+    """``ofc dashboard``'s Streamlit server on a copy of the store (the code of ``root``:
+    this tree, or a baseline's)."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, root: Path = ROOT) -> None:
         from ofc_cli.cmd_dashboard import streamlit_command
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "OFC_DB": str(db), "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen(streamlit_command(db, self.port, "127.0.0.1"), env=env,
+        env = {**os.environ, "OFC_DB": str(db), "PYTHONPATH": str(root)}
+        command = [part.replace(str(ROOT), str(root)) if part.endswith("app.py") else part
+                   for part in streamlit_command(db, self.port, "127.0.0.1")]
+        self.proc = subprocess.Popen(command, env=env, cwd=root,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -237,13 +253,130 @@ def parts(db: Path) -> dict[str, Any]:
                                      for k, t in timed.items()}}
 
 
+def ofc_at(root: Path, *args: str) -> None:
+    """``ofc ARGS`` run by the code of ``root``."""
+    done = subprocess.run([sys.executable, "-m", "ofc_cli.cli", *args], cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)},
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"ofc {' '.join(args)} failed:\n{done.stderr}")
+
+
+REPLICATE = """
+    INSERT INTO decisions
+    WITH demo AS (SELECT source AS s, hand_id AS h, dense_rank() OVER (ORDER BY source, hand_id)
+                         AS n FROM decisions WHERE player = 'Hero' AND street <= 5
+                         AND hand_id LIKE 'demo-pineapple-%'),
+         kinds AS (SELECT DISTINCT s, h, n FROM demo),
+         fresh AS (SELECT h.source, h.hand_id, row_number() OVER (ORDER BY h.hand_key) AS m
+                   FROM hands h WHERE h.source = 'bench-review' AND NOT EXISTS (
+                       SELECT 1 FROM decisions d WHERE d.source = h.source
+                       AND d.hand_id = h.hand_id)),
+         pick AS (SELECT f.source, f.hand_id, k.s, k.h FROM fresh f JOIN kinds k
+                  ON k.n = 1 + (f.m - 1) % (SELECT max(n) FROM kinds))
+    SELECT d.* REPLACE (p.source AS source, p.hand_id AS hand_id)
+    FROM pick p JOIN decisions d ON d.source = p.s AND d.hand_id = p.h AND d.player = 'Hero'
+"""
+"""Each simulated hand gets the decisions of one of the demo's reviewed pineapple hands."""
+
+
+def build_replicated(db: Path, hands: int, folder: Path, root: Path) -> None:
+    """The demo sample and its review, then simulated pineapple hands of Hero with copied
+    decisions, until ``hands`` hands of Hero are reviewed (built by the code of ``root``)."""
+    import duckdb
+
+    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
+                    "from dashboard.db import open_database; "
+                    "open_database(Path(sys.argv[1])).close()", str(db)], cwd=root,
+                   env={**os.environ, "PYTHONPATH": str(root)}, check=True)
+    con = duckdb.connect(str(db), read_only=True)
+    reviewed = con.execute("SELECT count(DISTINCT (source, hand_id)) FROM decisions "
+                           "WHERE player = 'Hero'").fetchone()
+    con.close()
+    more = hands - int(reviewed[0] if reviewed else 0)
+    if more > 0:
+        log = folder / "more.jsonl"
+        ofc_at(root, "simulate", "--variant", "pineapple", "--players", "3", "--hands",
+               str(more), "--seed", "37", "--names", "Hero,Anna,Zoë", "--perspective", "hero",
+               "--hero", "Hero", "--start", "2027-01-10T20:00:00+01:00",
+               "--session-prefix", "bench-review", "--out", str(log))
+        text = log.read_text(encoding="utf-8").replace('"source": "ofc-sim"',
+                                                       '"source": "bench-review"')
+        log.write_text(text, encoding="utf-8")
+        ofc_at(root, "import", str(log), "--db", str(db))
+        con = duckdb.connect(str(db))
+        con.execute(REPLICATE)
+        con.close()
+
+
+def upgraded(db: Path, copy: Path) -> Path:
+    """A copy of ``db`` brought to this tree's schema by this tree's upgrade."""
+    shutil.copy(db, copy)
+    from dashboard.db import open_database
+
+    open_database(copy).close()
+    return copy
+
+
+def compare(baseline: str, hands: int, runs: int, folder: Path) -> dict[str, Any]:
+    """This tree's Review page against ``baseline``'s, alternating (module doc)."""
+    from playwright.sync_api import sync_playwright
+
+    old = folder / "baseline"
+    old.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", baseline],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+    before = folder / "before.duckdb"
+    build_replicated(before, hands, folder, old)
+    after = upgraded(before, folder / "after.duckdb")
+    print(f"store: {hands:,} reviewed hands ({decisions_in(after):,} decisions)", flush=True)
+    times: dict[str, list[dict[str, float]]] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        for run in range(runs):
+            for name, root, db in (("before", old, before), ("after", ROOT, after)):
+                copy = folder / f"{name}-{run}.duckdb"
+                shutil.copy(db, copy)
+                server = Server(copy, root)
+                try:
+                    review = f"{server.url}/review?player=Hero"
+                    times.setdefault(f"{name}_cold", []).append(load_ms(browser, review, server))
+                    times.setdefault(f"{name}_again", []).append(load_ms(browser, review, server))
+                finally:
+                    server.stop()
+                print(f"run {run + 1} {name}: " + "; ".join(
+                    f"{k} {v[-1]['wall']:,.0f} ms (browser CPU {v[-1]['browser_cpu']:,.0f}, "
+                    f"server CPU {v[-1]['server_cpu']:,.0f})"
+                    for k, v in times.items() if k.startswith(name)), flush=True)
+        browser.close()
+    medians = {k: {part: round(statistics.median(r[part] for r in v)) for part in v[0]}
+               for k, v in times.items()}
+    ratio = {scenario: round(medians[f"after_{scenario}"]["wall"]
+                             / medians[f"before_{scenario}"]["wall"], 2)
+             for scenario in ("cold", "again")}
+    return {"baseline": baseline, "hands": hands, "medians_ms": medians, "ratio": ratio,
+            "ratio_target": RATIO_TARGET, "met": ratio["cold"] <= RATIO_TARGET,
+            "runs_ms": {k: [{part: round(ms) for part, ms in r.items()} for r in v]
+                        for k, v in times.items()},
+            "load_average": [round(x, 1) for x in os.getloadavg()]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=1000)
+    parser.add_argument("--hands", type=int, default=1000,
+                        help="with --baseline: reviewed hands of Hero in the store")
+    parser.add_argument("--baseline", metavar="COMMIT", default=None,
+                        help="time this commit's Review page against this tree's")
     parser.add_argument("--runs", type=int, default=3, help="fresh servers per scenario")
     parser.add_argument("--db", type=Path, default=None,
                         help="keep the store here (built when missing) and reuse it")
     args = parser.parse_args()
+    if args.baseline:
+        with tempfile.TemporaryDirectory(prefix="bench-review-page-") as tmp:
+            print(json.dumps(compare(args.baseline, args.hands, args.runs, Path(tmp))))
+        return 0
     with tempfile.TemporaryDirectory(prefix="bench-review-page-") as tmp:
         folder = Path(tmp)
         db = args.db or folder / "review.duckdb"

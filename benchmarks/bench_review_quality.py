@@ -38,6 +38,10 @@ Printed per policy and kind (first fives, streets 2-3):
 - ``best_minus_played``: the reference's value of the policy's best minus the played one;
 - first fives: bests with 2+ cards on top; dealt pairs kept on the bottom (of the first fives
   dealt a pair); a dealt ace on top; ``stable``: the share with the same best on a second seed;
+- ``same_or_named_tie``: the same best on the second seed, or a tie named on either seed that
+  holds both bests (goal >= 90%); ``ties`` and ``ties_that_differ``: decisions classed a tie,
+  and those of them whose best and played placement the reference finds more than 2 of its
+  paired standard errors apart (goal <= 10% of the ties);
 - CPU seconds of the reviews and of the reference; how often the reference's best is among
   the placements the learned review rolls out (its shortlist: ``review._shortlist``).
 
@@ -124,6 +128,13 @@ def decisions(hands: int, count: int, seed: int) -> list[Decision]:
     firsts, middles = rng.sample(first, count // 2), rng.sample(middle, count - count // 2)
     return [d for pair in zip(firsts, middles, strict=False) for d in pair] + firsts[
         len(middles):] + middles[len(firsts):]  # alternating: a cut-short run has both kinds
+
+
+def same_or_named_tie(first: Evaluation, second: Evaluation) -> bool:
+    """The same best on both seeds, or a tie named on either that holds both bests."""
+    named = [(e.best.placement, *e.tied) for e in (first, second)]
+    return any(same_placement(p, second.best.placement) for p in named[0]) or any(
+        same_placement(p, first.best.placement) for p in named[1])
 
 
 def mean_se(values: list[float]) -> tuple[float, float]:
@@ -214,9 +225,13 @@ def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace,
         diff = measure[ref_best] - measure[b]
         se = float(diff.std(ddof=1) / np.sqrt(len(diff)))
         gain = float((both[b] - both[0]).mean())
+        played = both[b] - both[0]
+        played_se = float(played.std(ddof=1) / np.sqrt(len(played))) if b != 0 else 0.0
         row[name] = {"regret": float(diff.mean()), "same_or_within_2se":
                      b == ref_best or abs(float(diff.mean())) <= 2 * se,
-                     "ev_lost": e.ev_lost, "gain": gain, "ev_lost_error": e.ev_lost - gain}
+                     "ev_lost": e.ev_lost, "gain": gain, "ev_lost_error": e.ev_lost - gain,
+                     "tie": e.decision_class == "tie",
+                     "tie_differs": e.decision_class == "tie" and abs(gain) > 2 * played_se}
     return row
 
 
@@ -248,6 +263,7 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
                              again=placement_text(again[name].best.placement),
                              chosen=placement_text(d.chosen))
             row[name].update(stable=same_placement(best, again[name].best.placement),  # type: ignore[attr-defined]
+                             same_or_named_tie=same_or_named_tie(reviews[name], again[name]),
                              **style(d, best))
         rows.append(row)
         print(i, json.dumps(row), flush=True)
@@ -273,6 +289,10 @@ def summarise(rows: list[dict], names: list[str], cpu: dict[str, float]) -> dict
                 "ev_lost_error": mean_se([m["ev_lost_error"] for m in mine]),
                 "best_minus_played": mean_se([m["gain"] for m in mine]),
                 "stable": round(sum(m["stable"] for m in mine) / share, 2),
+                "same_or_named_tie": round(sum(m["same_or_named_tie"] for m in mine) / share,
+                                           2),
+                "ties": sum(m["tie"] for m in mine),
+                "ties_that_differ": sum(m["tie_differs"] for m in mine),
             }
             if kind == "first_five":
                 for key in ("top2", "pair_bottom", "ace_top"):

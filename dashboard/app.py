@@ -23,8 +23,8 @@ if __name__ == "__main__":
 
 import streamlit as st  # noqa: E402
 
-from dashboard import cards, db, filters, freshness, timefmt, watching  # noqa: E402
-from ingest.api import StoreError, watched_folders  # noqa: E402
+from dashboard import cards, db, filters, freshness, names, timefmt, watching  # noqa: E402
+from ingest.api import StoreError, aliases, watched_folders  # noqa: E402
 
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     # (source relative to this file, title, icon, url path); the first is the default page,
@@ -33,11 +33,16 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("views/hand_review.py", "Hand review", ":material/playing_cards:", "hands"),
     ("views/sessions.py", "Sessions", ":material/event_note:", "sessions"),
     ("views/matches.py", "Matches", ":material/emoji_events:", "matches"),
+    ("views/tournaments.py", "Tournaments", ":material/military_tech:", "tournaments"),
+    ("views/knockout.py", "Knockout", ":material/account_tree:", "knockout"),
     ("views/opponents.py", "Opponents", ":material/groups:", "opponents"),
     ("views/fouls.py", "Fouls", ":material/report:", "fouls"),
     ("views/fantasyland.py", "Fantasyland", ":material/auto_awesome:", "fantasyland"),
     ("views/review.py", "Review", ":material/psychology:", "review"),
     ("views/variants.py", "Variants", ":material/rule:", "variants"),
+    ("views/play.py", "Play", ":material/playing_cards:", "play"),
+    ("views/enter.py", "Enter", ":material/edit_note:", "enter"),
+    ("views/train.py", "Train", ":material/fitness_center:", "train"),
     ("views/import_page.py", "Import", ":material/upload_file:", "import"),
 )
 
@@ -95,12 +100,15 @@ def main() -> None:
         try:
             db.connection()
             folders = db.query(watched_folders)
+            names.use_aliases(db.query(aliases))  # every page shows the user's aliases
         except StoreError as exc:
             st.error(str(exc))
             st.stop()
         if not db.read_only():  # over Parquet tables nothing is imported
             watching.keep_watching([f.path for f in folders])  # the server's watcher, once
-        navigation = st.navigation(pages())
+        # expanded: every page in the menu (past twelve, Streamlit would fold the last ones
+        # under "View more", Import among them)
+        navigation = st.navigation(pages(), expanded=True)
         profiling.name_page(navigation.url_path or Path(PAGES[0][0]).stem)  # "" at "/"
         st.markdown(cards.CSS, unsafe_allow_html=True)
         read_only_banner()

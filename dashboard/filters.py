@@ -21,7 +21,8 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import db
-from dashboard.queries import notes
+from dashboard import names as names_module
+from dashboard.queries import notes, tournaments
 from dashboard.queries.filter_set import URL_KEYS, Filters, Stake
 from dashboard.queries.me_sql import effective_names, shared_seats
 from dashboard.queries.options import (
@@ -62,20 +63,47 @@ def four_colour() -> bool:
     return bool(st.session_state.get(FOUR_COLOUR_KEY, False))
 
 
+SHOWN: dict[str, Callable[[Any], str]] = {
+    "room": names_module.room, "variant": names_module.variant,
+    "ruleset": names_module.ruleset, "opponent": names_module.player,
+    "session": names_module.session_choice,
+}
+"""How a filter's options read (:mod:`dashboard.names`); the others as they are."""
+_UNKNOWN = "_ofc_unknown_filters"
+
+
+def _unknown(label: str, value: Any, kept: str = "All") -> None:
+    """Remember that the address named a ``value`` these hands do not have (said on the page
+    by :func:`unknown_messages`)."""
+    said = st.session_state.setdefault(_UNKNOWN, [])
+    said.append(f"The address asks for {label} “{value}”, which no hand here has: showing "
+                f"{kept} instead.")
+
+
+def unknown_messages() -> list[str]:
+    """What the address asked for that these hands do not have (once: then forgotten)."""
+    found: list[str] = st.session_state.pop(_UNKNOWN, [])
+    return found
+
+
 def _choice(label: str, name: str, options: tuple[Any, ...], wanted: Any,
             help_text: str | None = None) -> Any:
     """A select box with "All" first; its value survives page switches and is seeded once from
-    the URL. Options are shown as plain text (``str``; select box options are never
-    markdown)."""
+    the URL (a value these hands do not have is said, :func:`unknown_messages`). Options are
+    shown as plain text (:data:`SHOWN`; select box options are never markdown)."""
     key = _KEYS[name]
     if name == "session" and wanted and wanted not in options:
         options = (*options, wanted)  # a bookmarked session older than the newest offered
     choices = (ALL, *options)
     if key not in st.session_state:
+        if wanted is not None and wanted not in options:
+            _unknown(label.lower(), SHOWN.get(name, str)(wanted))
         st.session_state[key] = wanted if wanted in options else ALL
     elif st.session_state[key] not in choices:
         st.session_state[key] = ALL
-    value = st.sidebar.selectbox(label, choices, key=key, help=help_text, format_func=str)
+    shown = SHOWN.get(name, str)
+    value = st.sidebar.selectbox(label, choices, key=key, help=help_text,
+                                 format_func=lambda v: v if v == ALL else shown(v))
     return None if value == ALL else value
 
 
@@ -156,9 +184,14 @@ def _player(everyone: tuple[str, ...], url: Filters, names: tuple[MyName, ...],
         else:
             pick = ME if names else fallback()
         st.session_state[key] = pick if pick in choices else choices[0]
+        if url.player is not None and url.player not in everyone and not url.me:
+            first = st.session_state[key]
+            _unknown("the player", url.player,
+                     "Me" if first == ME else names_module.player(first))
     label = me_label(names, everyone)
     value = st.sidebar.selectbox("Player", choices, key=key,
-                                 format_func=lambda v: label if v == ME else str(v),
+                                 format_func=lambda v: label if v == ME else
+                                 names_module.player(v),
                                  help="Whose results every page shows: Me is all your names "
                                       "together.")
     if value == ME:
@@ -176,7 +209,7 @@ def _hint(names: tuple[MyName, ...], options: FilterOptions) -> None:
     if names or not options.players:
         return
     st.sidebar.page_link("views/import_page.py", icon=":material/person:",
-                         label="Which player is you? Set your names")
+                         label="Set which player is you")
 
 
 def _dates(options: FilterOptions, url: Filters) -> tuple[Any, Any]:
@@ -212,6 +245,9 @@ def render_sidebar() -> Filters:
     mine = db.query(effective_names, names) if names else names
     skip = db.query(shared_seats, mine)
     url = Filters.from_params(st.query_params.to_dict(), mine)
+    raw_stake = st.query_params.get(URL_KEYS["stake"])
+    if raw_stake and url.stake is None and _KEYS["stake"] not in st.session_state:
+        _unknown("the stake", raw_stake)
     # the player first, so that the options are read once, for that player
     player, me = _player(db.query(players), url, names, mine, lambda: db.query(default_player))
     options = db.query(filter_options, player, me, skip)
@@ -232,11 +268,31 @@ def render_sidebar() -> Filters:
                          "Only hands where this opponent sat at the table."),
         session=_choice("Session", "session", options.sessions, url.session),
         tag=_tag(url.tag),
+        game=_game(url.game),
     )
     st.sidebar.toggle("Four-colour deck", key=FOUR_COLOUR_KEY)
     st.session_state[_STATE] = filters
     _write_url(filters)
     return filters
+
+
+GAMES = {"Cash": "cash", "Tournaments": "tournaments", "Both": None}
+"""The Game filter's choices (:attr:`Filters.game`)."""
+
+
+def _game(wanted: str | None) -> str | None:
+    """The Game select box, shown only when the store holds tournament hands (else no
+    condition): cash pages leave tournament hands out unless chosen."""
+    if not db.query(tournaments.present):
+        return None
+    labels = list(GAMES)
+    if _KEYS["game"] not in st.session_state:
+        found = [k for k, v in GAMES.items() if v == wanted] if wanted else []
+        st.session_state[_KEYS["game"]] = found[0] if found else "Cash"
+    label = st.sidebar.selectbox("Game", labels, key=_KEYS["game"],
+                                 help="Cash hands, tournament hands (chips are never summed "
+                                      "with money), or both.")
+    return GAMES.get(label, "cash")
 
 
 def _write_url(filters: Filters) -> None:

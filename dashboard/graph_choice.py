@@ -74,6 +74,18 @@ def choose(key: str) -> GraphChoice:
     return choice
 
 
+def current(key: str) -> GraphChoice:
+    """The choice :func:`choose` with this ``key`` is about to draw, read before it is drawn
+    (tiles above the graph follow it): the controls' state, else the URL's, else the one
+    kept from the other page."""
+    kept = st.session_state.get(_SHADOW)
+    url = st.query_params.to_dict()
+    start = (GraphChoice.from_params(url) if URL_BY in url or URL_UNIT in url
+             or not isinstance(kept, GraphChoice) else kept)
+    by, unit = st.session_state.get(f"{key}_by"), st.session_state.get(f"{key}_unit")
+    return GraphChoice(by if by in BY else start.by, unit if unit in UNITS else start.unit)
+
+
 def local_times(moments: pd.Series, offsets: pd.Series | None) -> pd.Series:
     """Moments as wall-clock times (no zone) on the clock the user chose for times
     (:func:`dashboard.timefmt.chosen`): each log's own by default, for a date axis.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import db, filters
+from dashboard import names as names_module
 from dashboard.cards import md_text
 from dashboard.queries.common import my_names, sources, suggested_names
 from ingest.api import BadName, MyName, Suggestion, add_my_name, remove_my_name, set_my_names
@@ -28,9 +29,10 @@ def suggestion_label(s: Suggestion) -> str:
     """How a suggested name is offered (plain text: select box options are never markdown).
 
     >>> suggestion_label(Suggestion("ann", "swc", 1234))
-    'ann (hero of 1,234 hands from swc)'
+    'ann (hero of 1,234 hands from Seals with Clubs)'
     """
-    return f"{s.name} (hero of {s.hands:,} hand{'s' * (s.hands != 1)} from {s.source})"
+    return (f"{s.name} (hero of {s.hands:,} hand{'s' * (s.hands != 1)} from "
+            f"{names_module.room(s.source)})")
 
 
 def _save(names: list[MyName], *, replace: bool) -> None:
@@ -60,6 +62,8 @@ def _another_name(key: str) -> MyName | None:
     typed = left.text_input("Another name of yours", key=f"{key}_name",
                             help="Exactly as the logs spell it.")
     room = right.selectbox("Only in", (EVERY_SOURCE, *db.query(sources)), key=f"{key}_source",
+                           format_func=lambda v: v if v == EVERY_SOURCE else
+                           names_module.room(v),
                            help="The source whose hands this name is yours in (someone else "
                                 "may play under it elsewhere).")
     if not typed:
@@ -99,13 +103,15 @@ def manage(names: tuple[MyName, ...], suggested: tuple[Suggestion, ...]) -> None
     for n, s in enumerate(suggested[:3]):
         left, right = st.columns([4, 1], vertical_alignment="center")
         left.markdown(f"The imported logs name **{md_text(s.name)}** as their hero "
-                      f"({s.hands:,} hands from {md_text(s.source)}). Is it you?")
+                      f"({s.hands:,} hands from {md_text(names_module.room(s.source))}). "
+                      "Is it you?")
         if right.button("Add to my names", key=f"me_add_suggested_{n}"):
             _save([MyName(s.name)], replace=False)
     with st.expander("Change my names"):
         for n, name in enumerate(names):
             left, right = st.columns([4, 1], vertical_alignment="center")
-            left.text(str(name))
+            left.text(name.name if name.source is None
+                      else f"{name.name} (only in {names_module.room(name.source)})")
             if right.button("Remove", key=f"me_remove_{n}"):
                 _remove(name)
         with st.form("me_add_form", border=False):

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import atexit
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 import duckdb
 import streamlit as st
 
-from dashboard import db
-from ingest.api import FolderCheck, StoreError, Watcher
+from dashboard import db, reviewing
+from ingest.api import FolderCheck, StoreError, Watcher, WatchPass
 
 INTERVAL_SECONDS = 2.0
 STOP_SECONDS = 10.0
@@ -32,7 +33,7 @@ STOP_SECONDS = 10.0
 @st.cache_resource(show_spinner=False)
 def _watcher(path: str) -> Watcher:
     """The server's watcher of the database at ``path``, started once."""
-    watcher = Watcher(path, writing=lambda: _writing(path))
+    watcher = Watcher(path, writing=lambda: _writing(path), on_check=_reviewed(path))
     thread = threading.Thread(target=watcher.run, args=(INTERVAL_SECONDS,), daemon=True,
                               name="ofc-folder-watch")
     thread.start()
@@ -47,6 +48,18 @@ def _writing(path: str) -> Iterator[duckdb.DuckDBPyConnection]:
         raise StoreError(f"the dashboard no longer runs on {path}")
     with db.writing() as con:
         yield con
+
+
+def _reviewed(path: str) -> Callable[[WatchPass], None]:
+    """After a check that stored hands: the auto-review (:func:`dashboard.reviewing.after_import`,
+    a no-op when the setting is off)."""
+
+    def check(done: WatchPass) -> None:
+        ids = [f.import_id for f in done.imports if f.import_id is not None and f.stored]
+        if ids:
+            reviewing.after_import(Path(path), ids)
+
+    return check
 
 
 def _stop(watcher: Watcher, thread: threading.Thread) -> None:

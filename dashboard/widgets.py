@@ -27,8 +27,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters, timefmt
-from dashboard.cards import md_text
+from dashboard import db, filters, names, timefmt
+from dashboard.cards import md_text, pretty
+from dashboard.queries import explain
 from dashboard.queries.common import Filters, player_chosen, shown_players
 from dashboard.queries.sessions import HAND_LIMIT
 
@@ -81,13 +82,32 @@ def start(title: str) -> Filters | None:
         st.info("No hands yet. Import your logs on the Import page.")
         st.page_link("views/import_page.py", label="Go to Import", icon=":material/upload_file:")
         return None
-    st.markdown(f"Results of **{md_text(shown_players(current))}**")
+    for said in filters.unknown_messages():
+        st.warning(md_text(said), icon=":material/help:")
+    st.markdown(f"Results of **{md_text(names.player(shown_players(current)))}**")
     return current
 
 
-def no_hands() -> None:
-    """The empty state when the filters leave no hands."""
-    st.info(NO_HANDS)
+FILTER_WORDS = {"room": "Room", "stake": "Stake", "variant": "Variant", "ruleset": "Ruleset",
+                "opponent": "Opponent", "session": "Session", "tag": "Tag",
+                "date_from": "Dates (from)", "date_to": "Dates (to)"}
+
+
+def no_hands(current: Filters | None = None) -> None:
+    """The empty state when the filters leave no hands, saying which filter empties them
+    (and, for a room, where the player's hands are)."""
+    current = current if current is not None else filters.current()
+    why = db.query(explain.why_empty, current)
+    if not why.culprits:
+        st.info(NO_HANDS)
+        return
+    who = names.player(shown_players(current))
+    parts = [FILTER_WORDS[c] for c in why.culprits]
+    line = (f"{NO_HANDS} {who} has no hands with " + " or ".join(
+        f"this {p}" for p in parts) + f": set {' or '.join(parts)} to All to see them.")
+    if why.rooms:
+        line += f" {who}'s hands come from {', '.join(names.room(r) for r in why.rooms)}."
+    st.info(md_text(line))
 
 
 def fetch(query: Callable[..., pd.DataFrame], *args: Any,
@@ -160,7 +180,7 @@ def flag(label: str, **kwargs: Any) -> Any:
 HAND_ID_COLUMNS = {
     "hand_key": None,
     "played_at": when("Played"),
-    "source": text("Source"),
+    "source": text("Room"),
     "hand_id": text("Hand"),
     "variant": text("Variant"),
     "player": text("Player"),
@@ -179,9 +199,9 @@ HAND_COLUMNS = {
 """The columns of :func:`dashboard.queries.sessions.hand_list`."""
 
 CI_COLUMNS = {
-    "points_per_hand": signed("Per hand"),
-    "ci_low": signed("95% CI from"),
-    "ci_high": signed("95% CI to"),
+    "points_per_hand": signed("Per hand", width=70),
+    "ci_low": signed("95% CI from", width=85),
+    "ci_high": signed("95% CI to", width=75),
 }
 """Points per hand with its 95% interval."""
 
@@ -192,8 +212,8 @@ def money(label: str, **kwargs: Any) -> Any:
 
 
 MONEY_COLUMNS = {"money": money("Money", help="stake x points (OFC Double: stake x cube of "
-                                 "each match); no stake: the log gives none"),
-                 "currency": text("Currency")}
+                                 "each match); no stake: the log gives none", width=75),
+                 "currency": text("Currency", width=70)}
 NO_STAKE = "no stake"
 MISSING = "–"
 """What a table shows for a missing value (Streamlit's own is "None")."""
@@ -213,8 +233,18 @@ def currency_text(currencies: Iterable[Any], money: Iterable[Any]) -> list[str]:
 def shown_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` as tables show it: times as text with their zone (:mod:`dashboard.timefmt`,
     the ``utc_offset`` column dropped); money stays a number (missing: the tables' dash),
-    its currency ``no stake`` where there is none."""
+    its currency ``no stake`` where there is none; rooms, players and variants in words
+    (:mod:`dashboard.names`; a ruleset's label stays: it is the key a selection opens, and
+    pages show its words in a column of their own)."""
     out = timefmt.table_times(frame)
+    for column, say in (("source", names.room), ("player", names.player),
+                        ("opponent", names.player), ("variant", names.variant)):
+        if column in out and not pd.api.types.is_numeric_dtype(out[column]):
+            out[column] = [say(v) for v in out[column]]
+    for column in [c for c in out.columns if str(c).endswith("_cards")]:
+        if not pd.api.types.is_numeric_dtype(out[column]):  # cards as suit symbols
+            out[column] = [MISSING if v is None or (not isinstance(v, str) and pd.isna(v))
+                           else pretty(str(v)) for v in out[column]]
     if "currency" in out and "money" in out:
         out = out.assign(currency=currency_text(out["currency"], out["money"]))
     return out
@@ -290,9 +320,10 @@ def table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,
 
 def hand_table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,
                column: str = "hand_key", note: str = OPEN_HAND,
-               rates: tuple[str, ...] = ()) -> None:
-    """A table whose selected row opens the hand in ``column`` in Hand review."""
-    hand = filters.hand_from_table(_dataframe(frame, key, columns, None, rates), frame, column)
+               rates: tuple[str, ...] = (), order: tuple[str, ...] | None = None) -> None:
+    """A table whose selected row opens the hand in ``column`` in Hand review (``order``:
+    the columns shown, in order)."""
+    hand = filters.hand_from_table(_dataframe(frame, key, columns, order, rates), frame, column)
     if hand is not None:
         filters.open_hand(hand)
     st.caption(note)
@@ -396,33 +427,3 @@ def layout(fig: go.Figure, height: int = 360, *, top: int | None = None,
     fig.update_layout(**{**settings, **kwargs})
     return fig
 
-
-def zero_aligned(left: Iterable[float], right: Iterable[float], pad: float = 0.08,
-                 ) -> tuple[list[float], list[float]]:
-    """Axis ranges for two y axes drawn over each other whose zeros sit at the same height
-    (each range holds its values and zero, plus ``pad`` of its span).
-
-    >>> zero_aligned([0, 50], [-2, 2], pad=0)
-    ([-50.0, 50.0], [-2.0, 2.0])
-    >>> zero_aligned([10, 20], [1, 3], pad=0)
-    ([0.0, 20.0], [0.0, 3.0])
-    """
-    def span(values: Iterable[float]) -> tuple[float, float]:
-        found = [float(v) for v in values if v is not None and not pd.isna(v)]
-        lo, hi = min([0.0, *found]), max([0.0, *found])
-        if lo == hi:
-            hi = 1.0
-        extra = (hi - lo) * pad
-        return lo - extra * (lo < 0), hi + extra * (hi > 0)
-
-    (lo1, hi1), (lo2, hi2) = span(left), span(right)
-    # the share of each axis below zero: both get the larger one
-    below = max(-lo1 / (hi1 - lo1), -lo2 / (hi2 - lo2))
-    def fit(lo: float, hi: float) -> list[float]:
-        if below <= 0:
-            return [0.0, hi]
-        if below >= 1:
-            return [lo, 0.0]
-        top = max(hi, -lo * (1 - below) / below)
-        return [-top * below / (1 - below), top]
-    return fit(lo1, hi1), fit(lo2, hi2)

@@ -20,7 +20,8 @@ loser's 57 chips are all that changed hands, while the app credits the winner 63
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -72,6 +73,9 @@ class Audit:
     audited: int = 0
     equal: int = 0
     differ: tuple[Difference, ...] = ()
+    verdicts: tuple[tuple[str, bool], ...] = field(default=(), compare=False)
+    """Each audited hand (its id) and whether it equals ours: several audits of one hand (a
+    hand stored from one file, upgraded by another) count it once (:func:`combined`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"audited": self.audited, "equal": self.equal,
@@ -93,26 +97,51 @@ class Audit:
 
 
 def combined(audits: list[Audit]) -> Audit:
-    """Several imports' audits as one (a folder's)."""
-    return Audit(sum(a.audited for a in audits), sum(a.equal for a in audits),
-                 tuple(d for a in audits for d in a.differ))
+    """Several imports' audits as one (a folder's), each hand counted once: a hand audited by
+    several (stored by one file, upgraded by a later one) as the last audit found it.
+
+    >>> a = Audit(2, 1, (Difference("h2", "ann", 3, 1),), (("h1", True), ("h2", False)))
+    >>> b = Audit(1, 1, (), (("h2", True),))
+    >>> c = combined([a, b])
+    >>> c.audited, c.equal, c.differ
+    (2, 2, ())
+    """
+    last: dict[str, int] = {}
+    verdicts: dict[str, bool] = {}
+    for n, audit in enumerate(audits):
+        for hand_id, equal in audit.verdicts:
+            last[hand_id], verdicts[hand_id] = n, equal
+    if not verdicts:  # audits without their hands (made by hand): add them up
+        return Audit(sum(a.audited for a in audits), sum(a.equal for a in audits),
+                     tuple(d for a in audits for d in a.differ))
+    differ = tuple(d for n, a in enumerate(audits) for d in a.differ if last.get(d.hand_id) == n)
+    return Audit(len(verdicts), sum(verdicts.values()), differ, tuple(verdicts.items()))
 
 
 def audit_import(con: duckdb.DuckDBPyConnection, import_id: int) -> Audit:
     """The audit of the hands whose stored copy came from import ``import_id``."""
-    mine = """mine AS (SELECT hp.*, h.hand_id, h.line FROM hand_players hp
-                        JOIN hands h USING (hand_key) WHERE h.import_id = ?)"""
-    row = con.execute(f"""
-        WITH {mine}, diff AS ({_DIFFERENCES})
-        SELECT count(DISTINCT hand_key) FILTER (WHERE {_REPORTED_ANY}),
-               count(DISTINCT hand_key) FILTER (WHERE ({_REPORTED_ANY})
-                   AND hand_key NOT IN (SELECT hand_key FROM diff))
-        FROM mine""", [import_id]).fetchone()
-    audited, equal = (int(row[0]), int(row[1])) if row else (0, 0)
-    differ = con.execute(f"""
-        WITH {mine}, diff AS ({_DIFFERENCES})
-        SELECT m.hand_id, m.player, d.theirs, d.ours, d.what
-        FROM diff d JOIN mine m USING (hand_key, seat)
-        ORDER BY m.line, m.hand_key, m.seat, d.k""", [import_id]).fetchall()
-    return Audit(audited, equal, tuple(Difference(str(a), str(b), float(c), float(d), str(e))
-                                       for a, b, c, d, e in differ))
+    return audit_imports(con, [import_id])[import_id]
+
+
+def audit_imports(con: duckdb.DuckDBPyConnection,
+                  import_ids: Sequence[int]) -> dict[int, Audit]:
+    """:func:`audit_import` of several imports in one pass (a batch of small files)."""
+    ids = [int(i) for i in import_ids]
+    mine = """mine AS (SELECT hp.*, h.hand_id, h.line, h.import_id FROM hand_players hp
+                        JOIN hands h USING (hand_key) WHERE list_contains(?, h.import_id))"""
+    verdicts: dict[int, list[tuple[str, bool]]] = {i: [] for i in ids}
+    for i, h, e in con.execute(f"""
+            WITH {mine}, diff AS ({_DIFFERENCES})
+            SELECT import_id, hand_id, bool_and(hand_key NOT IN (SELECT hand_key FROM diff))
+            FROM mine WHERE {_REPORTED_ANY} GROUP BY import_id, hand_key, hand_id
+            ORDER BY import_id, min(line), hand_key""", [ids]).fetchall():
+        verdicts[int(i)].append((str(h), bool(e)))
+    differ: dict[int, list[Difference]] = {i: [] for i in ids}
+    for i, a, b, c, d, e in con.execute(f"""
+            WITH {mine}, diff AS ({_DIFFERENCES})
+            SELECT m.import_id, m.hand_id, m.player, d.theirs, d.ours, d.what
+            FROM diff d JOIN mine m USING (hand_key, seat)
+            ORDER BY m.import_id, m.line, m.hand_key, m.seat, d.k""", [ids]).fetchall():
+        differ[int(i)].append(Difference(str(a), str(b), float(c), float(d), str(e)))
+    return {i: Audit(len(verdicts[i]), sum(e for _, e in verdicts[i]), tuple(differ[i]),
+                     tuple(verdicts[i])) for i in ids}

@@ -54,7 +54,7 @@ def remove_demo(con: duckdb.DuckDBPyConnection) -> int:
     cur = con.cursor()
     try:
         with IMPORT_LOCK, transaction(cur, "removing the demo data"):
-            removed = delete_imports(cur, ids)
+            removed = delete_imports(cur, ids).removed
             cur.execute("DELETE FROM meta WHERE key = ?", [DEMO_KEY])
             cur.execute("INSERT OR REPLACE INTO meta VALUES (?, CAST(now() AS VARCHAR))",
                         [DEMO_REMOVED_KEY])

@@ -1,6 +1,7 @@
 """The ledger and its transactions: one ``imports`` row per file read, the ``rejected`` rows
 of what it could not store, the next free ids, the check that a file's bytes are stored in
-full already, and the removal of whole imports (the demo sample).
+full already, and the removal of whole imports (the demo sample; a hand another import
+holds a copy of is kept: :mod:`ingest.removal`).
 
 Every write to the store runs inside :func:`transaction`, which rolls back on anything raised
 and turns a database error into :class:`ingest.store.StoreError` saying what was being done.
@@ -16,11 +17,12 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from . import aggregates, store
-from .decisions import delete_decisions_of
+from . import aggregates, store, tournaments
 from .formats import FileFormat, Format, registry
-from .hand_tables import HAND_TABLES, delete_hands, insert_tables
+from .hand_tables import insert_tables
+from .inferred_stakes import infer_stakes
 from .money import settle_matches
+from .removal import Removal, remove_hands_of
 from .reports import Counts
 
 IMPORT_LOCK = threading.Lock()
@@ -104,35 +106,36 @@ def already_stored(con: duckdb.DuckDBPyConnection, digest: str,
     return None if row is None or fmt is None else (fmt, int(row[1]))
 
 
-def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) -> int:
-    """Delete the hands these imports stored (from every hand table, and their reviewed
-    decisions), their rejected rows and their ledger rows, inside the caller's transaction;
-    returns the number of hands deleted. A hand belongs to the import whose copy is stored
-    (``hands.import_id``): one another import only completed stays with the import that stored
-    it; one a better copy upgraded goes with the upgrading import (:mod:`ingest.merge`)."""
+def delete_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) -> Removal:
+    """Remove these imports inside the caller's transaction: the hands no other import holds
+    are deleted (from every hand table, with their reviewed decisions), the hands another
+    import holds a copy of are kept, made again from the remaining copies
+    (:mod:`ingest.removal`); then their rejected rows and ledger rows go."""
     ids = [int(i) for i in import_ids]
-    keys = [int(k) for (k,) in con.execute(
-        "SELECT hand_key FROM hands WHERE list_contains(?, import_id)", [ids]).fetchall()]
-    delete_decisions_of(con, "SELECT source, hand_id FROM hands WHERE "
-                             "list_contains(?, import_id)", [ids])
-    delete_hands(con, keys, HAND_TABLES)
+    removed, kept = remove_hands_of(con, ids)
+    infer_stakes(con)
     settle_matches(con)  # a removed hand may hold a double of a match that another import ends
     aggregates.refresh(con)
+    con.execute("DELETE FROM tournament_summaries WHERE list_contains(?, import_id)", [ids])
+    tournaments.refresh(con)
     con.execute("DELETE FROM rejected WHERE list_contains(?, import_id)", [ids])
+    row = con.execute("SELECT count(*) FROM imports WHERE list_contains(?, import_id)",
+                      [ids]).fetchone()
     con.execute("DELETE FROM imports WHERE list_contains(?, import_id)", [ids])
-    return len(keys)
+    return Removal(int(row[0]) if row else 0, removed, kept)
 
 
-def remove_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) -> int:
+def remove_imports(con: duckdb.DuckDBPyConnection, import_ids: Sequence[int]) -> Removal:
     """:func:`delete_imports` in one transaction of its own (on a cursor of ``con``); the
     import ids are those of the :class:`~ingest.reports.FileReport` of each file.
 
-    Returns the number of hands removed; the other imports' hands are untouched."""
+    Returns what was removed and what was kept (:class:`~ingest.removal.Removal`: its
+    ``message()`` says it in a line)."""
     cur = con.cursor()
     try:
         with IMPORT_LOCK, transaction(cur, "removing imports"):
-            removed = delete_imports(cur, import_ids)
+            removal = delete_imports(cur, import_ids)
             cur.execute("COMMIT")
     finally:
         cur.close()
-    return removed
+    return removal

@@ -20,7 +20,7 @@ says code 75: whichever is imported first, the hand is stored as progressive pin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 import duckdb
@@ -28,6 +28,7 @@ import duckdb
 from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, PlayerRecord, Reported, StreetPlay, validate
 
+from .copies import Copy, imports_with_rows, keep_copies
 from .formats import ParsedHand
 from .hand_tables import HAND_TABLES, HandRow, delete_hands, hand_tables, insert_tables
 from .reports import Counts
@@ -88,7 +89,8 @@ def merge_records(stored: HandRecord, other: HandRecord) -> HandRecord:
     theirs = {p.name: p for p in second.players}
     players = tuple(_merge_player(p, theirs[p.name], tie) for p in first.players)
     stakes = [(r.stake, r.currency or "") for r in (first, second) if r.stake is not None]
-    stake, currency = (min(stakes) if tie else stakes[0]) if stakes else (None, "")
+    stake, currency = (min(stakes) if tie else stakes[0]) if stakes else \
+        (None, _pick(first.currency, second.currency, True) or "")
     return replace(
         first, players=players, stake=stake, currency=currency or None,
         played_at=_pick(stored_time(first.played_at), stored_time(second.played_at), True),
@@ -156,29 +158,50 @@ def _stored_from(con: duckdb.DuckDBPyConnection, rows: Sequence[HandRow]) -> dic
                         + (f", line {r.line}" if r.line else "") for r in rows}
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a copy comes from: its import, the tally of that file, the file's name."""
+
+    import_id: int
+    counts: Counts
+    name: str
+
+
 def merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
           existing: dict[tuple[str, str], int], counts: Counts, import_id: int,
           name: str) -> None:
     """Hands of file ``name`` (import ``import_id``) already stored: each a duplicate,
     merged (completed or upgraded, then scored again), or rejected naming both logs."""
-    keys = [existing[(p.record.source, p.record.hand_id)] for p in items]
+    origin = Origin(import_id, counts, name)
+    merge_tagged(con, [(p, origin) for p in items], existing)
+
+
+def merge_tagged(con: duckdb.DuckDBPyConnection, items: Sequence[tuple[ParsedHand, Origin]],
+                 existing: dict[tuple[str, str], int]) -> None:
+    """:func:`merge` of hands from several files at once (each hand once), each counted in
+    its own file's tally."""
+    keys = [existing[(p.record.source, p.record.hand_id)] for p, _ in items]
     stored = load_records(con, keys)
     where = _stored_from(con, [row for _, row in stored.values()])
     updates: list[tuple[HandRecord, HandRow]] = []
-    for item, key in zip(items, keys, strict=True):
+    copies: list[Copy] = []
+    firsts: dict[int, Copy] = {}
+    for (item, origin), key in zip(items, keys, strict=True):
         record, row = stored[key]
-        hand = item.record.hand_id
+        hand, counts = item.record.hand_id, origin.counts
         try:
             merged = merge_records(record, item.record)
         except MergeConflict as exc:
             counts.reject(item.line, hand, f"hand {hand!r} is already stored from "
-                          f"{where[key]}, and this log ({name}, line {item.line}) disagrees: "
-                          f"{exc}", item.raw)
+                          f"{where[key]}, and this log ({origin.name}, line {item.line}) "
+                          f"disagrees: {exc}", item.raw)
             continue
         upgrade = copy_rank(item.record) > copy_rank(record)
+        copy = Copy(key, origin.import_id, item.line, item.raw, item.record)
         if merged == record and not upgrade:
             counts.hands += 1
             counts.duplicate += 1
+            copies.append(copy)
             continue
         problems = validate(merged)
         if problems:
@@ -188,11 +211,24 @@ def merge(con: duckdb.DuckDBPyConnection, items: Sequence[ParsedHand],
             continue
         counts.hands += 1
         counts.merged += 1
+        copies.append(copy)
+        firsts.setdefault(key, Copy(key, row.import_id, row.line, row.raw, record))
         if upgrade:
-            row = HandRow(row.hand_key, import_id, item.line, item.raw)
+            row = HandRow(row.hand_key, origin.import_id, item.line, item.raw)
         updates.append((merged, row))
+    _keep(con, copies, firsts)
     if updates:
         delete_hands(con, [row.hand_key for _, row in updates], HAND_TABLES)
         records = [r for r, _ in updates]
         insert_tables(con, hand_tables(records, [row for _, row in updates],
                                        score_records(records)))
+
+
+def _keep(con: duckdb.DuckDBPyConnection, copies: list[Copy],
+          firsts: dict[int, Copy]) -> None:
+    """Rows for the copies read, duplicate or merged (:mod:`ingest.copies`; a copy refused as
+    a disagreement is none), and for each hand about to change whose stored import has no row
+    yet, that import's copy: the stored hand as it was."""
+    have = imports_with_rows(con, list(firsts))
+    first = [c for key, c in firsts.items() if c.import_id not in have.get(key, set())]
+    keep_copies(con, first + copies)

@@ -31,21 +31,19 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import duckdb
 
-from . import aggregates, archives, fast_path, import_pool, store
+from . import aggregates, archives, batches, fast_path, import_pool, store
 from .audit import audit_import
 from .formats import (
     FileFormat,
     Format,
-    LogFile,
     UnreadableFile,
-    detect_file,
-    sqlite_db,
 )
+from .inferred_stakes import infer_stakes
 from .ledger import (
     IMPORT_LOCK,
     already_stored,
@@ -55,7 +53,11 @@ from .ledger import (
     transaction,
 )
 from .money import settle_matches
-from .record_path import ReaderFailed, reader_failed, recognise, store_parsed, store_records
+from .prepared import Prepared as _Prepared
+from .prepared import Ticker as _Ticker
+from .prepared import prepare as _prepare
+from .prepared import prepare_text as _prepare_text
+from .record_path import ReaderFailed, reader_failed, store_parsed, store_records
 from .reports import Counts, FileReport, HandIssue, ImportReport, Progress
 from .upgrade import upgrade
 
@@ -119,8 +121,7 @@ upload or a zip member)."""
 
 
 def _path_items(files: Iterable[Path]) -> Iterator[_Item]:
-    """Files on disk; a zip is unpacked (with :class:`~ingest.archives.Limits`) into its
-    members, a member it refuses is reported as a file that cannot be read."""
+    """Files on disk; a zip unpacked (:class:`~ingest.archives.Limits`) into its members."""
     for path in files:
         if path.suffix.lower() != ".zip":
             yield str(path), _reader(path), path
@@ -182,50 +183,121 @@ class _Unreadable(Exception):
 
 def _import(files: Iterator[_Item], con: duckdb.DuckDBPyConnection,
             progress: Progress | None, total_bytes: int, workers: int) -> ImportReport:
-    """Files one transaction each, in order. A file's COMMIT (where DuckDB compresses and
-    writes its rows) runs on a worker thread while this one reads, decodes and parses the next
-    file; the next transaction begins only once that commit is done."""
+    """Files one transaction each, in order, but runs of small files one transaction a batch
+    (:mod:`ingest.batches`). A transaction's COMMIT (where DuckDB compresses and writes its
+    rows) runs on a worker thread while this one reads, decodes and parses the next files;
+    the next transaction begins only once that commit is done."""
     started = time.monotonic()
-    reports: list[FileReport] = []
     ticker = _Ticker(progress, total_bytes, started)
-    pending: tuple[Future[FileReport], int] | None = None
-
-    def settle() -> None:
-        nonlocal pending
-        if pending is not None:
-            future, size = pending
-            pending = None
-            report = future.result()
-            ticker.hands += report.hands
-            ticker.file_done(size)
-            reports.append(report)
-
     with _import_settings(con), con.cursor() as ledger, import_pool.pool(workers) as pool, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="ofc-commit") as committer:
+        run = _Run(con, ticker, committer)
         try:
             for name, data, path, digest, known, shipped in _ahead(files, ledger, pool):
                 if isinstance(data, _Unreadable):
-                    settle()
-                    reports.append(FileReport(name, None, unreadable=str(data),
-                                              errors=(HandIssue(0, None, str(data)),)))
+                    run.flush()
+                    run.settle()
+                    run.reports.append(FileReport(name, None, unreadable=str(data),
+                                                  errors=(HandIssue(0, None, str(data)),)))
                     continue
-                prepared = _Prepared(name, data, digest, known[0], "", None, known=known[1]) \
-                    if known is not None else _from_worker(shipped, name, data, digest) \
-                    or _prepare(name, data, digest, path)
-                settle()
-                IMPORT_LOCK.acquire()
-                try:
-                    future = _import_one(con, prepared, ticker, committer)
-                except BaseException:
-                    IMPORT_LOCK.release()
-                    raise
-                future.add_done_callback(lambda _: IMPORT_LOCK.release())
-                pending = (future, len(data))
-            settle()
+                run.add(_Prepared(name, data, digest, known[0], "", None, known=known[1])
+                        if known is not None else _from_worker(shipped, name, data, digest)
+                        or _prepare(name, data, digest, path))
+            run.flush()
+            run.settle()
         finally:
-            if pending is not None:  # an error elsewhere: let the commit finish, then raise
-                pending[0].exception()
-    return ImportReport(tuple(reports), time.monotonic() - started)
+            if run.pending is not None:  # an error elsewhere: let the commit finish, then raise
+                run.pending[0].exception()
+    return ImportReport(batches.final_notes(con, run.reports), time.monotonic() - started)
+
+
+class _Run:
+    """The transactions of one import: the one committing (``pending``), the small files
+    gathered for the next batch, the reports so far."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, ticker: _Ticker,
+                 committer: ThreadPoolExecutor) -> None:
+        self.con, self.ticker, self.committer = con, ticker, committer
+        self.pending: tuple[Future[FileReport | list[FileReport]], int] | None = None
+        self.batch: list[_Prepared] = []
+        self.reports: list[FileReport] = []
+
+    def add(self, prepared: _Prepared) -> None:
+        """A file: into the batch if small, else (after the batch) in its own transaction."""
+        if batches.small(prepared):
+            self.batch.append(prepared)
+            if batches.full(self.batch):
+                self.flush()
+            return
+        self.flush()
+        self.start([prepared])
+
+    def flush(self) -> None:
+        if self.batch:
+            group, self.batch = self.batch, []
+            self.start(group)
+
+    def settle(self) -> None:
+        """The last transaction's commit waited for, its reports kept."""
+        if self.pending is not None:
+            future, size = self.pending
+            self.pending = None
+            done = future.result()
+            for report in done if isinstance(done, list) else [done]:
+                self.ticker.hands += report.hands
+                self.reports.append(report)
+            self.ticker.file_done(size)
+
+    def start(self, group: list[_Prepared]) -> None:
+        """The group's transaction, once the last one committed (a batch that fails: its
+        files one by one)."""
+        self.settle()
+        IMPORT_LOCK.acquire()
+        try:
+            future = _import_group(self.con, group, self.ticker, self.committer)
+        except BaseException:
+            IMPORT_LOCK.release()
+            raise
+        if future is None:
+            IMPORT_LOCK.release()
+            for prepared in group:
+                self.start([prepared])
+            return
+        future.add_done_callback(lambda _: IMPORT_LOCK.release())
+        self.pending = (future, sum(len(p.data) for p in group))
+
+
+def _import_group(con: duckdb.DuckDBPyConnection, group: list[_Prepared], ticker: _Ticker,
+                  committer: ThreadPoolExecutor,
+                  ) -> Future[FileReport | list[FileReport]] | None:
+    """One file in its transaction, or a batch of small files in one (``None``: the batch
+    raised, and was rolled back)."""
+    if len(group) == 1:
+        return cast("Future[FileReport | list[FileReport]]",
+                    _import_one(con, group[0], ticker, committer))
+    done = 0
+
+    def tick(prepared: _Prepared, hands: int) -> None:
+        nonlocal done
+        done += len(prepared.data)
+        ticker.update(prepared.name, 1.0, done, hands)
+
+    try:
+        with transaction(con, f"importing {group[0].name} and {len(group) - 1} more files"):
+            reports = batches.store_batch(con, group, tick)
+    except store.StoreError:
+        raise
+    except Exception:
+        return None
+    return committer.submit(_commit_many, con, reports)
+
+
+def _commit_many(con: duckdb.DuckDBPyConnection, reports: list[FileReport],
+                 ) -> FileReport | list[FileReport]:
+    with transaction(con, f"importing {reports[0].path} and {len(reports) - 1} more files",
+                     begin=False):
+        con.execute("COMMIT")
+    return reports
 
 
 _Ahead = tuple[str, "bytes | _Unreadable", Path | None, str, "tuple[Format, int] | None",
@@ -324,82 +396,8 @@ def _import_settings(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
                 pass
 
 
-class _Ticker:
-    """Turns per-chunk progress into ``progress(done_bytes, total_bytes, label)`` calls."""
-
-    def __init__(self, progress: Progress | None, total: int, started: float) -> None:
-        self.progress = progress
-        self.total = max(total, 1)
-        self.started = started
-        self.base = 0
-        self.hands = 0
-
-    def update(self, name: str, fraction: float, size: int, hands: int) -> None:
-        if self.progress is None:
-            return
-        seconds = max(time.monotonic() - self.started, 1e-6)
-        done = self.hands + hands
-        self.progress(min(self.base + int(size * fraction), self.total), self.total,
-                      f"{name}: {done:,} hands, {done / seconds:,.0f} hands/s")
-
-    def file_done(self, size: int) -> None:
-        self.base += size
-
-
 # --------------------------------------------------------------------------------------------
 # One file
-
-
-@dataclass
-class _Prepared:
-    """A file read, hashed, decoded and recognised, and for the ofc-hh/1 bulk path its lines
-    and first chunk parsed: all that needs no database (done while the previous file
-    commits)."""
-
-    name: str
-    data: bytes
-    digest: str
-    fmt: Format | FileFormat | None
-    text: str
-    unreadable: str | None
-    first: fast_path.First | None = None
-    file: LogFile | None = None
-    """The file, when a format reads it whole (a database) rather than as text."""
-    known: int | None = None
-    """Hands of an earlier import of the same bytes that stored all of them, all still stored
-    (:func:`~ingest.ledger.already_stored`): nothing is decoded or parsed."""
-    shipped: import_pool.Shipped | None = None
-    """The file's tables, made by a worker process (:mod:`ingest.import_pool`): not decoded
-    here unless the store holds one of its hands."""
-
-
-def _prepare(name: str, data: bytes, digest: str, path: Path | None = None) -> _Prepared:
-    """A file made ready to import: a database file offered to the formats that read files
-    whole (:func:`~ingest.formats.detect_file`), anything else decoded and recognised as text."""
-    file = LogFile(name, data, path)
-    try:
-        found = detect_file(file)
-    except UnreadableFile as exc:
-        return _Prepared(name, data, digest, None, "", str(exc))
-    except Exception as exc:  # a bug in a format's sniff_file(): report it, never a traceback
-        return _Prepared(name, data, digest, None, "", reader_failed(name, "format detection",
-                                                                     exc))
-    if found is not None:
-        return _Prepared(name, data, digest, found, "", None, file=file)
-    if sqlite_db.is_sqlite(data):
-        return _Prepared(name, data, digest, None, "", sqlite_db.not_a_log(file))
-    return _prepare_text(name, data, digest)
-
-
-def _prepare_text(name: str, data: bytes, digest: str) -> _Prepared:
-    text, fmt, unreadable = recognise(name, data)
-    prepared = _Prepared(name, data, digest, fmt, text, unreadable)
-    if unreadable is None and fmt is not None and fast_path.takes(fmt):
-        try:
-            prepared.first = fast_path.first_chunk(text)
-        except Exception as exc:  # a bug of the bulk reader: the file's error, never a traceback
-            prepared.unreadable = reader_failed(name, "ofc-hh/1 bulk reader", exc)
-    return prepared
 
 
 def _import_one(con: duckdb.DuckDBPyConnection, prepared: _Prepared, ticker: _Ticker,
@@ -452,6 +450,7 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
         elif fmt is not None:
             _store_hands(con, prepared, import_id, counts, ticker)
             if counts.stored or counts.merged:
+                infer_stakes(con)
                 settle_matches(con)
                 aggregates.refresh(con)
         insert_rejected(con, import_id, name, counts.rejected_rows)
@@ -463,8 +462,9 @@ def _import_transaction(con: duckdb.DuckDBPyConnection, prepared: _Prepared,
     else:
         report = FileReport(name, None if fmt is None else fmt.name, counts.hands,
                             counts.stored, counts.duplicate, counts.merged, counts.partial,
-                            tuple(counts.errors), import_id=import_id,
-                            notes=tuple(counts.notes), audit=audit, abandoned=counts.abandoned)
+                            tuple(counts.errors), import_id=import_id, notes=tuple(counts.notes),
+                            audit=audit, abandoned=counts.abandoned,
+                            partials=tuple(counts.partials))
     return committer.submit(_commit, con, name, report)
 
 

@@ -15,11 +15,12 @@ import pyarrow as pa
 
 from ofc_core.batch import score_records
 
-from .formats import Format, ParsedHand, ParseIssue, UnreadableFile, detect, registry
+from . import tournaments
+from .formats import Format, ParsedHand, ParsedSummary, ParseIssue, UnreadableFile, detect, registry
 from .formats.encoding import DecodeError, decode_bytes
 from .hand_tables import HandRow, hand_tables, insert_tables
 from .ledger import next_id
-from .merge import merge
+from .merge import Origin, merge_tagged
 from .reports import Counts, HandIssue
 
 CHUNK_HANDS = 20_000
@@ -64,8 +65,8 @@ file."
             f"the file was not. {bug}")
 
 
-def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue]], reader: str, name: str,
-            line: int = 0) -> Iterator[ParsedHand | ParseIssue]:
+def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue | ParsedSummary]], reader: str,
+            name: str, line: int = 0) -> Iterator[ParsedHand | ParseIssue | ParsedSummary]:
     """The items of a reader, with an exception of the reader (a bug: a reader reports bad
     hands, it never raises) turned into the issue that names it. The hands it gave before are
     kept: a reader that fails on one line read alone (``line``) is that line's issue, one
@@ -90,7 +91,7 @@ def guarded(items: Callable[[], Iterable[ParsedHand | ParseIssue]], reader: str,
 
 
 def parse(fmt: Format, text: str, name: str, line: int = 0,
-          ) -> Iterator[ParsedHand | ParseIssue]:
+          ) -> Iterator[ParsedHand | ParseIssue | ParsedSummary]:
     """``fmt.parse``, guarded (:func:`guarded`)."""
     return guarded(lambda: fmt.parse(text, name), fmt.name, name, line)
 
@@ -104,7 +105,7 @@ def store_records(con: duckdb.DuckDBPyConnection, fmt: Format, text: str, name: 
 
 
 def store_parsed(con: duckdb.DuckDBPyConnection,
-                 items: Callable[[], Iterable[ParsedHand | ParseIssue]],
+                 items: Callable[[], Iterable[ParsedHand | ParseIssue | ParsedSummary]],
                  reader: str, name: str, import_id: int, counts: Counts,
                  tick: Callable[[float], None], lines: int = 0) -> None:
     """A reader's hands (``items()``, guarded) stored in chunks of :data:`CHUNK_HANDS`, its
@@ -116,6 +117,9 @@ def store_parsed(con: duckdb.DuckDBPyConnection,
             counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
                           item.abandoned)
             continue
+        if isinstance(item, ParsedSummary):
+            tournaments.store_summary(con, item, import_id, counts)
+            continue
         if item.note:
             counts.notes.append(HandIssue(item.line, item.record.hand_id, item.note))
         chunk.append(item)
@@ -126,7 +130,20 @@ def store_parsed(con: duckdb.DuckDBPyConnection,
             chunk = []
     if chunk:
         store_chunk(con, chunk, import_id, counts, name)
+    counts.notes[:] = stored_notes(con, counts.notes, import_id)
     tick(1.0)
+
+
+def stored_notes(con: duckdb.DuckDBPyConnection, notes: list[HandIssue],
+                 import_id: int) -> list[HandIssue]:
+    """The notes of the hands whose stored copy is this import's: what a reader assumed of a
+    copy that was a duplicate, or that a better copy completed, was not stored."""
+    if not notes:
+        return notes
+    kept = {str(h) for (h,) in con.execute(
+        "SELECT hand_id FROM hands WHERE import_id = ? AND list_contains(?, hand_id)",
+        [import_id, sorted({str(n.hand_id) for n in notes})]).fetchall()}
+    return [n for n in notes if str(n.hand_id) in kept]
 
 
 def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
@@ -144,6 +161,8 @@ def store_slowly(con: duckdb.DuckDBPyConnection, fmt: Format, name: str,
             if isinstance(item, ParseIssue):
                 counts.reject(item.line, item.hand_id, item.message, item.raw, item.partial,
                           item.abandoned)
+            elif isinstance(item, ParsedSummary):
+                tournaments.store_summary(con, item, import_id, counts)
             else:
                 slow.append(item)
     if slow:
@@ -167,33 +186,45 @@ def store_chunk(con: duckdb.DuckDBPyConnection, chunk: Sequence[ParsedHand], imp
                 counts: Counts, name: str) -> None:
     """New hands of file ``name`` stored (scored in bulk), hands stored before merged
     (:func:`ingest.merge.merge`)."""
-    existing = _existing_keys(con, chunk)
-    fresh: list[ParsedHand] = []
-    again: list[ParsedHand] = []
+    origin = Origin(import_id, counts, name)
+    store_tagged(con, [(p, origin) for p in chunk])
+
+
+def store_tagged(con: duckdb.DuckDBPyConnection,
+                 chunk: Sequence[tuple[ParsedHand, Origin]]) -> None:
+    """:func:`store_chunk` of hands from several files at once (:mod:`ingest.batches`), each
+    counted in its own file's tally and stored under its own import."""
+    existing = _existing_keys(con, [p for p, _ in chunk])
+    played = tournaments.record_hands(con, (p.record for p, _ in chunk))
+    fresh: list[tuple[ParsedHand, Origin]] = []
+    again: list[tuple[ParsedHand, Origin]] = []
     seen: set[tuple[str, str]] = set()
-    for item in chunk:
+    for item, origin in chunk:
         key = (item.record.source, item.record.hand_id)
-        (again if key in existing or key in seen else fresh).append(item)
+        (again if key in existing or key in seen else fresh).append((item, origin))
         seen.add(key)
     if fresh:
         first = next_id(con, "hands", "hand_key")
-        rows = [HandRow(first + n, import_id, p.line, p.raw) for n, p in enumerate(fresh)]
-        records = [p.record for p in fresh]
+        rows = [HandRow(first + n, o.import_id, p.line, p.raw) for n, (p, o) in enumerate(fresh)]
+        records = [p.record for p, _ in fresh]
         insert_tables(con, hand_tables(records, rows, score_records(records)))
-        counts.hands += len(fresh)
-        counts.stored += len(fresh)
+        for _, origin in fresh:
+            origin.counts.hands += 1
+            origin.counts.stored += 1
         existing.update({(p.record.source, p.record.hand_id): r.hand_key
-                         for p, r in zip(fresh, rows, strict=True)})
+                         for (p, _), r in zip(fresh, rows, strict=True)})
     while again:  # a hand seen twice in one chunk merges in turn
-        now: list[ParsedHand] = []
-        later: list[ParsedHand] = []
+        now: list[tuple[ParsedHand, Origin]] = []
+        later: list[tuple[ParsedHand, Origin]] = []
         seen = set()
-        for item in again:
+        for item, origin in again:
             key = (item.record.source, item.record.hand_id)
-            (later if key in seen else now).append(item)
+            (later if key in seen else now).append((item, origin))
             seen.add(key)
-        merge(con, now, existing, counts, import_id, name)
+        merge_tagged(con, now, existing)
         again = later
+    if played:
+        tournaments.refresh(con)
 
 
 def recognise(name: str, data: bytes) -> tuple[str, Format | None, str | None]:

@@ -47,6 +47,8 @@ class FileReport:
     abandoned: int = 0
     """Of ``partial``, the hands the log left without a result for good (a closed session
     moved on): never stored, nothing to wait for."""
+    partials: tuple[HandIssue, ...] = ()
+    """The ``partial`` hands, each named (line, hand id, why it has no result)."""
 
     @property
     def rejected(self) -> int:
@@ -64,6 +66,8 @@ class FileReport:
                "errors": [e.to_dict() for e in self.errors]}
         if self.abandoned:
             out["abandoned"] = self.abandoned
+        if self.partials:
+            out["partial_hands"] = [p.to_dict() for p in self.partials]
         if self.notes:
             out["notes"] = [n.to_dict() for n in self.notes]
         if self.audit is not None:
@@ -136,6 +140,7 @@ class Counts:
     errors: list[HandIssue] = field(default_factory=list)
     rejected_rows: list[dict[str, Any]] = field(default_factory=list)
     notes: list[HandIssue] = field(default_factory=list)
+    partials: list[HandIssue] = field(default_factory=list)
 
     def reject(self, line: int, hand_id: str | None, message: str, raw: str | None,
                partial: bool = False, abandoned: bool = False) -> None:
@@ -145,6 +150,7 @@ class Counts:
         if partial:
             self.partial += 1
             self.abandoned += abandoned
+            self.partials.append(HandIssue(line, hand_id, message))
         else:
             self.errors.append(HandIssue(line, hand_id, message))
         self.rejected_rows.append({"line": line, "hand_id": hand_id, "message": message,

@@ -15,7 +15,7 @@ from ofc_core.batch import score_records
 from ofc_core.hand import HandRecord, validate
 from ofc_core.records import gc_paused
 
-from . import aggregates, stored_columns
+from . import aggregates, stored_columns, tournaments
 from .hand_tables import (
     HandRow,
     build_tables,
@@ -23,6 +23,7 @@ from .hand_tables import (
     hand_tables,
     insert_tables,
 )
+from .inferred_stakes import infer_stakes
 from .ledger import IMPORT_LOCK, transaction
 from .money import settle_matches
 from .reports import HandIssue, Progress, RescoreResult
@@ -84,8 +85,10 @@ def _rescore_chunk(con: duckdb.DuckDBPyConnection, keys: Sequence[int]) -> list[
         delete_hands(con, done, derived)
         for tables in parts:
             insert_tables(con, {name: tables[name] for name in derived})
+        infer_stakes(con)
         settle_matches(con)
         aggregates.refresh(con)
+        tournaments.refresh(con)
         con.execute("COMMIT")
     return failed
 

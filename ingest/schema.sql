@@ -55,8 +55,10 @@ CREATE TABLE IF NOT EXISTS hands (
                                        -- first, or a later more informative one)
     raw           VARCHAR,             -- the hand's text as read
     line          INTEGER,             -- 1-based line of the hand in that import's file
-    variant_assumed BOOLEAN            -- the log did not name the variant, its reader assumed
+    variant_assumed BOOLEAN,           -- the log did not name the variant, its reader assumed
                                        -- it (NULL: stored before 7)
+    stake_inferred BOOLEAN             -- stake and currency taken from the other hands of its
+                                       -- table (the hand moved no money): ingest/inferred_stakes.py
 );
 
 -- Per player per hand: flags, the recomputed outcome, the room's reported result.
@@ -168,6 +170,16 @@ CREATE TABLE IF NOT EXISTS events (
     data     VARCHAR                     -- JSON of the other fields
 );
 
+-- Every copy of a stored hand the imports read, but a hand's only copy (ingest/copies.py):
+-- removing an import falls back to the copies the other imports hold (ingest/removal.py).
+CREATE TABLE IF NOT EXISTS hand_copies (
+    hand_key       BIGINT NOT NULL,    -- the stored hand (hands.hand_key)
+    import_id      INTEGER NOT NULL,   -- the import that read this copy
+    line           INTEGER,            -- its line in that import's file
+    raw            VARCHAR,            -- the text it was read from
+    copy           VARCHAR NOT NULL    -- the copy as read: ofc-hh/1 JSON plus "kept"
+);
+
 -- Hands that could not be stored, with where and why (partial = a truncated last hand).
 CREATE TABLE IF NOT EXISTS rejected (
     import_id INTEGER NOT NULL,
@@ -203,7 +215,54 @@ CREATE TABLE IF NOT EXISTS decisions (
     rollouts   INTEGER NOT NULL,         -- rollouts spent (placements x rollouts each)
     policy     VARCHAR NOT NULL,         -- rollout policy, e.g. 'best-of-24'
     version    VARCHAR NOT NULL,         -- ofc_core.play.review.REVIEW_VERSION
-    reviewed_at TIMESTAMPTZ NOT NULL
+    reviewed_at TIMESTAMPTZ NOT NULL,
+    -- Since schema 10 (review version 6). Rows of older review versions get these from their
+    -- own columns on upgrade (ingest.decisions.fill_older) and are reviewed again by `ofc review`.
+    ev_lost_se DOUBLE NOT NULL,          -- standard error of ev_lost from the paired per-deal
+                                         -- differences on common deals; 0 for exact positions
+    class      VARCHAR NOT NULL,         -- 'best' | 'tie' | 'inaccuracy' | 'mistake' | 'blunder'
+    accuracy   DOUBLE NOT NULL,          -- 0-100 (ofc_core.play.accuracy)
+    chosen_foul DOUBLE NOT NULL,         -- chance to foul, 0-1
+    chosen_foul_se DOUBLE NOT NULL,
+    best_foul  DOUBLE NOT NULL,
+    best_foul_se DOUBLE NOT NULL,
+    chosen_fl  DOUBLE NOT NULL,          -- chance to reach (or stay in) Fantasyland, 0-1
+    chosen_fl_se DOUBLE NOT NULL,
+    best_fl    DOUBLE NOT NULL,
+    best_fl_se DOUBLE NOT NULL,
+    chosen_royalties DOUBLE NOT NULL,    -- expected royalties, points
+    chosen_royalties_se DOUBLE NOT NULL,
+    best_royalties DOUBLE NOT NULL,
+    best_royalties_se DOUBLE NOT NULL,
+    chosen_rows DOUBLE NOT NULL,         -- expected points from rows and scoops
+    chosen_rows_se DOUBLE NOT NULL,
+    best_rows  DOUBLE NOT NULL,
+    best_rows_se DOUBLE NOT NULL,
+    reason     VARCHAR NOT NULL,         -- 'fouls 31% against 9%'; '' when the played is the best
+    tie_with   VARCHAR NOT NULL          -- '' or 'a tie: A or B'
+);
+
+-- The top three placements of each reviewed decision (rank 1: the best shown), written and
+-- deleted with their decision (ingest.decisions). Placements as in decisions.best.
+CREATE TABLE IF NOT EXISTS decision_alternatives (
+    source     VARCHAR NOT NULL,
+    hand_id    VARCHAR NOT NULL,
+    player     VARCHAR NOT NULL,
+    street     TINYINT NOT NULL,
+    rank       TINYINT NOT NULL,         -- 1, 2, 3
+    placement  VARCHAR NOT NULL,
+    ev         DOUBLE NOT NULL,
+    ev_se      DOUBLE NOT NULL,
+    diff       DOUBLE NOT NULL,          -- the best's EV minus this one's (0 for rank 1)
+    diff_se    DOUBLE NOT NULL,          -- its paired standard error
+    foul       DOUBLE NOT NULL,
+    foul_se    DOUBLE NOT NULL,
+    fl         DOUBLE NOT NULL,
+    fl_se      DOUBLE NOT NULL,
+    royalties  DOUBLE NOT NULL,
+    royalties_se DOUBLE NOT NULL,
+    rows       DOUBLE NOT NULL,
+    rows_se    DOUBLE NOT NULL
 );
 
 -- "Me": the names the user plays under (aliases across rooms). A name with a source is the user
@@ -213,6 +272,30 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE TABLE IF NOT EXISTS my_names (
     name     VARCHAR NOT NULL,
     source   VARCHAR,
+    added_at TIMESTAMPTZ NOT NULL
+);
+
+-- The Train page's answers (user data): one row per answer to a puzzle, a reviewed decision
+-- keyed as in `decisions`; the puzzle's spaced repetition reads its history.
+CREATE TABLE IF NOT EXISTS puzzle_answers (
+    source      VARCHAR NOT NULL,
+    hand_id     VARCHAR NOT NULL,
+    player      VARCHAR NOT NULL,
+    street      TINYINT NOT NULL,
+    answered_at TIMESTAMPTZ NOT NULL,
+    answer      VARCHAR NOT NULL,        -- the placement, in the notation of decisions.chosen
+    ev_lost     DOUBLE NOT NULL,         -- the answer's EV below the best, on the common deals
+    noise       DOUBLE NOT NULL,         -- two standard errors of that difference
+    solved      BOOLEAN NOT NULL,        -- within the noise of the best
+    due_at      TIMESTAMPTZ NOT NULL     -- when the puzzle comes back
+);
+
+-- Aliases: the name the user gives a player id (ofc alias, the Opponents page), shown on every
+-- page where the player is. User data like my_names (no hand_key): kept through rescoring,
+-- merging, removing imports and upgrading. Written only by ingest.aliases.
+CREATE TABLE IF NOT EXISTS player_aliases (
+    player   VARCHAR PRIMARY KEY,
+    alias    VARCHAR NOT NULL,
     added_at TIMESTAMPTZ NOT NULL
 );
 
@@ -275,4 +358,86 @@ CREATE TABLE IF NOT EXISTS watched_files (
     stored      INTEGER NOT NULL,        -- hands stored from it, over all its imports
     errors      INTEGER NOT NULL,        -- bad hands of its last import (1: the file unreadable)
     imported_at TIMESTAMPTZ NOT NULL
+);
+
+-- Tournaments (docs/schema.md "Tournaments"). What a hand's log says about its tournament, by
+-- the hand's identity (like the notes): written with the hand by the importer (ingest.tournaments),
+-- kept through rescoring, merging and upgrades; a removed hand's row stays and shows again when
+-- the hand is imported again (the derived tables read only stored hands).
+CREATE TABLE IF NOT EXISTS hand_tournaments (
+    source          VARCHAR NOT NULL,
+    hand_id         VARCHAR NOT NULL,
+    tournament_id   VARCHAR NOT NULL,
+    name            VARCHAR,
+    kind            VARCHAR NOT NULL,     -- 'chips' or 'knockout'
+    level           INTEGER,
+    chips_per_point DOUBLE,
+    table_id        VARCHAR,
+    round           INTEGER,
+    PRIMARY KEY (source, hand_id)
+);
+
+-- Tournament summaries (ofc-tournament/1), one row per (source, tournament_id): the latest
+-- import of it; removing that import deletes it.
+CREATE TABLE IF NOT EXISTS tournament_summaries (
+    source         VARCHAR NOT NULL,
+    tournament_id  VARCHAR NOT NULL,
+    name           VARCHAR,
+    kind           VARCHAR NOT NULL,
+    started_at     TIMESTAMPTZ,
+    buy_in         DOUBLE,
+    fee            DOUBLE,
+    currency       VARCHAR,
+    starting_stack DOUBLE,
+    prize_pool     DOUBLE,
+    entrants       INTEGER,
+    import_id      INTEGER NOT NULL,
+    line           INTEGER NOT NULL,
+    raw            VARCHAR NOT NULL,     -- the record's JSON line (results and series are read from it)
+    PRIMARY KEY (source, tournament_id)
+);
+
+-- Derived (ingest.tournaments.refresh, run by every writer of hands, in its transaction): one
+-- row per tournament hand per player, in chips.
+CREATE TABLE IF NOT EXISTS tournament_chips (
+    source VARCHAR, tournament_id VARCHAR, kind VARCHAR, hand_key BIGINT, hand_id VARCHAR,
+    played_at TIMESTAMPTZ, table_id VARCHAR, level INTEGER, chips_per_point DOUBLE,
+    round INTEGER, match_id VARCHAR, player VARCHAR, seat TINYINT, hand_no INTEGER,
+    points DOUBLE, stack_before DOUBLE, chips DOUBLE, stack_after DOUBLE
+);
+
+-- Derived: the partitions of the aggregates (session_id, UTC hour) holding tournament hands, and
+-- whether they hold cash hands too (the dashboard's Game filter reads the rows then).
+CREATE TABLE IF NOT EXISTS tournament_partitions (
+    session_id VARCHAR, hour BIGINT, mixed BOOLEAN
+);
+
+-- Derived: one row per tournament per player (places and prizes from the summary when there
+-- is one, else places from the hands).
+CREATE TABLE IF NOT EXISTS tournament_players (
+    source VARCHAR, tournament_id VARCHAR, name VARCHAR, kind VARCHAR, started TIMESTAMPTZ,
+    player VARCHAR, entrants INTEGER, hands INTEGER, place INTEGER, place_from VARCHAR,
+    prize DOUBLE, buy_in DOUBLE, fee DOUBLE, currency VARCHAR, profit DOUBLE,
+    final_stack DOUBLE
+);
+
+-- Derived: a knockout's series, round by round (from the summary, else from the hands'
+-- match ends).
+CREATE TABLE IF NOT EXISTS tournament_series (
+    source VARCHAR, tournament_id VARCHAR, round INTEGER, player_a VARCHAR, player_b VARCHAR,
+    wins_a INTEGER, wins_b INTEGER, winner VARCHAR, forfeit BOOLEAN, matches VARCHAR,
+    series_from VARCHAR
+);
+
+-- The knockout brackets run from the dashboard and `ofc knockout` (ingest.knockout, the only
+-- writer): user data, an event log replayed into the bracket (ofc_core.knockout). Every change
+-- is a row with who and when; an undo marks the last live row undone.
+CREATE TABLE IF NOT EXISTS knockout_events (
+    bracket  VARCHAR NOT NULL,
+    seq      INTEGER NOT NULL,
+    changed_at TIMESTAMPTZ NOT NULL,
+    who      VARCHAR NOT NULL,
+    action   VARCHAR NOT NULL,             -- 'create', 'series', 'undo'
+    data     VARCHAR NOT NULL,             -- JSON
+    PRIMARY KEY (bracket, seq)
 );

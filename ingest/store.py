@@ -12,9 +12,12 @@ waits at most that long.
 >>> tables = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
 >>> sorted(t for (t,) in tables)  # doctest: +NORMALIZE_WHITESPACE
 ['agg_curve', 'agg_fouls', 'agg_hands', 'agg_matches', 'agg_offers', 'agg_opponents',
- 'agg_players', 'agg_relations', 'agg_tagged', 'agg_tags', 'decisions', 'events', 'hand_notes',
- 'hand_players', 'hand_rows', 'hand_tags', 'hands', 'imports', 'meta', 'my_names', 'pairs',
- 'placements', 'player_notes', 'player_tags', 'rejected', 'watched_files', 'watched_folders']
+ 'agg_players', 'agg_relations', 'agg_tagged', 'agg_tags', 'decision_alternatives', 'decisions',
+ 'events', 'hand_copies', 'hand_notes', 'hand_players', 'hand_rows', 'hand_tags',
+ 'hand_tournaments', 'hands', 'imports', 'knockout_events', 'meta', 'my_names', 'pairs',
+ 'placements', 'player_aliases', 'player_notes', 'player_tags', 'puzzle_answers', 'rejected',
+ 'tournament_chips', 'tournament_partitions', 'tournament_players', 'tournament_series',
+ 'tournament_summaries', 'watched_files', 'watched_folders']
 >>> version = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
 >>> version[0] == SCHEMA_VERSION
 True
@@ -38,7 +41,7 @@ from .aggregates import rebuild
 TELL_AFTER_SECONDS = 1.0
 """A wait for another process shorter than this is not worth a message."""
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 DB_ENV = "OFC_DB"
 WAIT_ENV = "OFC_WAIT"
 DEFAULT_WAIT_SECONDS = 30.0

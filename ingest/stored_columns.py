@@ -22,7 +22,8 @@ from .hand_columns import FIELD_NAMES
 
 _STORED = ("hand_key IN (SELECT hand_key FROM _ofc_store_keys) "
            "AND hand_key NOT IN (SELECT hand_key FROM events) "
-           "AND hand_key NOT IN (SELECT hand_key FROM hands WHERE variant_assumed) "
+           "AND hand_key NOT IN (SELECT hand_key FROM hands "
+           "WHERE variant_assumed OR stake_inferred) "
            "AND hand_key NOT IN (SELECT hand_key FROM hand_players WHERE stack IS NOT NULL "
            "OR reported_raw_points IS NOT NULL OR reported_fouled IS NOT NULL "
            "OR reported_royalties IS NOT NULL OR reported_fl_next IS NOT NULL)")

@@ -78,7 +78,9 @@ def load_records(con: duckdb.DuckDBPyConnection,
         hands = _fetch(con, f"""
             SELECT hand_key, source, hand_id, session_id, match_id,
                    {LOG_TIME} AS played_at,
-                   variant, ruleset, button, hero, stake, currency, import_id, raw, line,
+                   variant, ruleset, button, hero,
+                   CASE WHEN stake_inferred THEN NULL ELSE stake END AS stake, currency,
+                   import_id, raw, line,
                    variant_assumed
             FROM hands {where}""")
         players = _fetch(con, f"""

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from . import aggregates, review_reasons
+from . import aggregates, decisions, inferred_stakes, review_reasons
 from .formats.ofc_hh import FORMAT_NAME as OFC_HH
 from .hand_tables import utc_offsets
 from .reports import Progress, RescoreResult
@@ -57,8 +57,20 @@ def upgrade(con: duckdb.DuckDBPyConnection, path: str | Path | None = None, *,
 Filler = Callable[[duckdb.DuckDBPyConnection], int]
 """Fills new columns from the stored rows inside the caller's transaction; returns the rows."""
 
+def _fill_9(con: duckdb.DuckDBPyConnection) -> int:
+    """From schema 9: the decisions' columns and the inferred stakes of schema 10."""
+    return decisions.fill_older(con) + inferred_stakes.fill(con)
+
+
+def _fill_8(con: duckdb.DuckDBPyConnection) -> int:
+    """From schema 8: the review reasons, then schema 10's columns."""
+    return review_reasons.fill(con) + _fill_9(con)
+
+
 IN_PLACE: dict[str, tuple[frozenset[tuple[str, str]], Filler]] = {
-    "8": (frozenset({("hand_players", "review_reason")}), review_reasons.fill),
+    "8": (frozenset({("hand_players", "review_reason"), ("hands", "stake_inferred")})
+          | decisions.NEW_COLUMNS, _fill_8),
+    "9": (frozenset({("hands", "stake_inferred")}) | decisions.NEW_COLUMNS, _fill_9),
 }
 """Versions whose upgrade only adds columns that SQL fills from the stored rows: version ->
 (those ``(table, column)``, their filler, which returns the rows it wrote). Nothing is
@@ -139,6 +151,8 @@ def migrate(con: duckdb.DuckDBPyConnection, path: Path, version: str,
             fill_log_facts(con)
         if version.isdigit() and int(version) < 7:
             fill_merged(con)
+        if version.isdigit() and int(version) < 10:
+            decisions.fill_older(con)  # older reviews' rows kept, to be reviewed again
         aggregates.rebuild(con)  # then kept current by the rescoring, chunk by chunk
         con.execute("COMMIT")
     except BaseException:

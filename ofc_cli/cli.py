@@ -24,12 +24,16 @@ COMMANDS: dict[str, str] = {
              "hands of a database",
     "import": "import session logs (files or folders) into the database, or keep importing "
               "what appears in watched folders (--watch)",
+    "imports": "list the imports in the database, or remove some (--remove ID...): the hands "
+               "another import holds are kept",
     "rescore": "recompute every stored hand from its stored placements",
     "export": "write the database tables as Parquet",
     "simulate": "deal and play sessions by the rules and write them as ofc-hh/1",
     "fl": "the best Fantasyland set of 13-17 dealt cards (exact solver)",
     "dashboard": "start the dashboard (Streamlit)",
     "me": "show, add or remove the names you play under (the dashboard's Me)",
+    "alias": "name a player id once (every page shows the name), list or remove aliases",
+    "knockout": "run an OFC Double knockout: create, draw, record series, undo",
     "review": "value every logged decision of a player by rollouts (the decisions table)",
     "spark": "score logs and report per player on Apache Spark (pip install ofc-analytics[spark])",
     "train-value": "train the learned value of a position that the review's rollouts play by "

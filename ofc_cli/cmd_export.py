@@ -20,10 +20,13 @@ from ingest.hand_tables import HAND_TABLES
 from ingest.identity import ADDED_ORDER
 from ingest.notes import NOTE_TABLES
 
-OTHER_TABLES = ("imports", "rejected", "meta", "decisions", "my_names", *NOTE_TABLES)
+OTHER_TABLES = ("imports", "rejected", "meta", "decisions", "decision_alternatives", "my_names",
+                "player_aliases",
+                *NOTE_TABLES)
 """Written as one file each: the ledger, the reviewed decisions (keyed by source, hand id
-and player, as the notes: valid beside any writer's hand keys) and the user's names, so that
-``ofc dashboard --parquet`` shows the Review page and "me" as the store does."""
+and player, as the notes: valid beside any writer's hand keys) and the user's names and
+aliases, so that ``ofc dashboard --parquet`` shows the Review page and "me" as the store
+does."""
 MONTH = "coalesce(strftime(timezone('UTC', h.played_at), '%Y-%m'), 'unknown')"
 
 
@@ -54,7 +57,11 @@ def export_parquet(con: duckdb.DuckDBPyConnection, folder: Path) -> dict[str, in
         con.execute(f"COPY ({select}) TO {_quote(folder / name)} "
                     "(FORMAT PARQUET, PARTITION_BY (variant, month), OVERWRITE)")
         written[name] = _count(con, name)
+    have = {str(t) for (t,) in con.execute(
+        "SELECT table_name FROM information_schema.tables").fetchall()}
     for name in OTHER_TABLES:
+        if name not in have:  # user data a store of this version gains at its next write
+            continue
         rows = f"(SELECT * FROM my_names ORDER BY {ADDED_ORDER})" if name == "my_names" else \
             name  # the names in the order they were added
         con.execute(f"COPY {rows} TO {_quote(folder / f'{name}.parquet')} (FORMAT PARQUET)")

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from dashboard import names
 from ingest.formats import ParsedHand, ParseIssue, detect, ofc_hh
 from ingest.formats.encoding import DecodeError, decode_bytes
 from ofc_core.board import ROW_NAMES
@@ -138,8 +139,8 @@ def format_table(record: HandRecord, result: HandResult, where: str) -> str:
     if len(rows[0]) > len(header):
         header.append("reported")
     widths = [max(_width(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    title = f"{where}  {_clean(record.source)} hand {_clean(record.hand_id)}  " \
-            f"{record.ruleset.label}"
+    title = f"{where}  {_clean(names.room(record.source))} hand {_clean(record.hand_id)}  " \
+            f"{names.ruleset(record.ruleset.label)}"
     if record.button is not None:
         title += f"  button {_clean(record.button)}"
     lines = [title] + ["  ".join(_pad(c, w) for c, w in zip(r, widths, strict=True)).rstrip()
@@ -216,7 +217,7 @@ def score_file(path: str, as_json: bool, out: TextIO, err: TextIO) -> int:
         for item in fmt.parse(text, path):
             if isinstance(item, ParseIssue):
                 status |= _issue(path, item, as_json, out, err)
-            else:
+            elif isinstance(item, ParsedHand):  # a tournament summary scores nothing
                 status |= _hand(path, item, as_json, out, err)
             last = item.line
     except BrokenPipeError:  # the reader of our output left: run() stops quietly

@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ingest.formats.ofc_hh import write_records
+from ofc_cli import simulate_tournament
 from ofc_cli.terminal import Progress
 from ofc_core.hand import HandRecord
 from ofc_core.play.engine import Table
@@ -76,8 +77,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fraction of hands whose reported points the simulated room gets "
                              "wrong, for the audit view (default 0)")
     parser.add_argument("--start", default=DEFAULT_START.isoformat(),
-                        help="ISO 8601 time of the first hand, with offset (default "
-                             f"{DEFAULT_START.isoformat()}); later sessions start a day apart")
+                        help="ISO 8601 day and time the simulated play starts, with offset "
+                             f"(default {DEFAULT_START.isoformat()}): session k starts k days "
+                             "later plus a random 0-3 hours (so the first hand is up to 3 h "
+                             "after --start)")
     parser.add_argument("--session-prefix", default=None,
                         help="session ids are PREFIX-1, PREFIX-2, ... (default "
                              "sim-VARIANT-sSEED-XXXXXX, the X a fingerprint of the other "
@@ -88,6 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "player's name, else the name goes before the extension")
     parser.add_argument("--force", action="store_true",
                         help="replace output files that already exist (refused otherwise)")
+    simulate_tournament.add_arguments(parser)
 
 
 def _split(text: str) -> list[str]:
@@ -295,6 +299,13 @@ for a session of 100,000 three-handed pineapple hands)."""
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tournament:
+        try:
+            ruleset = _ruleset(args.variant, args.rules)
+        except UsageError as exc:
+            print(f"ofc simulate: {exc}", file=sys.stderr)
+            return 2
+        return simulate_tournament.run(args, ruleset)
     try:
         table = table_for(args)
     except UsageError as exc:

@@ -26,6 +26,7 @@ from ofc_core.board import ROWS, Board
 from ofc_core.cards import JOKERS, BoardCard, Joker, format_cards
 from ofc_core.rules import Ruleset, resolve
 from ofc_core.scoring import Seat
+from ofc_core.tournament import TournamentHand, hand_problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +134,9 @@ class HandRecord:
     variant_assumed: bool = False
     """The log does not name the variant and its reader assumed it (FPDB's database keeps
     only 'ofcp'): another log of the same hand that names it is the better copy."""
+    tournament: TournamentHand | None = None
+    """The tournament the hand is played in (``None``: a cash hand); a chip tournament's
+    players' ``stack`` are then their chips in points (chips / ``chips_per_point``)."""
 
     @property
     def ruleset(self) -> Ruleset:
@@ -252,4 +256,9 @@ def validate(record: HandRecord) -> list[str]:
         verb = "appears" if len(repeated) == 1 else "appear"
         errors.append(f"card{'s' * (len(repeated) > 1)} {format_cards(repeated)} {verb} more "
                       "than once in the hand")
+    if record.tournament is not None:
+        errors += hand_problems(record.tournament, record.stake, ruleset.scoring.value,
+                                [p.stack for p in record.players],
+                                sum(e.type == "double"
+                                    for e in record.events))
     return errors

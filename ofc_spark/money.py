@@ -8,6 +8,12 @@ other hands carry none (``NULL``). The final cube is the ``match_end`` event's `
 does with :func:`ingest.money.settle_matches`; the reports read the column. The rule is written
 twice because Spark cannot run the store's DuckDB SQL: ``test_spark.py`` holds the two equal on
 the hand-worked matches of ``tests/helpers/double.py``.
+
+:func:`infer_stakes` is :mod:`ingest.inferred_stakes`'s rule the same way: a hand that moved no
+money (every player's settled points, the room's where it says, else ours, are 0) and logged no
+stake takes its table's stake and currency (the same ``source`` and ``session_id``) when the
+table's other hands all agree on one; ``hands.stake_inferred`` says so (``NULL`` otherwise, as in
+the store).
 """
 
 from __future__ import annotations
@@ -52,3 +58,39 @@ def settle(hand_players: DataFrame, events: DataFrame, hands: DataFrame) -> Data
     ended = (F.col("scoring") == RACE) & F.col("_end_key").isNotNull()
     money = F.when(ended, sign * F.col("stake") * F.col("cube")).otherwise(F.col("money"))
     return joined.withColumn("money", money).drop("_end_key", "winner", "cube")
+
+
+def infer_stakes(hands: DataFrame, hand_players: DataFrame) -> tuple[DataFrame, DataFrame]:
+    """``hands`` with ``stake_inferred`` and ``hand_players`` with the inferred stakes and their
+    money (the SQL of :data:`ingest.inferred_stakes._INFERRED`): run before :func:`settle`."""
+    tables = (hands.filter(F.col("stake").isNotNull() & F.col("session_id").isNotNull())
+              .groupBy("source", "session_id")
+              .agg(F.min("stake").alias("_stake"), F.min("currency").alias("_currency"),
+                   F.countDistinct("stake").alias("_stakes"),
+                   F.countDistinct(F.coalesce(F.col("currency"), F.lit(""))).alias("_units"))
+              .filter((F.col("_stakes") == 1) & (F.col("_units") == 1))
+              .drop("_stakes", "_units"))
+    moved = (hand_players.filter(F.coalesce(F.col("reported_points"), F.col("points")) != 0)
+             .select("hand_key").distinct())
+    inferred = (hands.filter(F.col("stake").isNull() & F.col("session_id").isNotNull())
+                .join(tables, ["source", "session_id"])
+                .join(moved, "hand_key", "left_anti")
+                .select(F.col("hand_key").alias("_key"), "_stake", "_currency"))
+    found = F.col("_key").isNotNull()
+    hands = (hands.join(inferred, F.col("hand_key") == F.col("_key"), "left")
+             .withColumn("stake", F.when(found, F.col("_stake")).otherwise(F.col("stake")))
+             .withColumn("currency", F.when(found, F.col("_currency"))
+                         .otherwise(F.col("currency")))
+             .withColumn("stake_inferred", F.when(found, F.lit(True))
+                         .otherwise(F.lit(None).cast("boolean")))
+             .drop("_key", "_stake", "_currency"))
+    money = F.when(F.col("scoring") == RACE, F.col("money")).otherwise(
+        F.col("points") * F.col("_stake"))
+    hand_players = (hand_players.join(inferred, F.col("hand_key") == F.col("_key"), "left")
+                    .withColumn("money", F.when(found, money).otherwise(F.col("money")))
+                    .withColumn("stake", F.when(found, F.col("_stake"))
+                                .otherwise(F.col("stake")))
+                    .withColumn("currency", F.when(found, F.col("_currency"))
+                                .otherwise(F.col("currency")))
+                    .drop("_key", "_stake", "_currency"))
+    return hands, hand_players

@@ -27,7 +27,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from ingest.hand_tables import HAND_TABLES
 from ingest.store import SCHEMA_VERSION  # the version of the tables written (meta), no store use
 from ofc_spark import worker
-from ofc_spark.money import settle
+from ofc_spark.money import infer_stakes, settle
 
 PARTITION_BY = ("variant", "month")
 
@@ -200,10 +200,14 @@ def write_tables(spark: SparkSession, union: DataFrame, output: str) -> dict[str
     base = output.rstrip("/")
     counted = {r["table"]: int(r["rows"])
                for r in union.groupBy("table").agg(F.sum("rows").alias("rows")).collect()}
+    # a hand that moved no money takes its table's stake (ingest.inferred_stakes), then a
+    # match's money needs its other hands (ingest.money)
+    hands, players = infer_stakes(table(union, "hands"), table(union, "hand_players"))
     for name in HAND_TABLES:
-        frame = table(union, name)
-        if name == "hand_players":  # a match's money needs its other hands: ingest.money
-            frame = settle(frame, table(union, "events"), table(union, "hands"))
+        own = {"hands": hands, "hand_players": players}
+        frame = own[name] if name in own else table(union, name)
+        if name == "hand_players":
+            frame = settle(frame, table(union, "events"), hands)
         frame.write.mode("overwrite").partitionBy(*PARTITION_BY).parquet(f"{base}/{name}")
     singles = {
         "rejected": table(union, "rejected"),

@@ -362,7 +362,7 @@ def _bulk(out: _Out, lines: list[_Line]) -> None:
     _records_tables(out, records, rows)
 
 
-def _stored_form(record: HandRecord, row: HandRow) -> tuple[HandRecord, dict[str, pa.Table]]:
+def stored_form(record: HandRecord, row: HandRow) -> tuple[HandRecord, dict[str, pa.Table]]:
     """The hand's tables, and the record the embedded importer would load back from them
     (``ingest.stored_hands.load_records``: the log's seat numbers, ``played_at`` to the second
     on the log's clock) to merge another log into it."""
@@ -388,7 +388,7 @@ def _group(out: _Out, lines: list[_Line]) -> None:
             continue
         if stored is None:
             row = HandRow(item.key, item.import_id, item.line, read.raw)
-            record, tables = _stored_form(read.record, row)
+            record, tables = stored_form(read.record, row)
             stored = (record, row, tables)
             out.outcomes.append((item.import_id, "stored"))
             continue
@@ -414,7 +414,7 @@ def _group(out: _Out, lines: list[_Line]) -> None:
                        f"invalid hand: {'; '.join(problems)}", read.raw)
             continue
         out.outcomes.append((item.import_id, "merged"))
-        record, tables = _stored_form(merged, row)
+        record, tables = stored_form(merged, row)
         stored = (record, row, tables)
     if stored is not None:
         out.hands(stored[2])

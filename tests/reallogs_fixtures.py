@@ -482,6 +482,24 @@ def write_samples(root: Path, *, app: bool = True) -> list[Path]:
     return written
 
 
+def merge_capture(root: Path) -> dict[str, str]:
+    """FPDB's database (progressive hands it keeps as 'ofcp', pineapple hands), hand files of
+    some of them, the frames of the progressive table; returns the true variant by hand id."""
+    progressive = simulated("progressive-pineapple", 3, 6, seed=41, error_rate=0.3,
+                            session="ord-q")
+    pineapple = simulated("pineapple", 2, 3, seed=42, error_rate=0.3, session="ord-p")
+    for folder in ("db", "hands", "frames"):
+        (root / folder).mkdir(parents=True)
+    write_fpdb_sqlite(root / "db" / "fpdb.db3",
+                      [hand_envelope(r) for r in progressive + pineapple])
+    for record in progressive[:3] + pineapple:
+        (root / "hands" / f"hand_{swc_hand_id(record)}.json").write_text(
+            json.dumps(hand_envelope(record), indent=2), encoding="utf-8")
+    (root / "frames" / "raw_messages.jsonl").write_text("\n".join(raw_lines(progressive)) + "\n",
+                                                        encoding="utf-8")
+    return {str(swc_hand_id(r)): r.variant for r in progressive + pineapple}
+
+
 if __name__ == "__main__":
     import sys
 

@@ -78,8 +78,8 @@ def test_the_import_page_shows_one_hand_differing(empty_db_path: Path,
     at.file_uploader[0].set_value([("room.jsonl", LOG.encode(), "application/json")]).run()
     at.button(key="import_button").click().run()
     assert not at.exception
-    table = next(d.value for d in at.dataframe if "hands audited" in d.value.columns)
-    assert table.to_dict("records") == [{"file": "room.jsonl", "hands audited": 2,
-                                         "equal to ours": 1, "differ": 1, "points": 1}]
+    table = next(d.value for d in at.dataframe if "Hands audited" in d.value.columns)
+    assert table.to_dict("records") == [{"File": "room.jsonl", "Hands audited": 2,
+                                         "Equal to ours": 1, "Differ": 1, "Points": 1}]
     assert any(m.value.startswith("**1** hands where the room's result differs")
                for m in at.markdown)

@@ -38,7 +38,8 @@ def test_overview_on_the_fixture(fixture_db: Path, monkeypatch: pytest.MonkeyPat
     assert got["Money"].endswith("EUR")
     assert at.sidebar.selectbox(key="filter_player").value == "hero"
     assert at.query_params["player"] == ["hero"] or at.query_params["player"] == "hero"
-    assert len(at.dataframe) == 1 and set(at.dataframe[0].value.session) == {"s1", "s2"}
+    assert len(at.dataframe) == 1
+    assert {s.split(" · ")[0] for s in at.dataframe[0].value.session} == {"s1", "s2"}
 
 
 def test_overview_filters_come_from_and_go_to_the_url(fixture_db: Path,
@@ -58,7 +59,8 @@ def test_a_selected_session_opens_its_first_hand(fixture_db: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     at = app(fixture_db, monkeypatch).run()
     sessions = at.dataframe[0].value
-    assert list(sessions.session) == ["s2", "s1"]  # newest first
+    # newest first, each named by its table and span
+    assert [name.split(" · ")[0] for name in sessions.session] == ["s2", "s1"]
     at.session_state["overview_sessions"] = {"selection": {"rows": [0], "columns": [],
                                                            "cells": []}}
     at.run()
@@ -108,7 +110,7 @@ def test_hand_review_steps_through_a_hand(fixture_db: Path,
     captions = [c.value.replace("\\", "") for c in at.caption]  # markdown escapes undone
     assert any(f"· {when} " in c and "+00:00" not in c for c in captions), captions
     assert any("**Street 1** (5 streets" in t for t in text)
-    assert any("differs from our computation" in w.value for w in at.warning)
+    assert any("The room's result differs from ours" in w.value for w in at.warning)
     at.button(key="replay_next").click().run()
     assert any("**Street 2**" in m.value for m in at.markdown)
     at.button(key="replay_end").click().run()
@@ -180,8 +182,8 @@ def test_import_page_refuses_a_zip_bomb(empty_db_path: Path,
     at.file_uploader[0].set_value([("bomb.zip", bomb, "application/zip")]).run()
     at.button(key="import_button").click().run()
     assert not at.exception
-    problems = next(d.value for d in at.dataframe if "reason" in d.value.columns)
-    assert list(problems.file) == ["bomb.zip"] and "zip bomb" in problems.reason[0]
+    problems = next(d.value for d in at.dataframe if "Reason" in d.value.columns)
+    assert list(problems.File) == ["bomb.zip"] and "zip bomb" in problems.Reason[0]
     assert any(b.label.startswith("Download the errors") for b in at.get("download_button"))
 
 
@@ -199,19 +201,19 @@ def test_import_page_uploads_logs_and_shows_the_ledger(
     at.file_uploader[0].set_value([*upload, ("more.zip", packed, "application/zip")]).run()
     at.button(key="import_button").click().run()
     assert not at.exception
-    ledger = next(d.value for d in at.dataframe if "stored" in d.value.columns)
-    assert sorted(ledger.file) == sorted([p.name for p in [*good, bad]] +
+    ledger = next(d.value for d in at.dataframe if "Stored" in d.value.columns)
+    assert sorted(ledger.File) == sorted([p.name for p in [*good, bad]] +
                                          ["more.zip/turbo.jsonl"])
-    assert ledger.stored.sum() > 0
-    assert ledger.set_index("file").loc["bad-hands.jsonl", "rejected"] > 0
-    problems = next(d.value for d in at.dataframe if "reason" in d.value.columns)
-    mine = problems[problems.file == "bad-hands.jsonl"]
-    assert len(mine) == ledger.set_index("file").loc["bad-hands.jsonl", "rejected"] + \
-        ledger.set_index("file").loc["bad-hands.jsonl", "partial"]
-    assert (mine.line > 0).all() and mine.reason.str.len().min() > 0
+    assert ledger.Stored.sum() > 0
+    assert ledger.set_index("File").loc["bad-hands.jsonl", "Rejected"] > 0
+    problems = next(d.value for d in at.dataframe if "Reason" in d.value.columns)
+    mine = problems[problems.File == "bad-hands.jsonl"]
+    assert len(mine) == ledger.set_index("File").loc["bad-hands.jsonl", "Rejected"] + \
+        ledger.set_index("File").loc["bad-hands.jsonl", "Partial"]
+    assert (mine.Line > 0).all() and mine.Reason.str.len().min() > 0
     labels = [b.label for b in at.get("download_button")]
     assert any("ledger" in lb for lb in labels) and any("errors" in lb for lb in labels)
-    stored = int(ledger.stored.sum())
+    stored = int(ledger.Stored.sum())
     at.switch_page("views/overview.py").run()
     assert not at.exception
     # the app holds the store only while pages run: a reader takes its turn like any other
@@ -236,7 +238,7 @@ def test_overview_and_hand_review_on_the_demo_data(demo_db_path: Path, tmp_path:
     at.switch_page("views/import_page.py").run()
     assert not at.exception
     history = next(d.value for d in reversed(at.dataframe)  # "Every import so far"
-                   if "imported_at" in d.value.columns)
+                   if "Imported" in d.value.columns)
     assert len(history) == len(list((ROOT / "data" / "demo").glob("*.jsonl")))
 
 
@@ -326,10 +328,10 @@ def test_the_import_history_opens_an_earlier_imports_refusals_and_audit(
     history = at.selectbox(key="import_history_open")
     assert history.value == 2  # the newest first
     assert any("Not stored from import #2" in m.value for m in at.markdown)
-    reasons = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    reasons = next(d.value for d in at.dataframe if "Reason" in d.value.columns)
     assert len(reasons) >= 11
     history.select(1).run()
     assert not at.exception
     assert any(s.value == "Import #1 against the room" for s in at.subheader)
-    differ = next(d.value for d in at.dataframe if "what" in d.value.columns)
-    assert set(differ["what"]) >= {"points"} and differ["hand_id"].nunique() >= 1
+    differ = next(d.value for d in at.dataframe if "What" in d.value.columns)
+    assert set(differ["What"]) >= {"points"} and differ["Hand"].nunique() >= 1

@@ -51,11 +51,6 @@ def _values(data: Any) -> list[Any]:
     return list(data)
 
 
-def _zero_height(axis: dict[str, Any]) -> float:
-    lo, hi = axis["range"]
-    return -lo / (hi - lo)
-
-
 def _tag_two_hands(db: Path) -> None:
     con = api.connect(db)
     try:
@@ -103,11 +98,18 @@ def test_opponents_waterfall_labels_its_net_and_keeps_labels_flat(page) -> None:
 
 
 @pytest.mark.parametrize("path", ["views/sessions.py", "views/fantasyland.py"])
-def test_two_y_axes_put_their_zeros_at_one_height(page, path: str) -> None:  # type: ignore[no-untyped-def]
-    twin = [f["layout"] for f in page(path) if "yaxis2" in f["layout"]]
-    assert twin
-    for layout in twin:
-        assert _zero_height(layout["yaxis"]) == pytest.approx(_zero_height(layout["yaxis2"]))
+def test_charts_of_two_scales_are_two_panels_of_one_x_axis(page, path: str) -> None:  # type: ignore[no-untyped-def]
+    """The Sessions chart (results and running total) and Fantasyland's "Does chasing pay?"
+    (rates and points per hand): two panels, one above the other, never two y axes of
+    different scales over each other; a rate axis starts at 0."""
+    layouts = [f["layout"] for f in page(path) if "yaxis2" in f["layout"]]
+    assert layouts
+    for layout in layouts:
+        assert "overlaying" not in layout["yaxis2"]
+        top, bottom = layout["yaxis"]["domain"], layout["yaxis2"]["domain"]
+        assert bottom[1] < top[0]
+        if layout["yaxis"].get("title", {}).get("text") == "%":
+            assert layout["yaxis"]["range"][0] == 0
 
 
 def _vega_page(demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -133,14 +135,21 @@ def test_variants_chart_is_vega_lite_with_each_rulesets_interval_and_a_click(
     # Streamlit sends the spec's data as Arrow beside it
     data = convert_arrow_bytes_to_pandas_df(chart.data.data)
     bars = {v["ruleset"]: v for v in data.to_dict("records")}
-    assert list(bars) == list(table["ruleset_label"])  # the table's order
+    # the table's order, in words (the table's Ruleset column), a click's key the label
+    assert list(bars) == list(table["ruleset"])
     for row in table.itertuples():
-        bar = bars[row.ruleset_label]
+        bar = bars[row.ruleset]
+        assert bar["key"] != bar["ruleset"] and "-" not in bar["ruleset"].replace("2-7", "")
         assert bar["per_hand"] == pytest.approx(row.points_per_hand)
         assert bar["low"] == pytest.approx(row.ci_low) and bar["high"] == pytest.approx(row.ci_high)
         assert bar["label"] == f"{row.hands:,} hands"
     select = spec["layer"][0]["params"][0]
-    assert select["select"] == {"type": "point", "fields": ["ruleset"]}
+    assert select["select"] == {"type": "point", "fields": ["key"]}
+    # the hands label sits above the interval, never on it
+    label = spec["layer"][2]["encoding"]["y"]["field"]
+    assert label == "above"
+    assert all(v["above"] >= max(v["per_hand"], v["high"] or v["per_hand"])
+               for v in data.to_dict("records"))
     assert list(chart.selection_mode) == [select["name"]]
 
 

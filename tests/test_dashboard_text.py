@@ -141,8 +141,9 @@ def test_sessions_are_named_by_their_span_not_their_key(two_logs_db: Path,
     bare = frame[frame["started"].str.endswith("-05:00")].iloc[0]
     day, start = bare["started"].split(" ")[:2]
     end_day, end = bare["ended"].split(" ")[:2]
-    assert bare["label"] == (f"{day} {start}–{end}" if day == end_day
-                             else f"{day} {start} – {end_day} {end}")
+    # its table, then its span (one name on every page)
+    assert bare["label"].endswith(" · " + (f"{day} {start}–{end}" if day == end_day
+                                           else f"{day} {start} – {end_day} {end}"))
     names = [t["hovertext"] for t in json.loads(at.get("plotly_chart")[0].proto.spec)["data"]]
     assert all(not str(n).startswith("id:") for trace in names for n in trace)
 

@@ -134,7 +134,7 @@ MESSAGES = [
     ("hand 1 hero=Cy\n" + GOOD, 1, "hand '1': hero 'Cy' is not one of the players"),
     ("hand 1 seat=2\n" + GOOD, 1,
      "hand '1': hand header: unknown key 'seat' (one of button, time, hero, variant, session, "
-     "stake, match, rules)"),
+     "stake, match, level, per_point, table, round, rules)"),
     ("hand 1 two\n" + GOOD, 1, "hand '1': hand header: unexpected 'two' (write key=value)"),
     ("hand 1 stake=lots\n" + GOOD, 1,
      "hand '1': stake: expected money per point and an optional currency, such as '1 EUR' or "
@@ -205,7 +205,7 @@ def test_problems_on_several_lines_are_one_issue_naming_each_line() -> None:
 
 DIRECTIVE_MESSAGES = [
     ("@sound on", "unknown directive @sound (one of @source, @variant, @rules, @stake, "
-     "@currency, @session, @match, @hero, @date, @timezone)"),
+     "@currency, @session, @match, @hero, @date, @timezone, @tournament)"),
     ("@stake a lot", "@stake: expected money per point and an optional currency, such as "
      "'1 EUR' or '0.5', got 'a lot'"),
     ("@timezone Mars/Olympus", "@timezone: unknown time zone 'Mars/Olympus' (use UTC, +01:00 or "

@@ -12,67 +12,23 @@ import json
 import re
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
 
 from dashboard.queries import imports as import_queries
 from ingest.api import connect, import_files, import_paths
-from ingest.hand_tables import HAND_TABLES
 from ofc_cli.cmd_import import print_report
+from tests.helpers.store import capture_dump
 from tests.reallogs_fixtures import (
     hand_envelope,
+    merge_capture,
     raw_lines,
     simulated,
-    swc_hand_id,
-    write_fpdb_sqlite,
 )
 
-PROVENANCE = {"hand_key", "import_id", "raw", "line"}
-"""Columns left out of the comparison: the surrogate key, and which import's copy of the text
-(and its line) is kept. Between two copies that rank alike (a hand file and the frames of the
-same hand) the first stored keeps its text; every other column is compared as stored."""
-
-
-def capture(root: Path) -> dict[str, str]:
-    """FPDB's database (progressive hands it keeps as 'ofcp', pineapple hands), hand files of
-    some of them, the frames of the progressive table; returns the true variant by hand id."""
-    progressive = simulated("progressive-pineapple", 3, 6, seed=41, error_rate=0.3,
-                            session="ord-q")
-    pineapple = simulated("pineapple", 2, 3, seed=42, error_rate=0.3, session="ord-p")
-    for folder in ("db", "hands", "frames"):
-        (root / folder).mkdir(parents=True)
-    write_fpdb_sqlite(root / "db" / "fpdb.db3",
-                      [hand_envelope(r) for r in progressive + pineapple])
-    for record in progressive[:3] + pineapple:
-        (root / "hands" / f"hand_{swc_hand_id(record)}.json").write_text(
-            json.dumps(hand_envelope(record), indent=2), encoding="utf-8")
-    (root / "frames" / "raw_messages.jsonl").write_text("\n".join(raw_lines(progressive)) + "\n",
-                                                        encoding="utf-8")
-    return {str(swc_hand_id(r)): r.variant for r in progressive + pineapple}
-
-
-def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every hand table's rows, keyed by (source, hand_id) instead of hand_key, sorted."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        out = {}
-        for name in HAND_TABLES:
-            columns = [c for (c,) in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
-                "ORDER BY ordinal_position", [name]).fetchall() if c not in PROVENANCE]
-            picked = ", ".join(f"CAST(t.{c} AS VARCHAR)" for c in columns
-                               if c not in ("source", "hand_id"))
-            out[name] = con.execute(
-                f"SELECT h.source, h.hand_id, {picked} FROM {name} t "
-                "JOIN hands h USING (hand_key) ORDER BY ALL").fetchall()
-        out["rejected"] = con.execute("SELECT message FROM rejected WHERE NOT partial"
-                                      ).fetchall()
-        return out
-    finally:
-        con.close()
-
+capture = merge_capture
+dump = capture_dump
 
 def _files(folder: Path) -> list[tuple[str, bytes]]:
     return [(str(p), p.read_bytes()) for p in sorted(folder.iterdir())]
@@ -180,7 +136,7 @@ def test_the_ledger_adds_up_on_every_file_everywhere(tmp_path: Path) -> None:
     report = import_paths(files, db)
     assert len(report.files) > 20
     text = io.StringIO()
-    print_report(report, text)
+    print_report(report, text, verbose=True)
     printed = _text_counts(text.getvalue())
     assert sum(line.startswith("audit:") for line in text.getvalue().splitlines()) == 1
     as_json = {f["path"]: f for f in json.loads(json.dumps(report.to_dict()))["files"]}

@@ -239,11 +239,11 @@ def test_the_import_page_shows_a_failing_file_and_imports_the_others(
         [(n, d, "application/json") for n, d in FILES] + hostile).run()
     at.button(key="import_button").click().run()
     assert not at.exception
-    table = next(d.value for d in at.dataframe if "stored" in d.value.columns)
-    assert table.set_index("file").loc["b.jsonl", "stored"] == 2
-    problems = next(d.value for d in at.dataframe if "reason" in d.value.columns)
-    assert problems.reason.str.contains("RuntimeError: sabotaged").any()
-    assert set(problems.file) >= {"a.jsonl", "deep.jsonl"}
+    table = next(d.value for d in at.dataframe if "Stored" in d.value.columns)
+    assert table.set_index("File").loc["b.jsonl", "Stored"] == 2
+    problems = next(d.value for d in at.dataframe if "Reason" in d.value.columns)
+    assert problems.Reason.str.contains("RuntimeError: sabotaged").any()
+    assert set(problems.File) >= {"a.jsonl", "deep.jsonl"}
 
 
 @pytest.mark.parametrize("command", [["import", "x.jsonl"], ["score"], ["rescore"]])

@@ -109,3 +109,33 @@ def test_the_generated_logs_reach_both_readers() -> None:
     lines += [fuzz_lib.respell(rng, fuzz_lib.valid_hand(rng, "hyp", f"r{k}")) for k in range(20)]
     fast, left = ofc_hh_fast.read_lines([(n, line) for n, line in enumerate(lines, 1)])
     assert len(fast.columns) >= 15 and len(left) >= 5
+
+
+def test_tournament_hands_store_the_same_both_ways(tmp_path, monkeypatch) -> None:
+    """A simulated chip tournament's hands (a ``tournament`` and stacks: the bulk reader
+    leaves them to the record reader) among canonical cash hands: both ways store the same
+    hand tables and the same tournament tables."""
+    from ingest import store
+    from ofc_cli.cli import main
+
+    log = tmp_path / "t.jsonl"
+    assert main(["simulate", "--variant", "regular", "--tournament", "chips", "--entrants",
+                 "4", "--starting-stack", "100", "--seed", "3", "--policies", "random",
+                 "--out", str(log)]) == 0
+    rng = random.Random(2)
+    cash = [fuzz_lib.dumps(fuzz_lib.valid_hand(rng, "hyp", f"c{k}")) for k in range(10)]
+    lines = log.read_text(encoding="utf-8").splitlines()
+    text = "\n".join(cash[:5] + lines + cash[5:]) + "\n"
+    fast, slow = import_both_ways(tmp_path, [("t.jsonl", text.encode())], monkeypatch)
+    assert fast == slow
+    tables = []
+    for way in (True, False):
+        con = store.connect(tmp_path / f"{way}.duckdb")
+        try:
+            tables.append([con.execute(f"SELECT * EXCLUDE ({time}) FROM {t} "
+                                       "ORDER BY ALL").fetchall()
+                           for t, time in (("tournament_chips", "played_at, hand_key"),
+                                           ("tournament_players", "started"))])
+        finally:
+            con.close()
+    assert tables[0] == tables[1] and len(tables[0][0]) > 2 * len(lines)

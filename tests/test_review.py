@@ -233,11 +233,22 @@ def test_ofc_review_stores_the_decisions_and_resumes(planted_db: Path, capsys):
     assert "0 hands" in capsys.readouterr().out
     assert main(["review", "--db", db, "--player", "Hero", "--again", "--hands", "1",
                  "--json", "--rollouts", "48"]) == 0
-    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    captured = capsys.readouterr()
+    lines = [json.loads(x) for x in captured.out.splitlines()]
     assert len(lines) == 5 and {x["street"] for x in lines} == {1, 2, 3, 4, 5}
     assert {"source", "hand_id", "player", "street", "dealt", "chosen", "chosen_ev",
             "chosen_se", "best", "best_ev", "ev_lost", "rollouts", "policy",
             "version"} <= set(lines[0])
+    # version 6: the paired noise, class, accuracy, reasons and the top three (issue 36)
+    assert {"ev_lost_se", "class", "accuracy", "chosen_foul", "best_foul", "chosen_fl",
+            "best_fl", "chosen_royalties", "best_royalties", "chosen_rows", "best_rows",
+            "reason", "tie_with", "alternatives"} <= set(lines[0])
+    for x in lines:
+        assert x["class"] in ("best", "tie", "inaccuracy", "mistake", "blunder")
+        assert (x["class"] == "best") == (x["ev_lost"] == 0) and 0 <= x["accuracy"] <= 100
+        assert (x["reason"] == "") == (x["best"] == x["chosen"])
+        assert 1 <= len(x["alternatives"]) <= 3 and x["alternatives"][0]["placement"] == x["best"]
+    assert "beyond the noise" in captured.err and "accuracy " in captured.err
 
 
 def test_ofc_review_says_what_is_wrong(planted_db: Path, capsys):

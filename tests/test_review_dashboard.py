@@ -50,6 +50,11 @@ def app(db: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:
     return at
 
 
+def costly_table(at: AppTest):  # type: ignore[no-untyped-def]
+    """The costliest decisions' table (the page's other tables come before it)."""
+    return next(d for d in at.dataframe if "noise" in d.value.columns)
+
+
 def texts(at: AppTest) -> str:
     return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption])
 
@@ -61,14 +66,15 @@ def test_the_review_page_shows_the_costliest_decision_first(reviewed_db: Path,
     at.switch_page("views/review.py").run()
     assert not at.exception
     got = {m.label: m.value for m in at.metric}
-    assert got["Reviewed hands"] == "1" and got["Decisions"] == "5"
-    costly = at.dataframe[0].value
+    assert got["Reviewed hands"] == "1"
+    assert "5 decisions" in [m.proto.delta for m in at.metric]
+    costly = costly_table(at).value
     assert list(costly["street"])[0] == 2
     assert list(costly["chosen"])[0] == "top Q♥ Q♦ · discard 3♣"
     assert "points lost" in texts(at) and "EV lost" in texts(at)
     html = [m.value for m in at.markdown if m.proto.allow_html]
     assert any("ofc-card" in h and "Q" in h for h in html)  # the placements drawn as cards
-    assert len(at.get("vega_lite_chart")) == 1  # one chart, four panels
+    assert len(at.get("vega_lite_chart")) == 1  # one chart, four panels (one day: no trend)
     assert not at.get("plotly_chart")  # no Plotly: its script costs the first load ~1.5 s
 
 
@@ -79,7 +85,7 @@ def test_the_review_page_reads_well(reviewed_db: Path, monkeypatch: pytest.Monke
     at.run()
     at.switch_page("views/review.py").run()
     assert not at.exception
-    table = at.dataframe[0]
+    table = costly_table(at)
     costly = table.value
     assert "utc_offset" not in costly.columns
     assert set(costly["played_at"]) == {"2026-02-01 23:30 -05:00"}  # the log's own clock
@@ -164,37 +170,38 @@ def test_the_demo_ships_reviewed_and_its_removal_takes_the_decisions(tmp_path: P
 
 def test_an_ev_lost_within_the_noise_is_marked_so(reviewed_db: Path, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch):
-    """Issue 21, point 7: an EV lost no larger than two standard errors of the difference
-    (sqrt(0.3^2 + 0.4^2) = 0.5, so 1.0 here) is marked "within the noise", on the Review page
-    and in the replayer; an exact position (no standard error) never is."""
-    from dataclasses import fields, replace
+    """Issues 21 and 36: an EV lost no larger than two of its paired standard errors (0.5,
+    so 1.0 here) is a tie, on the Review page and in the replayer; an exact position (no
+    standard error) never is."""
+    from dataclasses import replace
 
-    from ingest.api import DecisionRow, write_decisions
+    from ingest.api import stored_decisions, write_decisions
+    from ofc_core.play.accuracy import accuracy, decision_class
 
     db = tmp_path / "noise.duckdb"
     db.write_bytes(reviewed_db.read_bytes())
-    names = [f.name for f in fields(DecisionRow)]
     con = connect(db)
     try:
-        rows = {r[3]: DecisionRow(*r) for r in
-                con.execute(f"SELECT {', '.join(names)} FROM decisions").fetchall()}
-        planted = {2: (1.5, 0.3, 0.4), 3: (1.0, 0.3, 0.4), 4: (0.3, 0.0, 0.0)}
-        write_decisions(con, [replace(rows[s], ev_lost=lost, chosen_se=a, best_se=b)
-                              for s, (lost, a, b) in planted.items()])
+        rows = {r.street: r for r in stored_decisions(con, "Hero")}
+        planted = {2: (1.5, 0.5), 3: (1.0, 0.5), 4: (0.3, 0.0)}
+        write_decisions(con, [replace(rows[s], ev_lost=lost, ev_lost_se=se,
+                                      decision_class=decision_class(lost, se),
+                                      accuracy=accuracy(lost, se), tie_with="", reason="")
+                              for s, (lost, se) in planted.items()])
     finally:
         con.close()
     at = app(db, monkeypatch)
     at.run()
     at.switch_page("views/review.py").run()
     assert not at.exception
-    costly = at.dataframe[0].value.set_index("street")
+    costly = costly_table(at).value.set_index("street")
     assert costly.loc[[2, 3, 4], "noise"].tolist() == pytest.approx([1.0, 1.0, 0.0])
-    assert costly.loc[[2, 3, 4], "within_noise"].tolist() == [False, True, False]
-    config = json.loads(at.dataframe[0].proto.columns)
-    assert {v.get("label") for v in config.values()} >= {"± noise", "Within the noise"}
+    assert costly.loc[[2, 3, 4], "class"].tolist() == ["?! inaccuracy", "tie", "?! inaccuracy"]
+    config = json.loads(costly_table(at).proto.columns)
+    assert {v.get("label") for v in config.values()} >= {"± noise", "Class"}
 
     at = app(db, monkeypatch, hand=str(FACTS["key"]), street="3")
     at.run()
     at.switch_page("views/hand_review.py").run()
     assert not at.exception
-    assert "**1.0 points lost**, within the noise (± 1.0)" in texts(at)
+    assert "**1.0 points lost** (± 1.0), within the noise: a tie, not a mistake" in texts(at)

@@ -115,8 +115,8 @@ def test_matches_and_the_ledger_name_their_zone(clock_db: Path,
     started = frame_with(at, "started")["started"]
     assert len(started) and started.str.match(r"2026-11-29 \d\d:\d\d \+03:00$").all()
     at = page(app(clock_db, monkeypatch), "views/import_page.py")
-    ledger = frame_with(at, "imported_at")
-    assert ledger["imported_at"].str.endswith(" UTC").all()
+    ledger = frame_with(at, "Imported")
+    assert ledger["Imported"].str.endswith(" UTC").all()
 
 
 def test_fantasyland_leaves_race_points_out_when_mixed(demo_db_path: Path) -> None:

@@ -12,6 +12,7 @@ import duckdb
 import numpy as np
 import pytest
 
+from ingest import review_rows
 from ofc_cli import cmd_review
 from ofc_cli.cli import main
 from ofc_core.board import Board
@@ -138,9 +139,9 @@ def test_the_learned_policy_completes_only_legal_boards():
 
 def test_ofc_review_names_the_policy_that_played():
     learned = LearnedRollouts()
-    assert cmd_review.policy_name(learned, PINEAPPLE) == "learned-pineapple"
-    assert cmd_review.policy_name(learned, PRESETS["regular"]) == "learned-regular"
-    assert cmd_review.policy_name(learned, PRESETS["double"]) == "best-of-24"
+    assert review_rows.policy_name(learned, PINEAPPLE) == "learned-pineapple"
+    assert review_rows.policy_name(learned, PRESETS["regular"]) == "learned-regular"
+    assert review_rows.policy_name(learned, PRESETS["double"]) == "best-of-24"
     assert "learned" in cmd_review.POLICIES
 
 

@@ -8,12 +8,14 @@ leave out) and a date bound that is not a whole UTC hour in the database's time 
 aggregates count hands by UTC hour). Everything else (player, me, room, stake, variant,
 ruleset, session, whole-hour dates) is a condition on the aggregates' own columns:
 
->>> agg_filters(Filters(player="ann", variant="pineapple"))
-('a.player = ? AND a.variant = ?', ['ann', 'pineapple'])
+>>> agg_filters(Filters(player="ann", variant="pineapple", room="swc"))
+('a.player = ? AND a.variant = ? AND a.source = ?', ['ann', 'pineapple', 'swc'])
+>>> agg_filters(Filters(player="ann"))  # no room chosen: no practice hands
+("a.player = ? AND a.source <> 'practice'", ['ann'])
 >>> agg_filters(Filters(player="ann", tag="tilt")) is None
 True
->>> agg_filters(Filters(me=(MyName("ann"), MyName("ann_swc", "swc")), me_skip=()))
-('(a.player IN (?) OR (a.player IN (?) AND a.source = ?))', ['ann', 'ann_swc', 'swc'])
+>>> agg_filters(Filters(me=(MyName("ann"), MyName("ann_swc", "swc")), me_skip=()))[1]
+['ann', 'ann_swc', 'swc']
 
 :func:`rows_only` makes every query read the rows (the equality test and the benchmark's
 baseline).
@@ -76,6 +78,8 @@ _CONDITIONS: tuple[tuple[str, str], ...] = (
     ("session", "a.session_id = ?"),
     ("room", "a.source = ?"),
     ("stake", "a.stake = ? AND a.currency IS NOT DISTINCT FROM ?"),
+    ("game", "EXISTS (SELECT 1 FROM tournament_partitions tp WHERE tp.session_id IS NOT DISTINCT "
+             "FROM a.session_id AND tp.hour IS NOT DISTINCT FROM a.hour) = (? = 'tournaments')"),
 )
 """Each filter's condition over an aggregate's row ``a`` (as
 :data:`dashboard.queries.conditions._CONDITIONS` over the hand's row)."""
@@ -110,7 +114,8 @@ def agg_filters(filters: Filters) -> tuple[str, list[Any]] | None:
         return None
     if filters.me and not_me(filters, "", "")[0]:
         return None
-    return conjunction(filters, _mine(filters.me) if filters.me else None, _CONDITIONS, _BOUND)
+    return conjunction(filters, _mine(filters.me) if filters.me else None, _CONDITIONS, _BOUND,
+                       "a.source <> 'practice'")
 
 
 def _whole_hours(con: Connection, filters: Filters) -> bool:
@@ -130,9 +135,17 @@ def agg_where(con: Connection, filters: Filters) -> tuple[str, list[Any]] | None
     if not available(con):
         return None
     found = agg_filters(filters)
-    if found is None or not _whole_hours(con, filters):
+    if found is None or not _whole_hours(con, filters) or _mixed(con, filters):
         return None
     return found
+
+
+def _mixed(con: Connection, filters: Filters) -> bool:
+    """Whether the Game filter is set and some partition of the aggregates holds both cash
+    and tournament hands (then only the rows tell them apart)."""
+    if filters.game is None:
+        return False
+    return bool(fetch_all(con, "SELECT count(*) FROM tournament_partitions WHERE mixed")[0][0])
 
 
 TAGGED_FROM = {

@@ -11,8 +11,8 @@ Each has its own module (import from there in new code; this module only re-expo
 - :mod:`dashboard.queries.options`: what the sidebar offers, the default player, my names;
 - :mod:`dashboard.queries.labels`: currency, scoring and point expressions.
 
->>> where(Filters(player="ann"))
-('hp.player = ?', ['ann'])
+>>> where(Filters(player="ann", room="swc"))[1]
+['ann', 'swc']
 """
 
 from __future__ import annotations

@@ -3,14 +3,18 @@
 A page query reads one player's hands: ``hands h`` joined to that player's ``hand_players hp``
 row. :func:`where` turns a :class:`~dashboard.queries.filter_set.Filters` value into a SQL
 condition over those two aliases plus its bound parameters; values never enter the SQL text.
+Without a room chosen, the practice table's hands are left out (:data:`PRACTICE_LEFT_OUT`,
+the last condition):
 
 >>> sql, params = where(Filters(player="ann", variant="pineapple"))
->>> sql
-'hp.player = ? AND hp.variant = ?'
+>>> sql.replace(PRACTICE_LEFT_OUT, "<no practice>")
+'hp.player = ? AND hp.variant = ? AND <no practice>'
 >>> params
 ['ann', 'pineapple']
->>> where(Filters())
-('TRUE', [])
+>>> where(Filters()) == (PRACTICE_LEFT_OUT, [])
+True
+>>> where(Filters(room="swc"))
+('hp.hand_key IN (SELECT rh.hand_key FROM hands rh WHERE rh.source = ?)', ['swc'])
 
 A tag is one condition too, matched by its case-folded key (:func:`ingest.api.tag_key`); a
 stake level binds its amount and currency:
@@ -18,19 +22,21 @@ stake level binds its amount and currency:
 >>> sql, params = where(Filters(player="ann", tag=" Tilt "))
 >>> params
 ['ann', 'tilt']
->>> where(Filters(stake=Stake(0.5, "EUR")))
-('hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?', [0.5, 'EUR'])
+>>> sql, params = where(Filters(stake=Stake(0.5, "EUR")))
+>>> sql.startswith('hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?'), params
+(True, [0.5, 'EUR'])
 
 Pages use :data:`PLAYER_HANDS` as their FROM clause:
 
->>> sql, params = where(Filters(player="ann"))
->>> f"SELECT count(*) {PLAYER_HANDS} WHERE {sql}"
-'SELECT count(*) FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key WHERE hp.player = ?'
+>>> sql, params = where(Filters(player="ann", room="swc"))
+>>> f"SELECT count(*) {PLAYER_HANDS} WHERE {sql}"  # doctest: +NORMALIZE_WHITESPACE
+'SELECT count(*) FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key WHERE
+ hp.player = ? AND hp.hand_key IN (SELECT rh.hand_key FROM hands rh WHERE rh.source = ?)'
 
 "Me" (the user's names, :attr:`Filters.me`) is one condition with the names as parameters:
 
->>> where(Filters(me=(MyName("ann"),)))
-('(hp.player IN (?))', ['ann'])
+>>> where(Filters(me=(MyName("ann"),), room="swc"))[1]
+['ann', 'swc']
 """
 
 from __future__ import annotations
@@ -70,6 +76,8 @@ _CONDITIONS: tuple[tuple[str, str], ...] = (
     ("tag", "hp.hand_key IN ({tagged})"),
     ("room", "hp.hand_key IN (SELECT rh.hand_key FROM hands rh WHERE rh.source = ?)"),
     ("stake", "hp.stake = ? AND hp.currency IS NOT DISTINCT FROM ?"),
+    ("game", "(hp.hand_key IN (SELECT tc.hand_key FROM tournament_chips tc))"
+             " = (? = 'tournaments')"),
 )
 """Each filter's condition over ``hp``, in the order :func:`where` joins them (the tag's
 with the tagged hands' keys, :func:`_tagged_keys`, in place of ``{tagged}``)."""
@@ -110,7 +118,7 @@ def where(filters: Filters) -> tuple[str, list[Any]]:
     keys = _tagged_keys()
     conditions = tuple((name, sql.format(tagged=keys) if name == "tag" else sql)
                        for name, sql in _CONDITIONS)
-    return conjunction(filters, mine, conditions, _BOUND)
+    return conjunction(filters, mine, conditions, _BOUND, PRACTICE_LEFT_OUT)
 
 
 def tagged(filters: Filters, key: str) -> tuple[str, list[Any]]:
@@ -127,15 +135,25 @@ def tagged(filters: Filters, key: str) -> tuple[str, list[Any]]:
     return f" AND {key} IN ({_tagged_keys()})", [api.tag_key(filters.tag)]
 
 
+PRACTICE_LEFT_OUT = ("hp.hand_key NOT IN (SELECT ph.hand_key FROM hands ph"
+                     " WHERE ph.source = 'practice')")
+"""Without a room chosen, the practice table's hands (room ``practice``: the Play page) are
+left out of every page: they are not the player's results. Choosing the room shows them."""
+
+
 def conjunction(filters: Filters, mine: tuple[str, list[Any]] | None,
                 conditions: tuple[tuple[str, str], ...],
-                bound: dict[str, Callable[[Any], list[Any]]]) -> tuple[str, list[Any]]:
+                bound: dict[str, Callable[[Any], list[Any]]],
+                no_room: str | None = None) -> tuple[str, list[Any]]:
     """``mine`` (the "me" condition and its parameters, if any) and each of ``conditions``
     (a filter's name and its SQL) whose filter is set, joined by ``AND`` (``'TRUE'`` when
-    none), with their parameters in order: a filter's value, or ``bound[name](value)``.
+    none), with their parameters in order: a filter's value, or ``bound[name](value)``;
+    ``no_room`` (the practice hands left out) when no room is chosen.
 
     >>> conjunction(Filters(player="Hero"), None, (("player", "p = ?"), ("room", "r = ?")), {})
     ('p = ?', ['Hero'])
+    >>> conjunction(Filters(), None, (("room", "r = ?"),), {}, "r <> 'practice'")
+    ("r <> 'practice'", [])
     """
     parts: list[str] = []
     params: list[Any] = []
@@ -147,4 +165,6 @@ def conjunction(filters: Filters, mine: tuple[str, list[Any]] | None,
         if value is not None:
             parts.append(sql)
             params += bound[name](value) if name in bound else [value]
+    if no_room is not None and filters.room is None:
+        parts.append(no_room)
     return (" AND ".join(parts) or "TRUE"), params

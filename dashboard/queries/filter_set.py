@@ -86,6 +86,9 @@ class Filters:
     tag: str | None = None
     room: str | None = None
     stake: Stake | None = None
+    game: str | None = None
+    """``cash`` (tournament hands left out), ``tournaments`` (only they) or ``None`` (both:
+    also what a store without tournaments gets, with no condition at all)."""
 
     def with_(self, **changes: Any) -> Filters:
         return replace(self, **changes)
@@ -140,15 +143,20 @@ def _from_text(name: str, raw: str, me: tuple[MyName, ...]) -> Any:
             return None
     if name == "stake":
         return Stake.parse(raw)
+    if name == "game":
+        return raw if raw in GAMES else None
     return raw
 
 
 URL_KEYS = {
     "player": "player", "date_from": "from", "date_to": "to", "variant": "variant",
     "ruleset": "ruleset", "opponent": "opponent", "session": "session", "me": "me",
-    "tag": "tag", "room": "room", "stake": "stake",
+    "tag": "tag", "room": "room", "stake": "stake", "game": "game",
 }
 """Filter field -> URL query parameter name (``?player=ann&from=2026-01-01``)."""
+
+GAMES = ("cash", "tournaments")
+"""The Game filter's values (:attr:`Filters.game`; both: no value)."""
 
 ME_PARAM_ON = "1"
 """``?me=1``: the pages show the user's own names (:attr:`Filters.me`)."""

@@ -321,11 +321,14 @@ def hand(con: Any, hand_key: int) -> dict[str, Any] | None:
 
 
 def players(con: Any, hand_key: int) -> pd.DataFrame:
-    """Every seat: name, Fantasyland, foul, royalties, our points and the room's."""
+    """Every seat: name, Fantasyland, foul, royalties, our points and the room's result
+    (points, before caps, foul, royalties, Fantasyland cards: ``NULL`` where the log
+    reports none)."""
     return fetch_df(con, """
         SELECT seat, log_seat, player, position, fantasyland, fl_cards, surrendered, fouled,
                foul_top_middle, foul_middle_bottom, royalties, fantasyland_next, raw_points,
-               points, reported_points, points_differ
+               points, reported_points, points_differ, reported_raw_points, reported_fouled,
+               reported_royalties, reported_fl_next
         FROM hand_players WHERE hand_key = ? ORDER BY seat""", [hand_key])
 
 

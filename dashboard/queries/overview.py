@@ -272,7 +272,8 @@ def _per_hand(seat_key: np.ndarray, pairs: dict[str, np.ndarray]) -> tuple[np.nd
 
 
 def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
-    """One row per session (newest first): ``session``, ``started``, ``hands``, ``points``,
+    """One row per session (newest first): ``session``, ``started``, ``ended``, ``hands``,
+    ``points``,
     ``per_hand``, ``scoring`` (the session's scoring systems), ``foul_rate``, ``fl_hands``,
     ``money`` (where stakes are known; OFC Double: stake x cube of the matches it ended) and
     ``first_hand`` (the hand key that opens the session: the least key among hands played at
@@ -286,7 +287,7 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
     scoring, systems = scoring_label(con, "hp.scoring")
     return fetch_df(con, f"""
         SELECT coalesce(hp.session_id, '(none)') AS session, min(hp.played_at) AS started,
-               min(hp.utc_offset) AS utc_offset,
+               max(hp.played_at) AS ended, min(hp.utc_offset) AS utc_offset,
                count(*) AS hands, sum(hp.points) AS points, avg(hp.points) AS per_hand,
                avg(hp.fouled::INT) AS foul_rate,
                {scoring} AS scoring,
@@ -301,7 +302,7 @@ def sessions(con: Any, filters: Filters, limit: int = 500) -> pd.DataFrame:
 
 _SESSIONS_AGG = """
 SELECT coalesce(a.session_id, '(none)') AS session, min(a.started) AS started,
-       min(a.utc_offset) AS utc_offset,
+       max(a.ended) AS ended, min(a.utc_offset) AS utc_offset,
        sum(a.hands)::BIGINT AS hands, sum(a.points) AS points,
        sum(a.points) / sum(a.hands) AS per_hand,
        sum(a.fouled) / sum(a.hands) AS foul_rate,

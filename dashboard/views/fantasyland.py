@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.subplots import make_subplots
 
 from dashboard import db, widgets
 from dashboard.queries import fantasyland, sessions
@@ -109,27 +110,30 @@ def without_race(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def chasing_chart(frame: pd.DataFrame, period: str) -> list[Any] | None:
+    """Two panels over the same periods: the rates (foul %, FL entry %, from 0) above, the
+    points per hand and their trend below, each on its own axis (never two scales over each
+    other)."""
     keys = frame[["period"]].to_numpy()
-    fig = go.Figure()
-    fig.add_trace(go.Bar(x=frame["period_no"], y=frame["points_per_hand"], name="points per hand",
-                         marker_color="#bcbd22", opacity=0.6, customdata=keys, yaxis="y2"))
-    fig.add_trace(go.Scatter(x=frame["period_no"], y=frame["trend_points_per_hand"],
-                             name=f"points per hand, trend ({sessions.TREND_PERIODS} {period}s)",
-                             mode="lines", line={"color": "#8c6d31", "width": 3},
-                             customdata=keys, yaxis="y2"))
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        row_heights=[0.5, 0.5])
     for column, name, colour in (("foul_rate", "foul %", widgets.RED),
                                  ("fl_entry_rate", "FL entry %", widgets.PURPLE)):
         fig.add_trace(go.Scatter(x=frame["period_no"], y=frame[column] * 100, name=name,
                                  mode="lines+markers", line={"color": colour},
-                                 customdata=keys))
+                                 customdata=keys), row=1, col=1)
+    fig.add_trace(go.Bar(x=frame["period_no"], y=frame["points_per_hand"], name="points per hand",
+                         marker_color=widgets.sign_colours(frame["points_per_hand"].fillna(0)),
+                         opacity=0.7, customdata=keys), row=2, col=1)
+    fig.add_trace(go.Scatter(x=frame["period_no"], y=frame["trend_points_per_hand"],
+                             name=f"points per hand, trend ({sessions.TREND_PERIODS} {period}s)",
+                             mode="lines", line={"color": "#8c6d31", "width": 3},
+                             customdata=keys), row=2, col=1)
     rates = [*(frame["foul_rate"] * 100), *(frame["fl_entry_rate"] * 100)]
-    left, right = widgets.zero_aligned(rates, [*frame["points_per_hand"],
-                                               *frame["trend_points_per_hand"]])
-    widgets.layout(fig, height=380, xaxis_title=f"{period} (in time order)", yaxis_title="%",
-                   yaxis={"range": left, "zeroline": True},
-                   yaxis2={"title": "points per hand", "overlaying": "y", "side": "right",
-                           "tickmode": "auto", "showgrid": False, "range": right,
-                           "zeroline": True})
+    top = max([5.0, *[float(r) for r in rates if not pd.isna(r)]])
+    widgets.layout(fig, height=440)
+    fig.update_yaxes(title_text="%", range=[0, top * 1.1], row=1, col=1)
+    fig.update_yaxes(title_text="points per hand", zeroline=True, row=2, col=1)
+    fig.update_xaxes(title_text=f"{period} (in time order)", tickformat=",d", row=2, col=1)
     return widgets.chart(fig, "fl_chasing")
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, widgets
+from dashboard import db, names, widgets
 from dashboard.queries import fouls, sessions
 from dashboard.queries.common import Filters
 
@@ -39,8 +39,10 @@ FOULED_COLUMNS = {
 
 def breakdown_chart(frame: pd.DataFrame, dimension: str) -> list[Any] | None:
     part = frame[frame["dimension"] == dimension]
+    shown = [names.variant(v) for v in part["value"]] if dimension == "variant" \
+        else list(part["value"])
     fig = go.Figure(go.Bar(
-        x=widgets.plot_text(part["value"]), y=part["foul_rate"] * 100,
+        x=widgets.plot_text(shown), y=part["foul_rate"] * 100,
         text=[f"{f} / {h}" for f, h in zip(part["fouls"], part["hands_set"], strict=True)],
         customdata=part[["dimension", "value"]].to_numpy(),
         hovertemplate="%{x}: %{y:.1f}% (%{text} hands fouled)<extra></extra>",
@@ -63,7 +65,8 @@ def breakdowns(current: Filters, frame: pd.DataFrame) -> None:
     if picked:
         dimension, value = str(picked[0]), str(picked[1])
         hands = db.query(fouls.breakdown_hands, current, dimension, value, fouled_only=True)
-        widgets.show_hands(hands, "fouls_breakdown_hands", f"fouled, {dimension} {value}")
+        said = names.variant(value) if dimension == "variant" else value
+        widgets.show_hands(hands, "fouls_breakdown_hands", f"fouled, {dimension} {said}")
 
 
 def rolling(current: Filters) -> None:

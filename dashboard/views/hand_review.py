@@ -13,11 +13,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, hand_list, notes_editor, timefmt
-from dashboard.cards import board_html, cards_html, md_text, placement_html, pretty, stood_for
+from dashboard import db, filters, hand_list, key_moments, notes_editor, room_result, timefmt
+from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import notes as notes_q
-from dashboard.queries import review as review_q
 from dashboard.replay import SeatView, step_count, step_label, view_at, whole_number
 from ingest import api
 from ofc_core.rules import discards, resolve
@@ -107,24 +106,6 @@ def step_controls(hand_key: int, steps: int) -> int:
     return step
 
 
-def reviewed_street(hand_key: int, street: int, four: bool) -> None:
-    """What ``ofc review`` found for this street: what was played and the best placement
-    found, drawn as cards, each with its EV (docs/review.md)."""
-    for d in db.query(review_q.at_street, hand_key, street).itertuples(index=False):
-        verdict = ("the best placement found" if d.ev_lost <= 0 else
-                   f"**{d.ev_lost:.1f} points lost**, within the noise (± {d.noise:.1f}): the "
-                   "rollouts cannot tell the two apart" if d.within_noise else
-                   f"**{d.ev_lost:.1f} points lost**")
-        st.markdown(f":material/insights: Review of {md_text(d.player)}'s {md_text(d.kind)}: "
-                    f"{verdict}")
-        shown = [("played", d.chosen, d.chosen_ev, d.chosen_se)]
-        if d.ev_lost > 0:
-            shown.append(("best found", d.best, d.best_ev, d.best_se))
-        st.markdown(" · ".join(f'<span class="ofc-row-note">{label}</span> '
-                               f"{placement_html(placement, four)} EV {ev:+.1f} ± {se:.1f}"
-                               for label, placement, ev, se in shown), unsafe_allow_html=True)
-
-
 def seat_street(view: SeatView, four: bool, surrendered: bool = False) -> str:
     rows = [("top", view.top, ""), ("middle", view.middle, ""), ("bottom", view.bottom, "")]
     parts = [board_html(rows, four, new=view.placed_now)]
@@ -182,10 +163,11 @@ def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
              streets: pd.DataFrame) -> None:
     st.markdown("#### Replayer")
     steps = step_count(streets)
+    key_moments.key_moments(int(hand["hand_key"]), f"replay_step_{hand['hand_key']}", steps)
     step = step_controls(int(hand["hand_key"]), steps)
     four = filters.four_colour()
     if step < steps:
-        reviewed_street(int(hand["hand_key"]), step, four)
+        key_moments.reviewed_street(int(hand["hand_key"]), step, four)
     views = {v.seat: v for v in view_at(streets, seats, step, discards_rule(hand, seats))}
     per_row = 2 if len(seats) > 2 else len(seats)  # 3-4 players: two boards a row, readable
     cols = [c for _ in range(-(-len(seats) // per_row)) for c in st.columns(per_row)]
@@ -219,16 +201,7 @@ def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
 
 def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
     st.markdown("#### Result: ours and the room's")
-    ours = seats[["player", "fouled", "royalties", "fantasyland_next", "raw_points", "points",
-                  "reported_points", "points_differ"]].rename(columns={
-                      "fantasyland_next": "FL next (cards)", "raw_points": "before caps",
-                      "points": "our points", "reported_points": "room's points",
-                      "points_differ": "differs"})
-    ours["room's points"] = [text_of(None if pd.isna(v) else f"{v:+g}")
-                             for v in ours["room's points"]]
-    st.dataframe(ours, hide_index=True, width="stretch", key="hand_players")
-    if seats["points_differ"].any():
-        st.warning("The room's reported result differs from our computation for this hand.")
+    room_result.show(seats)
     st.markdown("#### Pairwise")
     shown = pair_rows.assign(**{
         r: pair_rows[f"{r}_result"].map(RESULT) for r in ("top", "middle", "bottom")})
@@ -238,19 +211,43 @@ def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
     st.dataframe(shown, hide_index=True, width="stretch", key="hand_pairs")
 
 
+FOCUS = "_ofc_replay_focus"  # the hand opened at a street (Review's Replay): drawn first
+
+
+def focused() -> int | None:
+    """The hand opened at a street from the Review page (``?hand=K&street=S``): shown first,
+    in view, for as long as it stays the hand shown."""
+    wanted = selected_hand()
+    if st.query_params.get("street") and wanted is not None:
+        st.session_state[FOCUS] = wanted
+    return wanted if wanted is not None and st.session_state.get(FOCUS) == wanted else None
+
+
 def main() -> None:
     st.title("Hand review")
     scope = (filters.current(), hand_list.search_form())
+    first = focused()
+    if first is not None:  # opened at a street: the replayer in view, the list below
+        shown(first)
+        with st.expander("The hands in these filters"):
+            hand_list.draw(scope, first)
+        return
     hand_key, where, found = hand_list.draw(scope, selected_hand())
     if hand_key is None:
         st.info("No hand to show. Import logs on the Import page, or widen the filters.")
         return
+    shown(hand_key, lambda: hand_list.neighbours(scope, found, where))
+
+
+def shown(hand_key: int, after_header: Callable[[], None] | None = None) -> None:
+    """The hand: its header, notes, the replayer, its final rows and results."""
     hand = db.query(q.hand, hand_key)
     if hand is None:
         st.warning(f"Hand {hand_key} is not in the database.")
         return
     header(hand)
-    hand_list.neighbours(scope, found, where)
+    if after_header is not None:
+        after_header()
     hand_notes(hand)
     seats = db.query(q.players, hand_key)
     final = db.query(q.rows, hand_key)

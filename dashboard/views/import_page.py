@@ -9,7 +9,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, me, timefmt, watching
+from dashboard import db, me, reviewing, tables, timefmt, watching
 from dashboard.cards import md_text
 from dashboard.queries import imports
 from dashboard.uploads import MAX_UPLOAD_MB, Limits, UploadOutcome, import_uploads
@@ -38,6 +38,7 @@ def run(files: list[tuple[str, bytes]]) -> UploadOutcome:
     with db.writing() as con:
         outcome = import_uploads(con, files, progress, Limits())
     bar.progress(1.0, text="Done")
+    reviewing.after_import(import_ids=outcome.import_ids)
     return outcome
 
 
@@ -80,20 +81,22 @@ def show_outcome(outcome: UploadOutcome) -> None:
     st.subheader("Ledger")
     st.markdown(ledger_line(len(ledger), {str(k): int(v) for k, v in totals.items()},
                             len(refused)))
-    st.dataframe(timefmt.table_times(ledger.drop(columns=["import_id"])), hide_index=True,
-                 width="stretch", key="import_ledger")
+    st.dataframe(tables.words(timefmt.table_times(ledger.drop(columns=["import_id"]))),
+                 hide_index=True, width="stretch", key="import_ledger")
     left, right = st.columns(2)
     left.download_button("Download the ledger (CSV)", ledger.to_csv(index=False),
                          file_name="import-ledger.csv", mime="text/csv", on_click="ignore")
     if len(problems):
         st.subheader("Errors and partial hands")
-        st.dataframe(problems, hide_index=True, width="stretch", key="import_problems",
-                     column_config={"line": st.column_config.NumberColumn("line", format="%d")})
+        st.dataframe(tables.words(problems), hide_index=True, width="stretch",
+                     key="import_problems",
+                     column_config={"Line": st.column_config.NumberColumn("Line", format="%d")})
         right.download_button("Download the errors (CSV)", problems.to_csv(index=False),
                               file_name="import-errors.csv", mime="text/csv", on_click="ignore")
     else:
         st.success("No errors: every hand read was stored or was already there.")
     show_audit(outcome)
+    reviewing.import_section(outcome.import_ids)
 
 
 def show_audit(outcome: UploadOutcome) -> None:
@@ -106,7 +109,7 @@ def show_audit(outcome: UploadOutcome) -> None:
                          columns=["file", "hand_id", "note"])
     if len(notes):
         st.subheader("Assumed by the readers")
-        st.dataframe(notes, hide_index=True, width="stretch", key="import_notes")
+        st.dataframe(tables.words(notes), hide_index=True, width="stretch", key="import_notes")
 
 
 def audit_tables(audits: list[tuple[str, Audit]], key: str,
@@ -117,9 +120,9 @@ def audit_tables(audits: list[tuple[str, Audit]], key: str,
     if not audited:
         return
     st.subheader(title)
-    st.dataframe(pd.DataFrame([{"file": path, "hands audited": a.audited,
+    st.dataframe(tables.words(pd.DataFrame([{"file": path, "hands audited": a.audited,
                                 "equal to ours": a.equal, "differ": a.audited - a.equal,
-                                **a.by_what()} for path, a in audited]).fillna(0),
+                                **a.by_what()} for path, a in audited]).fillna(0)),
                  hide_index=True, width="stretch", key=f"{key}_audit")
     differ = pd.DataFrame([{"file": path, "hand_id": d.hand_id, "player": d.player,
                             "what": d.what, "theirs": d.reported, "ours": d.ours}
@@ -129,7 +132,8 @@ def audit_tables(audits: list[tuple[str, Audit]], key: str,
         st.markdown(f"**{differ.hand_id.nunique()}** hands where the room's result differs "
                     "from ours (a rule we lack, a settlement that does not add up, or a bug on "
                     "one side): open them in Hand review.")
-        st.dataframe(differ, hide_index=True, width="stretch", key=f"{key}_audit_differ")
+        st.dataframe(tables.words(differ), hide_index=True, width="stretch",
+                     key=f"{key}_audit_differ")
     else:
         st.success("The room's reported results equal ours in every audited hand.")
 
@@ -139,7 +143,7 @@ def import_history() -> None:
     store (with why) and its audit."""
     con = db.connection()
     history = imports.ledger(con)
-    st.dataframe(timefmt.table_times(history), hide_index=True, width="stretch",
+    st.dataframe(tables.words(timefmt.table_times(history)), hide_index=True, width="stretch",
                  key="import_history")
     if not len(history):
         return
@@ -157,8 +161,9 @@ def import_history() -> None:
     problems = imports.problems(con, [chosen])
     if len(problems):
         st.markdown(f"**Not stored from import #{chosen}**")
-        st.dataframe(problems, hide_index=True, width="stretch", key="history_problems",
-                     column_config={"line": st.column_config.NumberColumn("line", format="%d")})
+        st.dataframe(tables.words(problems), hide_index=True, width="stretch",
+                     key="history_problems",
+                     column_config={"Line": st.column_config.NumberColumn("Line", format="%d")})
     else:
         st.markdown(f"Import #{chosen}: every hand read was stored or was already there.")
     audit_tables([(labels[chosen], imports.audit(con, chosen))], "history",
@@ -235,10 +240,10 @@ def folder_statuses() -> None:
                     st.warning(md_text(folder.problem))
                 if folder.errors:
                     with st.expander(f"Errors of the last imports ({folder.errors:,})"):
-                        st.dataframe(pd.DataFrame(
+                        st.dataframe(tables.words(pd.DataFrame(
                             [{"file": e.file, "line": e.line, "hand_id": e.hand_id,
                               "reason": e.message} for e in db.query(folder_errors, folder.path)],
-                            columns=["file", "line", "hand_id", "reason"]),
+                            columns=["file", "line", "hand_id", "reason"])),
                             hide_index=True, width="stretch", key=f"watch_errors_{key}")
 
 

@@ -13,21 +13,60 @@ from dashboard.queries import matches
 from dashboard.queries.common import Filters
 
 COLUMNS = {
-    "match_id": widgets.text("Match"),
     "started": widgets.when("Started"),
     "opponent": widgets.text("Opponent"),
-    "hands": widgets.count("Hands"),
-    "points": widgets.count("Our points", help="race points banked"),
-    "opponent_points": widgets.count("Their points"),
-    "won": widgets.flag("Won", help="empty while unfinished"),
+    "result": widgets.text("Result", width=90),
+    "money_text": widgets.text("Money", width=90, help="stake x cube; none until the match "
+                               "has a winner"),
+    "hands": widgets.count("Hands", width=60),
+    "points": widgets.count("Our points", help="race points banked", width=80),
+    "opponent_points": widgets.count("Their points", width=80),
     "reason": widgets.text("Ended by"),
+    "cube": widgets.count("Cube", format="x%d", width=60),
     "offers": widgets.count("Doubles offered"),
-    "taken": widgets.count("Taken"),
-    "declined": widgets.count("Declined"),
-    "cube": widgets.count("Cube", format="x%d"),
-    "stake": widgets.count("Stake"),
-    **widgets.MONEY_COLUMNS,
+    "taken": widgets.count("Taken", width=60),
+    "declined": widgets.count("Declined", width=70),
+    "stake": widgets.count("Stake", width=60),
+    "match_id": widgets.text("Match"),
 }
+# (A comment, not a docstring: Streamlit draws a page's bare strings.)
+# The most useful first: when, against whom, the result and its money.
+
+
+def result(won: Any) -> str:
+    """A match's result from the player's side.
+
+    >>> result(True), result(False), result(None)
+    ('won', 'lost', 'not finished')
+    """
+    return "not finished" if won is None or pd.isna(won) else "won" if won else "lost"
+
+
+def money_text(money: Any, currency: Any, won: Any) -> str:
+    """A match's money as the table says it: signed with its currency; a match without a
+    winner has none yet, one without a stake none at all.
+
+    >>> money_text(4.0, "EUR", True), money_text(None, "EUR", None), money_text(None, None, False)
+    ('+4.00 EUR', 'not finished', 'no stake')
+    """
+    if money is None or pd.isna(money):
+        return "not finished" if won is None or pd.isna(won) else widgets.NO_STAKE
+    unit = currency if isinstance(currency, str) else ""
+    return f"{float(money):+,.2f} {unit}".strip()
+
+
+def readable(frame: pd.DataFrame) -> pd.DataFrame:
+    """The matches with their result and money in words (:func:`result`,
+    :func:`money_text`)."""
+    won = [None if pd.isna(w) else bool(w) for w in frame["won"]]
+    return frame.assign(
+        result=[result(w) for w in won],
+        money_text=[money_text(m, c, w) for m, c, w in zip(frame["money"], frame["currency"],
+                                                           won, strict=True)],
+        reason=[widgets.MISSING if r is None or (not isinstance(r, str) and pd.isna(r)) else r
+                for r in frame["reason"]])
+
+
 SUMMARY_COLUMNS = {
     "decision": widgets.text("Choice"),
     "decisions": widgets.count("Times"),
@@ -65,7 +104,8 @@ def money_spec(frame: pd.DataFrame) -> dict[str, Any]:
     red lost; none yet: 0), its match, opponent and cube in the tooltip; a click selects its
     match (:data:`PICK`). Ids and names from files are data values, drawn as text."""
     values = [{"n": n, "match": str(m), "opponent": str(o), "cube": f"x{c}",
-               "money": 0.0 if pd.isna(v) else float(v)}
+               "money": 0.0 if pd.isna(v) else float(v),
+               "result": "not finished" if pd.isna(v) else f"{float(v):+,.2f}"}
               for n, (m, o, c, v) in enumerate(zip(frame["match_id"], frame["opponent"],
                                                    frame["cube"], frame["money"], strict=True),
                                                start=1)]
@@ -82,7 +122,7 @@ def money_spec(frame: pd.DataFrame) -> dict[str, Any]:
             "tooltip": [{"field": "match", "type": "nominal"},
                         {"field": "opponent", "type": "nominal"},
                         {"field": "cube", "type": "nominal"},
-                        {"field": "money", "type": "quantitative", "format": "+,.2f"}]}}
+                        {"field": "result", "type": "nominal", "title": "money"}]}}
 
 
 def money_chart(frame: pd.DataFrame) -> list[Any] | None:
@@ -114,7 +154,7 @@ def main() -> None:
     current, frame = page
     headline(matches.summary_of(frame))
     point = money_chart(frame)
-    row = widgets.table(frame, "matches_table", COLUMNS, order=tuple(COLUMNS))
+    row = widgets.table(readable(frame), "matches_table", COLUMNS, order=tuple(COLUMNS))
     widgets.hands_behind(widgets.picked(point, row, frame, "match_id"), "matches_hands", "match {}",
                          matches.match_hands, current,
                          hint="Select a match or click a bar to list its hands.")

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import db, notes_editor, widgets
+from dashboard import names as names_
 from dashboard.cards import md_text
 from dashboard.queries import notes, opponents
 from dashboard.queries.common import Filters
@@ -17,24 +18,26 @@ from ingest import api
 
 COLUMNS = {
     "opponent": widgets.text("Opponent"),
+    "hands": widgets.count("Hands together", width=70),
+    "net_points": widgets.signed("Net points", 0, width=70),
+    "money": widgets.money("Money", help="points x stake, hands with a stake; OFC Double: stake x "
+                      "cube of each match won or lost", width=70),
+    "currency": widgets.text("Currency", width=70),
+    **widgets.CI_COLUMNS,
+    "rows_won_pct": widgets.percent("Rows won", width=70),
+    "their_foul_rate": widgets.percent("Their foul %", width=70),
+    "our_foul_rate": widgets.percent("Our foul %", width=70),
+    "scoops_for": widgets.count("Scoops for", width=70),
+    "scoops_against": widgets.count("Scoops against", width=70),
+    "royalties_for": widgets.count("Royalties for", width=70),
+    "royalties_against": widgets.count("Royalties against", width=70),
     "tags": widgets.text("Your tags",
                          help="your tags on this opponent (Head to head: note and tags)"),
     "scoring": widgets.text("Scoring", help="one row per scoring system: race points (OFC Double) "
-                            "are not added to other points"),
-    "hands": widgets.count("Hands together"),
-    "net_points": widgets.signed("Net points", 0),
-    **widgets.CI_COLUMNS,
-    "money": widgets.money("Money", help="points x stake, hands with a stake; OFC Double: stake x "
-                      "cube of each match won or lost"),
-    "currency": widgets.text("Currency"),
-    "rows_won_pct": widgets.percent("Rows won"),
-    "scoops_for": widgets.count("Scoops for"),
-    "scoops_against": widgets.count("Scoops against"),
-    "royalties_for": widgets.count("Royalties for"),
-    "royalties_against": widgets.count("Royalties against"),
-    "their_foul_rate": widgets.percent("Their foul %"),
-    "our_foul_rate": widgets.percent("Our foul %"),
+                            "are not added to other points", width=60),
 }
+# (A comment, not a docstring: Streamlit draws a page's bare strings.)
+# The most useful first: who, how often, the net and the money; then how.
 VERSUS_COLUMNS = {
     **widgets.HAND_ID_COLUMNS,
     "opponent": widgets.text("Opponent"),
@@ -54,14 +57,15 @@ def versus(current: Filters, key: str, opponent: str, component: str | None = No
     """The hands played against ``opponent`` (carrying ``component`` of the net, in one
     ``scoring`` system when given)."""
     hands = db.query(opponents.versus_hands, current, opponent, component, scoring=scoring)
-    what = f"against {opponent}" + (f" carrying {component}" if component else "")
+    what = f"against {names_.player(opponent)}" + (f" carrying {component}" if component
+                                                    else "")
     widgets.show_hands(hands, key, what, columns=VERSUS_COLUMNS, sep=" ")
 
 
 def table(current: Filters, frame: pd.DataFrame) -> None:
     tagged = db.query(notes.player_tag_lists)
     frame = frame.assign(tags=[tagged.get(str(o), "") for o in frame["opponent"]])
-    row = widgets.table(frame, "opponents_table", COLUMNS,
+    row = widgets.table(frame, "opponents_table", COLUMNS, order=tuple(COLUMNS),
                         rates=("rows_won_pct", "their_foul_rate", "our_foul_rate"))
     opponent = widgets.picked(None, row, frame, "opponent")
     if opponent is None:
@@ -75,7 +79,7 @@ def cumulative(current: Filters, names: list[str]) -> None:
     fig = go.Figure()
     several = frame["scoring"].nunique() > 1
     for (opponent, scoring), line in frame.groupby(["opponent", "scoring"], sort=False):
-        name = f"{opponent} ({scoring})" if several else str(opponent)
+        name = f"{names_.player(opponent)} ({scoring})" if several else names_.player(opponent)
         fig.add_trace(go.Scattergl(
             x=line["hand_no"], y=line["cumulative_points"], name=widgets.plot_text([name])[0],
             mode="lines+markers", marker={"size": 3},
@@ -114,7 +118,25 @@ def opponent_notes(opponent: str) -> None:
 
     notes_editor.editor(f"opponent_{opponent}", db.query(notes.of_player, opponent),
                         db.query(notes.player_tags), write,
-                        label=f"Your note and tags on {md_text(opponent)}")
+                        label=f"Your note and tags on {md_text(names_.player(opponent))}")
+
+
+def alias_form(player: str) -> None:
+    """Name a player id once (as ``ofc alias`` does): every page then shows the name."""
+    current = db.query(api.aliases).get(player, "")
+    with st.form(f"alias_{player}", border=False):
+        left, right = st.columns([4, 1], vertical_alignment="bottom")
+        typed = left.text_input(f"Name {player} as", value=current, max_chars=200,
+                                key=f"alias_text_{player}",
+                                help="An alias every page shows instead of the id the logs "
+                                     "give (empty: none). The same as `ofc alias`.")
+        if right.form_submit_button("Save the name", disabled=db.read_only()):
+            with db.writing() as con:
+                changed = api.set_alias(con, player, typed)
+            if changed:
+                st.toast(f"{player} is shown as {typed.strip()}" if typed.strip()
+                         else f"{player} is shown by its id again")
+                st.rerun()
 
 
 def head_to_head(current: Filters, rows: list[tuple[str, str]]) -> None:
@@ -124,9 +146,10 @@ def head_to_head(current: Filters, rows: list[tuple[str, str]]) -> None:
     default = names.index(current.opponent) if current.opponent in names else 0
     several = len({s for _, s in rows}) > 1
     picked = st.selectbox("Opponent", range(len(rows)), index=default, key="opponents_h2h",
-                          format_func=lambda i: f"{rows[i][0]} ({rows[i][1]})" if several
-                          else rows[i][0])
+                          format_func=lambda i: f"{names_.player(rows[i][0])} ({rows[i][1]})"
+                          if several else names_.player(rows[i][0]))
     opponent, scoring = rows[picked or 0]
+    alias_form(opponent)
     opponent_notes(opponent)
     point = split_chart(db.query(opponents.head_to_head, current, opponent, scoring))
     st.caption("Without a foul: row points, bonuses and the royalty exchange; hands where "

@@ -4,23 +4,25 @@ points or in money), the sessions."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import db, filters, graph_choice, timefmt, widgets
-from dashboard.queries import curve, graphs, overview
+from dashboard import db, filters, graph_choice, hours, names, timefmt, widgets
+from dashboard.queries import curve, graphs, overview, table_time
 
 SESSION_COLUMNS = {
-    "session": widgets.text("Session"),
-    "started": widgets.when("Started"),
-    "hands": widgets.count("Hands"),
-    "points": widgets.signed("Points", 0),
-    "per_hand": widgets.signed("Per hand"),
-    "scoring": widgets.text("Scoring", help="race: OFC Double race points, not added to others"),
-    "foul_rate": widgets.percent("Foul %"),
-    "fl_hands": widgets.count("FL hands"),
+    "session": widgets.text("Session", width=250),
+    "hands": widgets.count("Hands", width=60),
+    "points": widgets.signed("Points", 0, width=70),
     "money": widgets.money("Money", help="points x stake; OFC Double: stake x cube of each match "
-                      "won or lost"),
+                      "won or lost", width=80),
+    "per_hand": widgets.signed("Per hand", width=70),
+    "foul_rate": widgets.percent("Foul %", width=60),
+    "fl_hands": widgets.count("FL hands", width=60),
+    "scoring": widgets.text("Scoring", help="race: OFC Double race points, not added to others",
+                            width=60),
+    "started": None,  # in the session's name
     "first_hand": None,
 }
 
@@ -29,7 +31,7 @@ def money(s: overview.Summary) -> tuple[str, str, str]:
     """The money metric: each currency's sum (large sums without cents), hands with stakes."""
     if not s.money:
         return ("Money", "–", "no stakes in these logs")
-    sums = " · ".join(f"{m:+,.{2 if abs(m) < 10_000 else 0}f} {c}".strip()
+    sums = " · ".join(f"{m:+,.{2 if abs(m) < 10_000 else 0}f} {c or '(no currency)'}"
                       for c, m, _ in s.money)
     return ("Money", sums, f"{sum(n for _, _, n in s.money):,} hands with stakes")
 
@@ -52,16 +54,35 @@ def interval(s: overview.Summary) -> str:
     return f"± {s.ci95:.2f} (95% CI)"
 
 
-def metrics(s: overview.Summary) -> None:
+def net_points(s: overview.Summary) -> tuple[str, str] | tuple[str, str, str]:
+    """The net points tile, naming the race hands it leaves out (the Hands tile counts them).
+
+    >>> net_points(overview.Summary(10, 4.0, 0.4, None, None, None, None, 0, None, (), 3))
+    ('Net points', '+4', '3 race hands left out')
+    """
+    if not s.race_left_out:
+        return ("Net points", widgets.num(s.net_points, 0))
+    return ("Net points", widgets.num(s.net_points, 0),
+            f"{s.race_left_out:,} race hands left out")
+
+
+def metrics(s: overview.Summary, unit: str = "points") -> None:
     ci = interval(s)
-    widgets.metric_row(("Hands", f"{s.hands:,}"), ("Net points", widgets.num(s.net_points, 0)),
-                       ("Points per hand", widgets.num(s.per_hand), ci), money(s))
+    points = (net_points(s), ("Points per hand", widgets.num(s.per_hand), ci))
+    widgets.metric_row(("Hands", f"{s.hands:,}"),
+                       *((money(s), *points) if unit == "money" else (*points, money(s))))
     avg = "–" if s.avg_royalties is None else f"{s.avg_royalties:.2f}"
     widgets.metric_row(("Foul %", widgets.pct(s.foul_rate)),
                        ("Fantasyland entry %", widgets.pct(s.fl_entry)),
                        ("Fantasyland stay %", widgets.pct(s.fl_stay), f"{s.fl_hands:,} FL hands"),
                        ("Average royalties", avg))
     points_note(s)
+
+
+def time_row(current: filters.Filters, s: overview.Summary, unit: str) -> None:
+    """Hours played, sittings, points and money an hour (:mod:`dashboard.hours`)."""
+    t = db.query(table_time.totals, current)
+    widgets.metric_row(*hours.tiles(t, s.net_points, s.money, unit))
 
 
 def points_note(s: overview.Summary) -> None:
@@ -146,11 +167,64 @@ def money_label(currency: str) -> str:
     return currency or "no currency"
 
 
+def day_axis(fig: go.Figure, days: int) -> None:
+    """A date axis of whole days: a few days get one tick a day, as a date (never the
+    ``23:59:59.9995`` plotly writes between two days)."""
+    fig.update_xaxes(tickformat="%Y-%m-%d", dtick=86_400_000 if days <= 14 else None)
+
+
+def one_day(current: filters.Filters, day: str) -> None:
+    """The running points of one day's hands over the hour they were played (a graph by date
+    of a single day would be one dot)."""
+    frame = db.query(overview.cumulative, current)
+    frame = frame[frame["played_at"].notna()]
+    x = graph_choice.local_times(frame["played_at"], frame["utc_offset"])
+    fig = go.Figure(go.Scatter(
+        x=x, y=frame["total"], name="Total", mode="lines+markers", marker={"size": 4},
+        line={"color": LINES[0][2], "width": 2},
+        customdata=np.column_stack([frame["hand_key"], frame["points"]]),
+        hovertemplate=("%{x|%H:%M}: this hand %{customdata[1]:+,.0f}<br>total "
+                       "%{y:+,.0f} points<extra></extra>")))
+    widgets.layout(fig, height=420, top=30, xaxis_title=f"time of day, {day}",
+                   yaxis_title="points (cumulative)", hovermode="closest")
+    fig.update_xaxes(tickformat="%H:%M")
+    widgets.chart_opens_hand(fig, "overview_graph_hour", "All these hands were played on one "
+                             "day: the graph reads in hours. Click a point to open that hand "
+                             "in Hand review.")
+
+
+def one_day_money(current: filters.Filters, day: str) -> None:
+    """The running money of each currency over one day's hours."""
+    frame = db.query(graphs.money_by_hand, current)
+    frame = frame[frame["played_at"].notna()]
+    if frame.empty:
+        st.info(NO_STAKES)
+        return
+    fig = go.Figure()
+    for currency, rows in frame.groupby("currency", sort=True):
+        name = money_label(str(currency))
+        fig.add_trace(go.Scatter(
+            x=graph_choice.local_times(rows["played_at"], rows["utc_offset"]), y=rows["total"],
+            name=widgets.plot_text([name])[0], mode="lines+markers", marker={"size": 4},
+            customdata=np.column_stack([rows["hand_key"], rows["money"]]),
+            hovertemplate=("%{x|%H:%M}: this hand %{customdata[1]:+,.2f}<br>total "
+                           "%{y:+,.2f} " + widgets.plot_text([name])[0] + "<extra></extra>")))
+    widgets.layout(fig, height=420, top=30, xaxis_title=f"time of day, {day}",
+                   yaxis_title="money (cumulative)", hovermode="closest")
+    fig.update_xaxes(tickformat="%H:%M")
+    widgets.chart_opens_hand(fig, "overview_money_hour", "One line per currency; all these "
+                             "hands were played on one day: the graph reads in hours. Click a "
+                             "point to open that hand in Hand review.")
+
+
 def graph_by_date(current: filters.Filters) -> None:
     """The running points total at the end of each day; a click opens the day's last hand."""
     frame = graphs.points_by_day(db.query(graphs.by_day, current, graph_choice.day_zone()))
     if frame.empty:
         st.info(NO_DATES)
+        return
+    if len(frame) == 1:
+        one_day(current, str(frame["day"].iloc[0])[:10])
         return
     fig = go.Figure(go.Scatter(
         x=frame["day"], y=frame["total"], name="Total", mode="lines+markers",
@@ -160,6 +234,7 @@ def graph_by_date(current: filters.Filters) -> None:
                        "hands<br>total %{y:+,.0f} points<extra></extra>")))
     widgets.layout(fig, height=420, top=30, xaxis_title="day", yaxis_title="points (cumulative)",
              hovermode="closest")
+    day_axis(fig, len(frame))
     widgets.chart_opens_hand(fig, "overview_graph_date", "Click a day to open its last hand in "
                        "Hand review.")
 
@@ -170,6 +245,9 @@ def money_by_date(current: filters.Filters) -> None:
     frame = graphs.money_by_day(days)
     if frame.empty:
         st.info(NO_DATES if days.empty else NO_STAKES)
+        return
+    if frame["day"].nunique() == 1:
+        one_day_money(current, str(frame["day"].iloc[0])[:10])
         return
     fig = go.Figure()
     for currency, rows in frame.groupby("currency", sort=True):
@@ -183,6 +261,7 @@ def money_by_date(current: filters.Filters) -> None:
                            "%{y:+,.2f}<extra></extra>")))
     widgets.layout(fig, height=420, top=30, xaxis_title="day", yaxis_title="money (cumulative)",
              hovermode="closest")
+    day_axis(fig, frame["day"].nunique())
     widgets.chart_opens_hand(fig, "overview_money_date", "One line per currency (points x stake; "
                        "OFC Double: stake x cube of each match). Click a day to open its last "
                        "hand in Hand review.")
@@ -227,8 +306,23 @@ def results_graph(current: filters.Filters) -> None:
         graph(current)
 
 
+def session_names(frame: pd.DataFrame) -> pd.DataFrame:
+    """The sessions named as on the Sessions page: the table the log names (never an id),
+    and the span on the clock chosen in the sidebar (:func:`dashboard.names.session`)."""
+    zone = timefmt.chosen_zone()
+    offsets = frame["utc_offset"] if "utc_offset" in frame else None
+    started = timefmt.shown(frame["started"], offsets, zone)
+    ended = timefmt.shown(frame["ended"], offsets, zone)
+    return frame.assign(session=[
+        names.session(None if s == "(none)" else s, names.span_label(a, b))
+        for s, a, b in zip(frame["session"], started, ended, strict=True)]).drop(
+            columns=["ended"])
+
+
 def sessions_table(current: filters.Filters) -> None:
-    widgets.hand_table(db.query(overview.sessions, current), "overview_sessions", SESSION_COLUMNS,
+    frame = session_names(db.query(overview.sessions, current))
+    widgets.hand_table(frame, "overview_sessions", SESSION_COLUMNS,
+                       order=tuple(k for k, v in SESSION_COLUMNS.items() if v),
                        column="first_hand", rates=("foul_rate",),
                        note="Select a session to open its first hand in Hand review.")
 
@@ -241,7 +335,9 @@ def main() -> None:
     if s.hands == 0:
         widgets.no_hands()
         return
-    metrics(s)
+    unit = graph_choice.current("overview_graph_choice").unit
+    metrics(s, unit)
+    time_row(current, s, unit)
     results_graph(current)
     st.subheader("Sessions")
     sessions_table(current)

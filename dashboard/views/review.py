@@ -12,10 +12,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, timefmt, widgets
-from dashboard.cards import board_html, cards_html, placement_words, pretty
+from dashboard import db, filters, reviewing, timefmt, widgets
+from dashboard import review_sections as sections
+from dashboard.cards import board_html, cards_html, md_text, placement_words, pretty
 from dashboard.queries import review as q
+from dashboard.queries.common import shown_players
 from ofc_core.board import Board, parse_compact_row
+from ofc_core.play.review import REVIEW_VERSION
 
 DRAWN = 5  # costliest decisions drawn as cards (the table lists more); no docstring: a bare
 # string at the top level of a page is drawn by Streamlit's magic
@@ -26,21 +29,22 @@ COSTLY_COLUMNS = {
                               "sidebar (Times in)"),
     "hand_id": widgets.text("Hand"),
     "street": widgets.count("Street"),
-    "kind": widgets.text("Kind"),
-    "board": widgets.text("Board before", help="the cards already on the board, row by row"),
-    "dealt": widgets.text("Dealt"),
+    "ev_lost": widgets.count("EV lost", format="%.1f"),
+    "noise": widgets.count("± noise", format="%.1f", help="two paired standard errors of the "
+                           "EV lost (from the per-deal differences of the two placements on "
+                           "the same deals; 0 where the position was valued exactly)"),
+    "class": widgets.text("Class", help="?! inaccuracy, ? mistake, ?? blunder; a tie is within "
+                          "the noise, not a mistake"),
+    "reason": widgets.text("Why", help="the largest difference between the played and the best"),
     "chosen": widgets.text("Your placement", help="where the cards dealt went; discard: the card "
                            "thrown away"),
+    "best": widgets.text("Best placement", help="the best placement the rollouts found (or the "
+                         "tie named)"),
+    "dealt": widgets.text("Dealt"),
     "chosen_ev": widgets.signed("EV of yours", 1),
-    "best": widgets.text("Best placement", help="the best placement the rollouts found"),
     "best_ev": widgets.signed("EV of the best", 1),
-    "ev_lost": widgets.count("EV lost", format="%.1f"),
-    "noise": widgets.count("± noise", format="%.1f", help="two standard errors of the EV lost "
-                           "(the rollouts' own uncertainty; 0 where the position was valued "
-                           "exactly)"),
-    "within_noise": widgets.flag("Within the noise", help="the EV lost is no larger than its "
-                                 "noise: the rollouts cannot tell the two placements apart, so "
-                                 "read it as a tie, not a mistake"),
+    "kind": widgets.text("Kind"),
+    "board": widgets.text("Board before", help="the cards already on the board, row by row"),
     "fl_chase": widgets.flag("FL chase"),
     "variant": widgets.text("Variant"),
 }
@@ -59,7 +63,10 @@ DEFINITION = (
     "each street without seeing its future cards (OFC Double: by best-of-24, which sees "
     "them). **EV lost** is the EV "
     "of the best placement found minus the EV of the one played: what the decision cost, "
-    "whatever the cards did next. A Fantasyland set is compared with the best set the setter "
+    "whatever the cards did next; **± noise** is two of its paired standard errors (the "
+    "spread of the two placements' differences on the same deals), and a loss within it is a "
+    "**tie**, not a mistake. **Accuracy** maps the loss beyond the noise to 0-100 (100: the "
+    "best or a tie). A Fantasyland set is compared with the best set the setter "
     "finds (royalties plus the value of staying). A **Fantasyland chase** is a decision whose "
     "best placement puts a queen or better on top.")
 
@@ -95,25 +102,35 @@ def tenth(value: float) -> str:
 
 
 def decision_html(d: Any, four: bool) -> str:
-    """One costly decision drawn: what it lost, its hand, street and dealt cards, then the
-    board after the played and after the best placement side by side (cards placed this
-    street outlined). One block of HTML (each Streamlit element costs the browser time),
-    built from parsed cards, numbers and escaped text only."""
-    head = (f"<b>{tenth(d.ev_lost)} points lost</b> · hand {html.escape(str(d.hand_id))} · "
+    """One costly decision drawn: what it lost and its noise, its class, hand, street and
+    dealt cards, why, then the board after the played and after the best placement side by
+    side (cards placed this street outlined; a tie is named, never "the best"). One block of
+    HTML (each Streamlit element costs the browser time), built from parsed cards, numbers and
+    escaped text only."""
+    head = (f"<b>{tenth(d.ev_lost)} ± {tenth(d.noise)} points lost</b> · "
+            f"<span title=\"{html.escape(sections.CLASS_WORDS.get(str(d['class']), ''))}\">"
+            f"{html.escape(sections.mark(str(d['class'])))}</span> · "
+            f"hand {html.escape(str(d.hand_id))} · "
             f"street {int(d.street)} ({html.escape(str(d.kind))}) · dealt "
             f"{cards_html(str(d.dealt).split(), four)}")
+    why = str(d.tie_with) if d.tie_with else str(d.reason)
+    if why:
+        head += f"<br>{html.escape(why)}"
+    best = "Tie" if d['class'] == "tie" else "Best"
     sides = []
-    for label, placement, ev in (("Played", d.chosen, d.chosen_ev), ("Best", d.best, d.best_ev)):
+    for label, placement, ev, foul, fl in (
+            ("Played", d.chosen, d.chosen_ev, d.chosen_foul, d.chosen_fl),
+            (best, d.best, d.best_ev, d.best_foul, d.best_fl)):
         rows, new = rows_after(d.board, placement)
-        sides.append(f"<div>{label}: EV {ev:+.1f}<div class=\"ofc-board\">"
-                     f"{board_html(rows, four, new=new)}</div></div>")
+        sides.append(f"<div>{label}: EV {ev:+.1f} · fouls {foul:.0%} · Fantasyland {fl:.0%}"
+                     f"<div class=\"ofc-board\">{board_html(rows, four, new=new)}</div></div>")
     return f'<div>{head}</div><div class="ofc-pair">{"".join(sides)}</div>'
 
 
 def drawn(frame: Any, four: bool) -> None:
     """The costliest decisions as cards: played and best side by side, a button to the
     replayer at that street."""
-    for k, d in enumerate(frame.head(DRAWN).itertuples(index=False)):
+    for k, (_, d) in enumerate(frame.head(DRAWN).iterrows()):
         with st.container(border=True):
             st.markdown(decision_html(d, four), unsafe_allow_html=True)
             if st.button("Replay", key=f"review_open_{k}", icon=":material/play_arrow:"):
@@ -124,7 +141,10 @@ def readable(frame: pd.DataFrame) -> pd.DataFrame:
     """The costliest decisions as the table shows them: times with their zone (the offset
     column dropped), boards and placements in words, dealt cards with suit symbols."""
     words = {c: [placement_words(v) for v in frame[c]] for c in ("board", "chosen", "best")}
-    return widgets.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
+    shown = widgets.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
+    shown["class"] = [sections.mark(str(c)) for c in frame["class"]]
+    shown["best"] = [t if t else b for t, b in zip(frame["tie_with"], shown["best"], strict=True)]
+    return shown[[c for c in COSTLY_COLUMNS if c in shown.columns]]
 
 
 MAX_DAY_TICKS = 10
@@ -205,13 +225,27 @@ def day_panel(frame: pd.DataFrame) -> dict[str, Any]:
                 {"field": "hands", "type": "quantitative", "format": ",d"}]}}
 
 
+def street_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """The by-street frame with each variant's streets in their own place: the street alone
+    when one variant is shown, else the variant and its street.
+
+    >>> street_labels(pd.DataFrame({"variant": ["pineapple", "regular"], "street": [5, 5],
+    ...                             "per_hand": [1.0, 2.0]}))["street"].tolist()
+    ['pineapple 5', 'regular 5']
+    """
+    if frame.empty or frame["variant"].nunique() <= 1:
+        return frame.assign(street=[str(int(v)) for v in frame["street"]])
+    return frame.assign(street=[f"{v} {int(n)}" for v, n in
+                                zip(frame["variant"], frame["street"], strict=True)])
+
+
 def breakdowns(street: pd.DataFrame, kind: pd.DataFrame, day: pd.DataFrame,
                variant: pd.DataFrame) -> dict[str, Any]:
     """EV lost per hand by street, by kind, by day (the log's day, a date axis) and by
     variant: the Vega-Lite spec of one chart of four panels, two a row."""
     return {"title": {"text": "EV lost per hand", "fontSize": 14},
             "autosize": {"type": "pad", "contains": "padding"},  # panels keep their size
-            "vconcat": [{"hconcat": [bar_panel(PANELS[0], street, "street"),
+            "vconcat": [{"hconcat": [bar_panel(PANELS[0], street_labels(street), "street"),
                                      bar_panel(PANELS[1], kind, "kind")]},
                         {"hconcat": [day_panel(day), bar_panel(PANELS[3], variant, "variant")]}],
             "resolve": {"scale": {"y": "independent"}}}
@@ -246,26 +280,60 @@ def unreviewed_text(frame: pd.DataFrame) -> str | None:
     return f"Not reviewed: {total:,} hand{'s' if total != 1 else ''} ({parts})."
 
 
+def review_controls(current: Any) -> None:
+    """The button that reviews the chosen player's hands in the filters not reviewed by this
+    version (in a process of its own), the precision, the job's progress and the auto-review
+    setting (dashboard.reviewing)."""
+    if db.read_only():
+        return
+    todo = db.query(q.to_review, current, REVIEW_VERSION)
+    stale = db.query(q.stale, current, REVIEW_VERSION)
+    who = shown_players(current)
+    if not reviewing.running():
+        left, middle, right = st.columns([3, 2, 3], vertical_alignment="bottom")
+        precision = middle.radio(
+            "Precision", list(reviewing.PRECISIONS), key="review_precision", horizontal=True,
+            help="standard: `ofc review`'s default; quick: about eight times fewer rollouts, "
+            "a first look")
+        label = (f"Review {len(todo):,} hand{'s' * (len(todo) != 1)} of {md_text(who)}"
+                 if len(todo)
+                 else "Nothing left to review")
+        if left.button(label, key="review_start", type="primary", disabled=not len(todo),
+                       icon=":material/troubleshoot:",
+                       help="the hands in the filters not reviewed by this version of the "
+                       "review, in the background: you can leave the page"):
+            reviewing.start(current, who, precision)
+            st.rerun()
+        with right:
+            reviewing.auto_setting()
+        if stale:
+            st.caption(f"{stale:,} hand{'s' * (stale != 1)} reviewed by an older version of the "
+                       "review: reviewed again by the button.")
+    reviewing.progress()
+
+
 def main() -> None:
     current = widgets.start("Decision review")
     if current is None:
         return
+    review_controls(current)
     s = db.query(q.summary, current)
     missing = unreviewed_text(db.query(q.unreviewed, current))
     if s.decisions == 0:
-        st.info("No reviewed decisions for these filters. Review a player's hands with "
-                "`ofc review --player NAME` (docs/review.md).")
+        st.info("No reviewed decisions for these filters yet: press the button above (or "
+                "run `ofc review --player NAME`, docs/review.md).")
         if missing:
             st.caption(missing)
         return
-    per_hand = "–" if s.per_hand is None else tenth(s.per_hand)
-    widgets.metric_row(("Reviewed hands", f"{s.hands:,}"), ("Decisions", f"{s.decisions:,}"),
-                       ("EV lost", f"{s.ev_lost:,.1f}", f"{s.costly:,} decisions over 1 point"),
-                       ("EV lost per hand", per_hand))
-    st.caption(DEFINITION + (f" {missing}" if missing else ""))
-    costliest(current)
+    sections.headline(s)
     zone = timefmt.chosen_zone()
-    day = db.query(q.over_time, current, None if zone == timefmt.LOG_ZONE else zone)
+    zone_or_log = None if zone == timefmt.LOG_ZONE else zone
+    sections.trend(current, zone_or_log)
+    sections.stages(current)
+    sections.leaks(current)
+    costliest(current)
+    st.caption(DEFINITION + (f" {missing}" if missing else ""))
+    day = db.query(q.over_time, current, zone_or_log)
     st.vega_lite_chart(spec=breakdowns(db.query(q.by_street, current),
                                        db.query(q.by_kind, current), day,
                                        db.query(q.by_variant, current)),

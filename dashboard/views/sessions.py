@@ -8,30 +8,39 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.subplots import make_subplots
 
-from dashboard import db, graph_choice, timefmt, widgets
-from dashboard.queries import sessions
+from dashboard import db, graph_choice, hours, names, timefmt, widgets
+from dashboard.queries import review, sessions, table_time
 
 PERIOD_LABELS = {"session": "Session", "week": "Week", "day": "Day"}
 LABEL_HELP = ("a session: its span on the clock chosen in the sidebar (the log's session, or "
               "hands split by a break); a week: its Monday")
 
 COLUMNS = {
-    "period_no": widgets.count("#"),
-    "label": widgets.text("Period", help=LABEL_HELP),
+    "period_no": widgets.count("#", width=40),
+    "label": widgets.text("Period", help=LABEL_HELP, width=230),
     "period": None,
-    "started": widgets.when("Started"),
-    "ended": widgets.when("Ended"),
-    "hands": widgets.count("Hands"),
-    "points": widgets.signed("Points", 1),
-    "points_per_hand": widgets.signed("Per hand"),
+    "hands": widgets.count("Hands", width=60),
+    "hours": hours.HOUR_COLUMNS["hours"],
+    "points": widgets.signed("Points", 1, width=70),
+    "money": widgets.MONEY_COLUMNS["money"],
+    "currency": widgets.text("Currency", width=70),
+    "points_per_hand": widgets.signed("Per hand", width=70),
+    "accuracy": widgets.count("Accuracy", format="%.1f", help="the mean accuracy of the "
+                              "session's reviewed decisions (0-100; the Review page)"),
+    "per_hour": hours.HOUR_COLUMNS["per_hour"],
+    "money_per_hour": hours.HOUR_COLUMNS["money_per_hour"],
+    "hands_per_hour": hours.HOUR_COLUMNS["hands_per_hour"],
+    "sitting": hours.HOUR_COLUMNS["sitting"],
+    "foul_rate": widgets.percent("Foul %", width=60),
+    "fl_entry_rate": widgets.percent("FL entry %", width=70),
+    "fl_hands": widgets.count("FL hands", width=60),
     "scoring": widgets.text("Scoring", help="race: OFC Double race points (not money, and not "
                             "added to other points)"),
-    "foul_rate": widgets.percent("Foul %"),
-    "fl_entry_rate": widgets.percent("FL entry %"),
-    "fl_hands": widgets.count("FL hands"),
-    **widgets.MONEY_COLUMNS,
     "cumulative_points": widgets.signed("Running total", 1),
+    "started": widgets.when("Started"),
+    "ended": widgets.when("Ended"),
     "race_hands": None,
 }
 
@@ -52,24 +61,7 @@ def race_note(frame: pd.DataFrame) -> None:
                    "stake x cube of each match.")
 
 
-def span_label(started: str, ended: str) -> str:
-    """A session named by its span, from its start and end as :func:`timefmt.shown` writes
-    them (the zone is in the Started column).
-
-    >>> span_label("2026-03-14 20:05 +01:00", "2026-03-14 22:31 +01:00")
-    '2026-03-14 20:05–22:31'
-    >>> span_label("2026-03-14 23:50 UTC", "2026-03-15 00:40 UTC")
-    '2026-03-14 23:50 – 2026-03-15 00:40'
-    >>> span_label("–", "–")
-    'undated'
-    """
-    if started == timefmt.NO_TIME:
-        return "undated"
-    first_day, first_time = started.split(" ")[:2]
-    last_day, last_time = ended.split(" ")[:2]
-    if first_day == last_day:
-        return f"{first_day} {first_time}–{last_time}"
-    return f"{first_day} {first_time} – {last_day} {last_time}"
+span_label = names.span_label
 
 
 def labelled(frame: pd.DataFrame, period: str) -> pd.DataFrame:
@@ -83,7 +75,10 @@ def labelled(frame: pd.DataFrame, period: str) -> pd.DataFrame:
     offsets = frame[timefmt.OFFSET] if timefmt.OFFSET in frame else None
     started = timefmt.shown(frame["started"], offsets, zone)
     ended = timefmt.shown(frame["ended"], offsets, zone)
-    return frame.assign(label=[span_label(a, b) for a, b in zip(started, ended, strict=True)])
+    ids = frame["period"].str.removeprefix("id:")
+    return frame.assign(label=[
+        names.session(i if p.startswith("id:") else None, span_label(a, b))
+        for i, p, a, b in zip(ids, frame["period"], started, ended, strict=True)])
 
 
 def money_totals(frame: pd.DataFrame) -> pd.DataFrame:
@@ -100,9 +95,27 @@ def money_totals(frame: pd.DataFrame) -> pd.DataFrame:
     return staked
 
 
+def bar_width(x: pd.Series) -> float | None:
+    """Bars on a date axis (in ms), 80% of the closest two periods' distance (at most a
+    day, at least ten minutes), so they are bars and not hairlines; ``None`` on a numbered
+    axis (plotly's own width).
+
+    >>> t = pd.Series(pd.to_datetime(["2026-11-01 10:00", "2026-11-01 14:00"]))
+    >>> bar_width(t) / 3_600_000, bar_width(pd.Series([1, 2]))
+    (3.2, None)
+    """
+    if not pd.api.types.is_datetime64_any_dtype(x):
+        return None
+    gaps = x.sort_values().diff().dropna()
+    gaps = gaps[gaps > pd.Timedelta(0)]
+    spacing = gaps.min().total_seconds() * 1000 if len(gaps) else 3_600_000
+    return float(min(max(0.8 * spacing, 600_000), 86_400_000))
+
+
 def chart(frame: pd.DataFrame, period: str, choice: graph_choice.GraphChoice) -> list[Any] | None:
-    """Each period's result as a bar and the running total as a line (one per currency in
-    money), over the period number (in time order) or the period's start."""
+    """Each period's result as a bar (top panel) and the running total as a line (bottom
+    panel, one line per currency in money), over the period number (in time order) or the
+    period's start: two panels of one x axis, each with its own scale."""
     money = choice.unit == "money"
     shown = money_totals(frame) if money else frame.assign(running=frame["cumulative_points"])
     if shown.empty:
@@ -114,26 +127,84 @@ def chart(frame: pd.DataFrame, period: str, choice: graph_choice.GraphChoice) ->
          if choice.by == "date" else shown["period_no"])
     keys, names = shown[["period"]].to_numpy(), widgets.plot_text(shown["label"])
     digits = 2 if money else 1
-    fig = go.Figure()
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        row_heights=[0.55, 0.45])
     fig.add_trace(go.Bar(
-        x=x, y=shown[value], name=value, marker_color=widgets.sign_colours(shown[value]),
-        customdata=keys, hovertext=names,
-        hovertemplate=f"%{{hovertext}}<br>%{{y:+,.{digits}f}} {value}<extra></extra>"))
+        x=x, y=shown[value], name=f"{value} of the {period}", width=bar_width(x),
+        marker_color=widgets.sign_colours(shown[value]), customdata=keys, hovertext=names,
+        hovertemplate=f"%{{hovertext}}<br>%{{y:+,.{digits}f}} {value}<extra></extra>"),
+        row=1, col=1)
     groups = shown.groupby("currency", sort=True) if money else [("", shown)]
     for currency, rows in groups:
         label = f"running total {currency}".strip() if money else "running total"
         fig.add_trace(go.Scatter(
             x=x.loc[rows.index], y=rows["running"], name=widgets.plot_text([label])[0],
-            mode="lines+markers", yaxis="y2", customdata=rows[["period"]].to_numpy(),
+            mode="lines+markers", customdata=rows[["period"]].to_numpy(),
             hovertext=widgets.plot_text(rows["label"]),
-            hovertemplate=f"%{{hovertext}}<br>total %{{y:+,.{digits}f}}<extra></extra>"))
-    left, right = widgets.zero_aligned(shown[value], shown["running"])
+            hovertemplate=f"%{{hovertext}}<br>total %{{y:+,.{digits}f}}<extra></extra>"),
+            row=2, col=1)
     axis = "start (date)" if choice.by == "date" else f"{period} (in time order)"
-    widgets.layout(fig, xaxis_title=axis, yaxis_title=value,
-             yaxis={"range": left}, yaxis2={"title": "running total", "overlaying": "y",
-                                            "side": "right", "tickmode": "auto",
-                                            "showgrid": False, "range": right})
+    widgets.layout(fig, height=460)
+    fig.update_yaxes(title_text=f"{value} per {period}", row=1, col=1)
+    fig.update_yaxes(title_text="running total", row=2, col=1)
+    fig.update_xaxes(title_text=axis, row=2, col=1)
+    if choice.by != "date":
+        fig.update_xaxes(tickformat=",d")
     return widgets.chart(fig, f"sessions_chart_{period}")
+
+
+def with_accuracy(frame: pd.DataFrame, current: Any, period: str) -> pd.DataFrame:
+    """The sessions with the accuracy of their reviewed decisions (none for weeks and days,
+    and for sessions with no reviewed decision)."""
+    if period != "session":
+        return frame.assign(accuracy=float("nan"))
+    found = db.query(review.accuracy_by_session, current)
+    by_session = dict(zip(found["session_id"].astype(str), found["accuracy"], strict=True))
+    return frame.assign(accuracy=[by_session.get(str(p).removeprefix("id:"), float("nan"))
+                                  for p in frame["period"]])
+
+
+def best_worst(frame: pd.DataFrame, unit: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The Best and Worst tiles, in points or in money (the Points/Money choice; a money
+    figure names its currency).
+
+    >>> f = pd.DataFrame({"points": [3.0, -1.0], "money": [1.5, None],
+    ...                   "currency": ["EUR", None]})
+    >>> best_worst(f, "money")
+    (('Best', '+1.50 EUR'), ('Worst', '+1.50 EUR'))
+    >>> best_worst(f, "points")
+    (('Best', '+3.0'), ('Worst', '-1.0'))
+    """
+    if unit != "money":
+        return (("Best", widgets.num(frame["points"].max(), 1)),
+                ("Worst", widgets.num(frame["points"].min(), 1)))
+    staked = frame[frame["money"].notna()]
+    if staked.empty:
+        return ("Best", widgets.MISSING), ("Worst", widgets.MISSING)
+
+    ordered = staked.sort_values("money", kind="stable").reset_index(drop=True)
+
+    def one(at: int) -> str:
+        currency = ordered["currency"].iloc[at]
+        unit = currency if isinstance(currency, str) else ""
+        return f"{float(ordered['money'].iloc[at]):+,.2f} {unit}".strip()
+
+    return ("Best", one(len(ordered) - 1)), ("Worst", one(0))
+
+
+def time_tiles(current: Any, frame: pd.DataFrame, unit: str) -> None:
+    """Hours played, sittings, points (or money) an hour over the periods shown."""
+    t = db.query(table_time.totals, current)
+    staked = frame[frame["money"].notna()]
+    money = tuple((str(c) if isinstance(c, str) else "", float(m), 0) for c, m in
+                  staked.assign(currency=staked["currency"].fillna("")).groupby(
+                      "currency")["money"].sum().items())
+    points = float(frame["plain_points"].sum() if "plain_points" in frame
+                   else frame["points"].sum())
+    race = int(frame["race_hands"].sum())
+    if not (0 < race < int(frame["hands"].sum())):
+        points = float(frame["points"].sum())
+    widgets.metric_row(*hours.tiles(t, points, money, unit))
 
 
 def main() -> None:
@@ -154,15 +225,17 @@ def main() -> None:
     if frame.empty:
         widgets.no_hands()
         return
-    frame = labelled(frame, period)
+    frame = with_accuracy(labelled(frame, period), current, period)
+    frame = hours.with_hours(frame, db.query(table_time.by_period, current, period, float(gap)))
+    unit = graph_choice.current("sessions_graph_choice").unit
     widgets.metric_row((f"{PERIOD_LABELS[period]}s", f"{len(frame):,}"),
-                 ("Winning", f"{winning(frame):,}"),
-                 ("Best", widgets.num(frame["points"].max(), 1)),
-                 ("Worst", widgets.num(frame["points"].min(), 1)))
+                       ("Winning", f"{winning(frame):,}"), *best_worst(frame, unit))
+    time_tiles(current, frame, unit)
     point = chart(frame, period, graph_choice.choose("sessions_graph_choice"))
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
-    columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP)}
+    columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP,
+                                                width=230)}
     row = widgets.table(frame, "sessions_table", columns,
                         order=tuple(k for k, v in columns.items() if v),
                         rates=("foul_rate", "fl_entry_rate"))

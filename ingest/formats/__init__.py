@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from ofc_core.hand import HandRecord
+from ofc_core.tournament import TournamentSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,16 @@ class ParseIssue:
     """A partial hand that will never be finished (its session moved on, or long ago)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ParsedSummary:
+    """A tournament's summary record (``ofc-tournament/1``, :mod:`ingest.formats.ofc_tournament`):
+    not a hand; the importer keeps it in ``tournament_summaries``."""
+
+    summary: TournamentSummary
+    line: int
+    raw: str
+
+
 @runtime_checkable
 class Format(Protocol):
     name: str
@@ -58,7 +69,8 @@ class Format(Protocol):
         """True if ``text`` looks like this format (cheap: looks at the first lines)."""
         ...
 
-    def parse(self, text: str, filename: str) -> Iterator[ParsedHand | ParseIssue]:
+    def parse(self, text: str, filename: str,
+              ) -> Iterator[ParsedHand | ParseIssue | ParsedSummary]:
         ...
 
 
@@ -92,9 +104,10 @@ class FileFormat(Protocol):
         ...
 
 
-FORMAT_MODULES = ("fpdb_swc", "pineapple_app", "ofc_hh", "live", "csv_boards")
+FORMAT_MODULES = ("fpdb_swc", "pineapple_app", "ofc_tournament", "ofc_hh", "live", "csv_boards")
 """Detection order (modules of this package, imported on first use: they import this one).
-FPDB's ``raw_messages.jsonl`` is JSON Lines too, so its reader comes before ofc-hh/1's."""
+FPDB's ``raw_messages.jsonl`` and tournament summaries are JSON Lines too, so their readers come
+before ofc-hh/1's."""
 
 
 def registry() -> list[Format]:

@@ -25,6 +25,13 @@ from .swc.hand_file import parse_hand_file
 
 FORMAT_NAME = "fpdb-swc"
 
+ROOM_NAMES = {"swc": "Seals with Clubs"}
+"""The rooms (``hands.source``) this format's hands come from, by the name a player knows."""
+
+CURRENCY_NAMES = {"R": "SwC money (R)", "mBTC": "mBTC (millibitcoin)"}
+"""The money units SwC's logs name: ``R`` in the money messages of the frames
+(``<money mt="R">``), ``mBTC`` in FPDB's hand files (``gametype.currency``)."""
+
 __all__ = ["FORMAT", "FORMAT_NAME", "FpdbSwcFormat", "Refused", "code_variant", "parse_frames",
            "parse_hand_file", "seat_cards", "swc_card"]
 

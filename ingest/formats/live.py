@@ -7,8 +7,8 @@ the hands that follow. The full description, with every message, is
 are in :mod:`ingest.formats.notation`, shared with the CSV reader.
 
 Why over 500 lines: one job, the grammar of the notation's lines (directives, hand headers,
-player lines, streets) and the reader that groups them into hands, with a message for every way
-a line can be wrong.
+player lines, streets, a tournament's ``@tournament`` and ``stack=``) and the reader that
+groups them into hands, with a message for every way a line can be wrong.
 
 >>> text = '''@variant pineapple
 ... hand 12 button=Anna [rules: scoring=2-4]
@@ -38,6 +38,7 @@ from typing import Any
 
 from ofc_core.board import Board
 from ofc_core.hand import HandRecord, PlayerRecord, board_from_streets
+from ofc_core.tournament import TournamentHand
 
 from . import ParsedHand, ParseIssue
 from .notation import (
@@ -60,6 +61,7 @@ from .notation import (
     variant_name,
     with_known_deals,
 )
+from .tournament_fields import stack_points, tournament_from_dict, tournament_pairs
 
 FORMAT_NAME = "ofc-live/1"
 
@@ -78,13 +80,16 @@ class Defaults:
     hero: str | None = None
     date: str | None = None
     tz: tzinfo = timezone.utc
+    tournament: Mapping[str, Any] | None = None
+    """``@tournament``'s keys (ofc-hh/1's ``tournament`` object), checked as it is read."""
 
 
 DIRECTIVES = ("source", "variant", "rules", "stake", "currency", "session", "match", "hero",
-              "date", "timezone")
+              "date", "timezone", "tournament")
 DIRECTIVE_ALIASES = {"tz": "timezone", "game": "variant", "session_id": "session",
                      "match_id": "match"}
-HEADER_KEYS = ("button", "time", "hero", "variant", "session", "stake", "match")
+HEADER_KEYS = ("button", "time", "hero", "variant", "session", "stake", "match", "level",
+               "per_point", "table", "round")
 HEADER_ALIASES = {"btn": "button", "dealer": "button", "at": "time", "date": "time",
                   "game": "variant", "session_id": "session", "match_id": "match"}
 
@@ -96,7 +101,8 @@ def apply_directive(defaults: Defaults, key: str, value: str,
     if key not in DIRECTIVES:
         raise ValueError(f"unknown directive @{key} (one of "
                          f"{', '.join('@' + d for d in DIRECTIVES)})")
-    if not value and key not in ("rules", "stake", "hero", "session", "match", "date"):
+    if not value and key not in ("rules", "stake", "hero", "session", "match", "date",
+                                 "tournament"):
         raise ValueError(f"@{key} needs a value")
     if key == "rules":
         return replace(defaults, rules=MappingProxyType(parse_rules(value)))
@@ -105,6 +111,11 @@ def apply_directive(defaults: Defaults, key: str, value: str,
         return replace(defaults, stake=stake, currency=currency or defaults.currency)
     if key == "timezone":
         return replace(defaults, tz=parse_timezone(value))
+    if key == "tournament":
+        pairs = tournament_pairs(value) if value else None
+        if pairs is not None:
+            tournament_from_dict(pairs)  # check it now
+        return replace(defaults, tournament=None if pairs is None else MappingProxyType(pairs))
     if key == "date" and value:
         parse_played_at(value, tz=defaults.tz, day_first=day_first)  # check it now
     text = value or None
@@ -220,6 +231,11 @@ class PlayerLine:
     fl_count: int | None
     surrendered: bool
     points: float | None
+    stack: float | None = None
+    """A chip tournament's chips before the hand (``stack=1500``)."""
+
+
+_STACK = re.compile(r"(?:stack|chips)=(\d+(?:[.,]\d+)?)", re.IGNORECASE)
 
 
 def _flag(token: str) -> tuple[str, int | None] | None:
@@ -246,6 +262,9 @@ def parse_player(text: str) -> PlayerLine:
     True
     """
     tokens = _strip_comment(text).split()
+    stacks = [m for t in tokens if (m := _STACK.fullmatch(t))]
+    tokens = [t for t in tokens if not _STACK.fullmatch(t)]
+    stack = float(stacks[-1].group(1).replace(",", ".")) if stacks else None
     fl, fl_count, surrendered, points = False, None, False, None
     while tokens:
         flag = _flag(tokens[-1]) or _flag(tokens[0])
@@ -262,7 +281,7 @@ def parse_player(text: str) -> PlayerLine:
         else:
             surrendered = True
     board = parse_board(" ".join(tokens)) if tokens else None
-    return PlayerLine(board, fl, fl_count, surrendered, points)
+    return PlayerLine(board, fl, fl_count, surrendered, points, stack)
 
 
 class _Problems:
@@ -304,7 +323,7 @@ def _build_player(p: _Player, seat: int, problems: _Problems) -> tuple[PlayerRec
             problems.add(p.line, f"{p.name}: no board (write top-middle-bottom or top / middle "
                          "/ bottom, or 'surrender')")
     record = PlayerRecord(p.name, seat, board, streets, line.fantasyland, line.surrendered,
-                          line.points)
+                          line.points, stack=line.stack)  # chips: in points once read
     return record, line.fl_count
 
 
@@ -452,6 +471,11 @@ class _Reader:
         except ValueError as exc:
             problems.add(block.line, str(exc))
             return None, fl_counts
+        try:
+            tournament, players = _tournament(defaults, keys, players)
+        except ValueError as exc:
+            problems.add(block.line, str(exc))
+            return None, fl_counts
         names = [p.name for p in players]
         hero = match_name(keys["hero"], names) if "hero" in keys else None
         if hero is None and defaults.hero is not None:
@@ -464,8 +488,24 @@ class _Reader:
             players=tuple(players), rules=MappingProxyType({**defaults.rules, **header.rules}),
             button=button, session_id=keys.get("session", defaults.session),
             match_id=keys.get("match", defaults.match), played_at=played_at, stake=stake,
-            currency=currency, hero=hero)
+            currency=currency, hero=hero, tournament=tournament)
         return record, fl_counts
+
+
+def _tournament(defaults: Defaults, keys: Mapping[str, str], players: list[PlayerRecord],
+                ) -> tuple[TournamentHand | None, list[PlayerRecord]]:
+    """The hand's tournament (``@tournament``, with the header's ``level=``, ``per_point=``,
+    ``table=``, ``round=``) and its players with their chips read as points."""
+    overrides = " ".join(f'{k}="{keys[k]}"' for k in ("level", "per_point", "table", "round")
+                         if k in keys)
+    if defaults.tournament is None:
+        if overrides or any(p.stack is not None for p in players):
+            raise ValueError("level=, per_point=, table=, round= and a player's stack= need "
+                             "an @tournament line above the hand")
+        return None, players
+    t = tournament_from_dict({**defaults.tournament, **tournament_pairs(overrides)})
+    return t, [replace(p, stack=stack_points(t, p.stack, f"{p.name}: "))
+               for p in players]
 
 
 def parse_text(text: str, filename: str) -> Iterator[ParsedHand | ParseIssue]:

@@ -29,7 +29,7 @@ import math
 import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from types import MappingProxyType
@@ -40,14 +40,19 @@ from ofc_core.cards import BoardCard, format_cards, parse_card
 from ofc_core.hand import Event, HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
 
 from . import ParsedHand, ParseIssue
+from .tournament_fields import stack_points, tournament_from_dict, tournament_to_dict
 
 FORMAT_NAME = "ofc-hh/1"
 
+ROOM_NAMES = {"ofc-sim": "OFC Analytics simulator", "practice": "Practice table"}
+"""The source ``ofc simulate`` writes (``ofc_core.play.sessions``), by name."""
+
 HAND_KEYS = ("format", "source", "hand_id", "session_id", "match_id", "played_at", "stake",
-             "currency", "hero", "variant", "rules", "button", "players", "events")
+             "currency", "hero", "variant", "rules", "button", "players", "events",
+             "tournament")
 """Top-level keys, in the order the writer emits them."""
 PLAYER_KEYS = ("name", "seat", "fantasyland", "surrendered", "reported_points", "board",
-               "streets")
+               "streets", "stack")
 STREET_KEYS = ("dealt", "top", "middle", "bottom", "discard")
 BOARD_KEYS = ROW_NAMES
 EVENT_KEYS = ("type", "by", "accepted")
@@ -257,6 +262,17 @@ def _record(obj: Mapping[str, Any], hand_id: str) -> HandRecord:
         raise _Invalid(f"players must be listed in seat order with distinct seats, got seats "
                        f"{seats}")
     names = {p.name for p in players}
+    tournament = None
+    if obj.get("tournament") is not None:
+        try:
+            tournament = tournament_from_dict(obj["tournament"])
+            players = tuple(replace(p, stack=stack_points(
+                tournament, raw.get("stack"), f"players[{n}] {p.name!r}: "))
+                for n, (p, raw) in enumerate(zip(players, raw_players, strict=True)))
+        except ValueError as exc:
+            raise _Invalid(str(exc)) from None
+    elif any(isinstance(p, dict) and p.get("stack") is not None for p in raw_players):
+        raise _Invalid("a player's stack (chips) is given only in a tournament hand")
     raw_events = _get(obj, "events", list, "a list of events") or []
     assert source is not None and variant is not None
     return HandRecord(
@@ -266,6 +282,7 @@ def _record(obj: Mapping[str, Any], hand_id: str) -> HandRecord:
         played_at=_played_at(obj), stake=_number(obj, "stake"),
         currency=_text(obj, "currency"), hero=_text(obj, "hero"),
         events=tuple(_event(e, n, names) for n, e in enumerate(raw_events)),
+        tournament=tournament,
     )
 
 
@@ -313,7 +330,7 @@ def _street_to_dict(street: StreetPlay) -> dict[str, str]:
     return out
 
 
-def _player_to_dict(player: PlayerRecord) -> dict[str, Any]:
+def _player_to_dict(player: PlayerRecord, chips: float | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"name": player.name, "seat": player.seat}
     if player.fantasyland:
         out["fantasyland"] = True
@@ -325,6 +342,8 @@ def _player_to_dict(player: PlayerRecord) -> dict[str, Any]:
         out["streets"] = [_street_to_dict(s) for s in player.streets]
     elif player.board.cards or not player.surrendered:
         out["board"] = _board_to_dict(player.board)
+    if chips is not None:
+        out["stack"] = int(chips) if chips.is_integer() else chips
     return out
 
 
@@ -352,9 +371,13 @@ def record_to_dict(record: HandRecord) -> dict[str, Any]:
         out["rules"] = dict(record.rules)
     if record.button is not None:
         out["button"] = record.button
-    out["players"] = [_player_to_dict(p) for p in record.players]
+    t = record.tournament
+    out["players"] = [_player_to_dict(p, None if t is None or p.stack is None else
+                                      t.chips(p.stack)) for p in record.players]
     if record.events:
         out["events"] = [_event_to_dict(e) for e in record.events]
+    if t is not None:
+        out["tournament"] = tournament_to_dict(t)
     return out
 
 

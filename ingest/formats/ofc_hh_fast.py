@@ -9,7 +9,8 @@ what it can read exactly as the reference does, and sends every other line back 
   :mod:`ingest.formats.ofc_hh` at every level, no key given twice in one object (what
   ``json.loads`` would silently merge: a line with more ``":`` than keys is parsed again with
   the reference reader's duplicate check, :func:`ingest.formats.ofc_hh.loads_line`), no
-  ``events``;
+  ``events`` and no ``tournament`` (nor a player's ``stack``, which only a tournament hand
+  has): a tournament's few hundred hands take the reference reader;
 - fields have the reference's types (names and ids non-empty strings, seats increasing whole
   numbers, flags booleans, ``played_at`` ISO 8601 with an offset, ...);
 - players give either ``streets`` or a ``board`` object (not a compact board string), and every
@@ -58,8 +59,9 @@ except ImportError:  # pragma: no cover - depends on the environment
     def _loads(line: str) -> Any:
         return _decoder.decode(line)
 
-HAND_KEYS = frozenset(ofc_hh.HAND_KEYS) - {"events"}  # a hand with events takes the reference
-PLAYER_KEYS = frozenset(ofc_hh.PLAYER_KEYS)
+HAND_KEYS = frozenset(ofc_hh.HAND_KEYS) - {"events", "tournament"}
+"""A hand with events or a tournament takes the reference reader."""
+PLAYER_KEYS = frozenset(ofc_hh.PLAYER_KEYS) - {"stack"}
 STREET_KEYS = frozenset(ofc_hh.STREET_KEYS)
 BOARD_KEYS = frozenset(ofc_hh.BOARD_KEYS)
 _SPACED_COLON = re.compile(r'"[ \t]+:')

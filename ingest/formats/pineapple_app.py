@@ -51,6 +51,12 @@ from . import LogFile, ParsedHand, ParseIssue, sqlite_db
 
 FORMAT_NAME = "pineapple-app"
 SOURCE = "pineapple-app"
+
+ROOM_NAMES = {SOURCE: "Pineapple app"}
+"""The room this format's hands come from, by the name a player knows (docs/formats.md)."""
+
+PLAY_MONEY_ROOMS = frozenset({SOURCE})
+"""Rooms whose chips are play money (the app's chips buy nothing)."""
 VARIANT = "progressive-pineapple"
 APP_RULES: Mapping[str, Any] = MappingProxyType({"jokers": 2, "fl_repeat": "entry"})
 """The app deals two jokers and keeps a staying player's Fantasyland card count

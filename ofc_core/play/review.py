@@ -21,8 +21,9 @@ what each seat has left to play. :func:`evaluate` values every legal placement b
   on the rollouts that picked it is biased upwards), and those values are reported; a best
   whose fresh value is not above the chosen one's is not shown: the chosen is the best.
 
-A Fantasyland hand is set in one street (street 1): its set is valued as royalties, plus the
-Fantasyland value if it stays, and compared with the setter's best (:func:`review_fantasyland`).
+A Fantasyland hand is set in one street (street 1): its set is valued by its rows against the
+table, its royalties and the Fantasyland value if it stays (a foul as a foul), and compared with
+the setter's (:func:`review_fantasyland`).
 
 Joker and 2-7 tables are reviewed like the others: a 54-card deck (the jokers among the unseen
 cards), completion boards scored with the jokers resolved and the 2-7 middle read as a low. What
@@ -39,18 +40,21 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ofc_core.batch import fantasyland_next
-from ofc_core.batch_boards import score_boards_under
 from ofc_core.hand import HandRecord, StreetPlay, board_from_streets
 from ofc_core.play.engine import Cards, Placement, Rows
+from ofc_core.play.fl_rows import fantasyland_set_value as fantasyland_set_value
+from ofc_core.play.fl_rows import set_by_rows
 from ofc_core.play.fl_solver import set_fantasyland
 from ofc_core.play.learned_rollouts import LearnedRollouts
 from ofc_core.play.lookahead import ahead_values
 from ofc_core.play.notation import board_text as board_text
 from ofc_core.play.notation import parse_placement as parse_placement
 from ofc_core.play.notation import placement_text as placement_text
+from ofc_core.play.outcomes import reason
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.positions import card_indexes, spots_of, street_placement
+from ofc_core.play.review_eval import Alternative as Alternative
+from ofc_core.play.review_eval import Evaluation, Valued, exactly, settle, stats
 from ofc_core.play.reviewable import DEALT_NOT_LOGGED as DEALT_NOT_LOGGED
 from ofc_core.play.reviewable import FINAL_BOARDS as FINAL_BOARDS
 from ofc_core.play.reviewable import FL_NOT_LOGGED as FL_NOT_LOGGED
@@ -69,7 +73,7 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset
 
-REVIEW_VERSION = "5"
+REVIEW_VERSION = "6"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
 
 REVIEW_POLICY: RolloutPolicy = LearnedRollouts()
@@ -111,33 +115,7 @@ class Precision:
 DEFAULT_PRECISION = Precision()
 
 
-@dataclass(frozen=True)
-class Valued:
-    """A placement and its estimated value (points), standard error and rollouts."""
-
-    placement: Placement
-    ev: float
-    se: float
-    rollouts: int
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    chosen: Valued
-    best: Valued
-    rollouts: int
-    """Rollouts spent on the decision (placements times rollouts each)."""
-    candidates: int
-
-    @property
-    def ev_lost(self) -> float:
-        return max(0.0, self.best.ev - self.chosen.ev)
-
-
-def _stats(values: np.ndarray) -> tuple[float, float]:
-    n = len(values)
-    se = float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
-    return float(values.mean()), se
+_stats = stats
 
 
 def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_POLICY,
@@ -150,10 +128,10 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
     if chosen_at is None:
         raise ValueError(f"the chosen placement {chosen} is not legal here")
     rollouts = SpotRollouts(spot, policy, fl_value, seed)
-    m = len(placements)
     if rollouts.exact or rollouts.outcomes is not None:
         return _exactly(rollouts, placements, chosen_at)
-    history: list[list[np.ndarray]] = [[] for _ in range(m)]
+    history: list[list[np.ndarray]] = [[] for _ in placements]
+    facts: list[list[np.ndarray]] = [[] for _ in placements]
     alive = _shortlist(rollouts, placements, chosen_at, precision)
     total = 0
     n_done = 0
@@ -161,39 +139,26 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
         size = FIRST_ROUND if n_done == 0 else n_done
         size = max(1, min(size, precision.max_rollouts - n_done))
         block = rollouts.deal(size)
-        values = rollouts.values([placements[a] for a in alive], block)
+        values, outcomes = rollouts.values_and_facts([placements[a] for a in alive], block)
         total += len(alive) * size
         n_done += size
         for row, a in enumerate(alive):
             history[a].append(values[row])
+            facts[a].append(outcomes[row])
         if len(alive) == 1 or n_done >= precision.max_rollouts:
             break
         alive, close = _survivors(history, alive, precision, chosen_at)
         if len(alive) == 1 or close or _found(history, alive, chosen_at):
             break
-    stats = {a: _stats(np.concatenate(h)) for a, h in enumerate(history) if h}
-    best_at = max(alive, key=lambda a: stats[a][0])
+    runs = {a: np.concatenate(h) for a, h in enumerate(history) if h}
+    best_at = max(alive, key=lambda a: float(runs[a].mean()))
     if precision.prior_ties:
         best_at = _tie_break(rollouts, placements, history, alive, best_at, precision)
-    if stats[chosen_at][0] >= stats[best_at][0]:
-        best_at = chosen_at
-    counts = {a: sum(len(v) for v in h) for a, h in enumerate(history)}
-    if best_at != chosen_at:
-        # The leader's value on the rollouts that chose it is biased upwards (the largest of
-        # many noisy means): the chosen and the best are valued again on fresh deals, as
-        # many as the precision needs.
-        size = _fresh_size(history, best_at, chosen_at, n_done, precision)
-        fresh = rollouts.values([placements[chosen_at], placements[best_at]], rollouts.deal(size))
-        total += 2 * size
-        for a, values in zip((chosen_at, best_at), fresh, strict=True):
-            stats[a], counts[a] = _stats(values), size
-        if stats[best_at][0] <= stats[chosen_at][0]:  # not better on fresh deals: not shown
-            best_at = chosen_at
-
-    def valued(a: int) -> Valued:
-        return Valued(placements[a], stats[a][0], stats[a][1], counts[a])
-
-    return Evaluation(valued(chosen_at), valued(best_at), total, m)
+    size = _fresh_size(history, best_at, chosen_at, n_done, precision) if best_at != chosen_at \
+        else 0
+    return settle(rollouts, placements, chosen_at, runs,
+                  {a: np.concatenate(f) for a, f in enumerate(facts) if f}, best_at, size,
+                  precision.z, total)
 
 
 def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int,
@@ -279,14 +244,8 @@ def _ahead(rollouts: SpotRollouts, boards: np.ndarray, fl: np.ndarray, precision
 def _exactly(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int) -> Evaluation:
     """Every placement valued on every deal left, once: exact values (no standard error)."""
     block = rollouts.deal(1) if rollouts.exact else rollouts.deal_every()
-    values = rollouts.values(placements, block).mean(axis=1)
-    n = len(rollouts.others[block])
-    best_at = int(values.argmax())
-    if values[chosen_at] >= values[best_at]:
-        best_at = chosen_at
-    chosen = Valued(placements[chosen_at], float(values[chosen_at]), 0.0, n)
-    best = Valued(placements[best_at], float(values[best_at]), 0.0, n)
-    return Evaluation(chosen, best, n * len(placements), len(placements))
+    values, facts = rollouts.values_and_facts(placements, block)
+    return exactly(placements, chosen_at, values.mean(axis=1), facts, len(rollouts.others[block]))
 
 
 def _found(history: list[list[np.ndarray]], alive: list[int], chosen: int) -> bool:
@@ -338,30 +297,6 @@ def _survivors(history: list[list[np.ndarray]], alive: list[int], precision: Pre
 # Fantasyland sets
 
 
-def fantasyland_set_value(rows: Rows, ruleset: Ruleset, fl_values: np.ndarray,
-                          foul_cost: float, opponents: int = 1, dealt: int = 0) -> float:
-    """A Fantasyland set's value: its royalties plus the value of the Fantasyland hand it earns
-    by staying (``fl_values`` per opponent; a stay under ``fl_repeat: entry`` is dealt the
-    ``dealt`` cards again), from each of its ``opponents``; ``-foul_cost`` if it fouls.
-    Jokers are resolved by the table's rule: here three queens on top would beat the middle's
-    kings (a foul), so the joker makes a pair of queens (7), from each of two opponents.
-
-    >>> from ofc_core.rules import PRESETS
-    >>> from ofc_core.cards import parse_cards
-    >>> def cards(text): return tuple(c.index for c in parse_cards(text))
-    >>> rows = (cards("Qh Qd X1"), cards("Ks Kd 9s 5h 3c"), cards("Ah Ad Ac 4s 2d"))
-    >>> fl = np.zeros(18)
-    >>> fantasyland_set_value(rows, PRESETS["joker-pineapple"], fl, 12.0, opponents=2)
-    14.0
-    """
-    scores = score_boards_under(board_array(rows)[None], ruleset)
-    if bool(scores.fouled[0]):
-        return -foul_cost
-    stay = fantasyland_next(ruleset, scores.strengths, scores.fouled, scores.royalties,
-                            np.ones(1, bool), np.full(1, dealt, np.int8))
-    return float(opponents * (int(scores.royalties[0].sum()) + fl_values[int(stay[0])]))
-
-
 def fantasyland_decision(record: HandRecord, player: str) -> tuple[Cards, Placement] | None:
     """The dealt cards and the set of ``player``'s Fantasyland hand, when the log shows them."""
     me = next((p for p in record.players if p.name == player), None)
@@ -376,18 +311,24 @@ FantasylandSetter = Callable[[Cards, Ruleset], Placement]
 
 def review_fantasyland(dealt: Cards, chosen: Placement, ruleset: Ruleset, players: int, *,
                        fl_value: FantasylandValue = default_fantasyland_value,
-                       setter: FantasylandSetter = set_fantasyland) -> Evaluation:
-    """The chosen Fantasyland set against the setter's (exact values, no rollouts), in points
-    against the ``players - 1`` opponents together."""
+                       setter: FantasylandSetter = set_fantasyland,
+                       policy: RolloutPolicy = REVIEW_POLICY) -> Evaluation:
+    """The chosen Fantasyland set against the setter's, both valued by their rows against the
+    table (:func:`ofc_core.play.fl_rows.set_by_rows`, the pool of the ``policy``'s learned
+    value; exact values, no rollouts), in points against the ``players - 1`` opponents
+    together. A set that fouls is valued, and named, as a foul."""
     fl = fl_table(ruleset, fl_value, players)
     opponents = max(players - 1, 1)
-    foul_cost = ruleset.scoring.scoop_value * opponents
+    value_for = getattr(policy, "value_for", None)
+    value = value_for(ruleset) if value_for is not None else None
     best = setter(dealt, ruleset)
-    values = [fantasyland_set_value(p.rows, ruleset, fl, foul_cost, opponents, len(dealt))
-              for p in (chosen, best)]
-    mine = Valued(chosen, values[0], 0.0, 0)
-    theirs = Valued(best, values[1], 0.0, 0) if values[1] > values[0] else mine
-    return Evaluation(mine, theirs, 0, 2)
+    (mine_ev, mine_facts), (best_ev, best_facts) = (
+        set_by_rows(p.rows, ruleset, fl, opponents, len(dealt), value) for p in (chosen, best))
+    mine = Valued(chosen, mine_ev, 0.0, 0, mine_facts)
+    theirs = Valued(best, best_ev, 0.0, 0, best_facts) if best_ev > mine_ev else mine
+    alternatives = tuple(Alternative(v, theirs.ev - v.ev, 0.0)
+                         for v in dict.fromkeys((theirs, mine)))
+    return Evaluation(mine, theirs, 0, 2, 0.0, alternatives)
 
 
 def with_streets(record: HandRecord, player: str, streets: tuple[StreetPlay, ...]) -> HandRecord:
@@ -420,12 +361,39 @@ class Reviewed:
     """The player's board before the decision."""
     dealt: Cards
     evaluation: Evaluation
+    reason: str = ""
+    """One sentence from the largest difference between the played and the best (''
+    when the played is the best): :func:`ofc_core.play.outcomes.reason`."""
 
     @property
     def fl_chase(self) -> bool:
         """The best placement aims at Fantasyland: it puts a queen or better on top."""
         return any(c >> 2 >= QUEEN for c in self.evaluation.best.placement.top) and (
             self.kind != FANTASYLAND_SET)
+
+
+def reason_of(evaluation: Evaluation, ruleset: Ruleset, players: int, staying: bool = False,
+              fl_value: FantasylandValue = default_fantasyland_value) -> str:
+    """The reason of a decision (:func:`ofc_core.play.outcomes.reason`): a foul weighed as two
+    scoops from each opponent (the scoop it loses, and about as much that its rows, counted in
+    the rows' points too, would have won), Fantasyland as the first Fantasyland hand's value
+    against each."""
+    if same_placement(evaluation.best.placement, evaluation.chosen.placement):
+        return ""
+    fl = fl_table(ruleset, fl_value, players)
+    opponents = max(players - 1, 1)
+    fl_points = opponents * float(fl[fl > 0].min()) if (fl > 0).any() else 0.0
+    return reason(evaluation.chosen.facts, evaluation.best.facts, fl_points,
+                  2 * opponents * ruleset.scoring.scoop_value, staying)
+
+
+def tie_text(evaluation: Evaluation) -> str:
+    """``'a tie: A or B'`` naming the best shown and the placements the rollouts cannot tell
+    from it (:attr:`Evaluation.tied`); '' when there are none."""
+    if not evaluation.tied:
+        return ""
+    names = [placement_text(p) for p in (evaluation.best.placement, *evaluation.tied)]
+    return "a tie: " + " or ".join(names)
 
 
 def decision_seed(source: str, hand_id: str, player: str, street: int) -> int:
@@ -446,15 +414,18 @@ def review_hand(record: HandRecord, player: str, *, policy: RolloutPolicy = REVI
             return out
         dealt, chosen = fl
         evaluation = review_fantasyland(dealt, chosen, record.ruleset, len(record.players),
-                                        fl_value=fl_value, setter=setter)
-        out.append(Reviewed(player, 1, FANTASYLAND_SET, ((), (), ()), dealt, evaluation))
+                                        fl_value=fl_value, setter=setter, policy=policy)
+        why = reason_of(evaluation, record.ruleset, len(record.players), True, fl_value)
+        out.append(Reviewed(player, 1, FANTASYLAND_SET, ((), (), ()), dealt, evaluation, why))
         return out
     for d in spots_of(record, player):
         seed = decision_seed(record.source, record.hand_id, player, d.street)
         evaluation = evaluate(d.spot, d.chosen, policy=policy, fl_value=fl_value,
                               precision=precision, seed=seed)
         kind = FIRST_FIVE if d.street == 1 else STREET
-        out.append(Reviewed(player, d.street, kind, d.board_before, d.spot.dealt, evaluation))
+        why = reason_of(evaluation, record.ruleset, len(record.players), fl_value=fl_value)
+        out.append(Reviewed(player, d.street, kind, d.board_before, d.spot.dealt, evaluation,
+                            why))
     return out
 
 

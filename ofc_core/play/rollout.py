@@ -18,8 +18,7 @@ were a stand-in card (the highest real card not on that board; X1 the highest, X
 the engine's bots play jokers; the completed boards are scored with the jokers resolved.
 
 Common random numbers: rollout ``r`` of a position deals the same cards to every seat whatever
-the placement being valued, and the opponents' completions do not depend on the player's
-placement, so they are computed once per rollout and shared by all placements.
+the placement valued; the opponents' completions, which do not depend on it, are shared.
 
 The default policy, :class:`BestOfK`, completes a board by trying ``k`` ways to keep and place
 the cards the seat will be dealt (for each way, the kept cards are sorted by rank and laid into
@@ -47,6 +46,7 @@ from ofc_core.batch_boards import ROYALTY_INDEX_SHIFT, score_boards_under
 from ofc_core.board import BOARD_SIZE, ROW_SIZE, ROW_START
 from ofc_core.play.engine import Cards, Placement, Policy, Rows, View
 from ofc_core.play.fl_value import fantasyland_value
+from ofc_core.play.outcomes import FACTS, seat_facts
 from ofc_core.play.placements import apply, free_slots
 from ofc_core.play.stand_ins import joker_stand_ins
 from ofc_core.rules import Ruleset, Street
@@ -375,8 +375,7 @@ fits the hand, and ``ofc review --policy best-of-24``."""
 
 EXACT_OUTCOMES = 5000
 """When one seat has its last street to come and the others nothing, at most this many deals
-of that street are all valued, once each, instead of sampled (C(25, 3) = 2,300 for a
-heads-up pineapple player's last street when the opponent acts after it)."""
+are all valued once each, not sampled (C(25, 3) = 2,300: a heads-up pineapple last street)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -454,14 +453,20 @@ class SpotRollouts:
         return len(self.others) - 1
 
     def values(self, placements: Sequence[Placement], block: int) -> np.ndarray:
-        """``(len(placements), n)``: the player's points in each rollout of ``block`` after
-        each placement."""
+        """The player's points ``(len(placements), n)`` in each rollout of ``block``."""
+        return self.values_and_facts(placements, block)[0]
+
+    def values_and_facts(self, placements: Sequence[Placement], block: int
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`values`, and the player's facts in each rollout ``(len(placements), n, 4)``
+        (:func:`ofc_core.play.outcomes.seat_facts`), from the same scores."""
         spot = self.spot
         hero = spot.hero_seat
         future = self.hero_future[block]
         others = self.others[block]
         n = len(others)
         out = np.empty((len(placements), n))
+        facts = np.empty((len(placements), n, len(FACTS)))
         groups: dict[tuple[int, int, int], list[int]] = {}
         after = [apply(hero.board, p) for p in placements]
         for a, rows in enumerate(after):
@@ -469,11 +474,12 @@ class SpotRollouts:
         for members in groups.values():
             fixed = np.stack([board_array(after[a]) for a in members])
             boards = self.policy.complete(fixed, future, hero.streets, spot.ruleset, self._fl)
-            out[members] = self._score(boards, others)
-        return out
+            out[members], facts[members] = self._score(boards, others)
+        return out, facts
 
-    def _score(self, hero_boards: np.ndarray, others: np.ndarray) -> np.ndarray:
-        """Points of the player for ``(m, n, 13)`` boards against the others' ``(n, P, 13)``."""
+    def _score(self, hero_boards: np.ndarray, others: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """The player's points and facts for ``(m, n, 13)`` boards against ``(n, P, 13)``."""
         spot = self.spot
         m, n = hero_boards.shape[:2]
         cards = np.broadcast_to(others[None], (m,) + others.shape).copy()
@@ -491,4 +497,4 @@ class SpotRollouts:
         if spot.ruleset.scoring.is_race:  # a race is won by banking more than the others
             mine = mine - (points.sum(axis=1) - mine) / opponents
         value: np.ndarray = (mine + opponents * fl[:, spot.hero] - theirs).reshape(m, n)
-        return value
+        return value, seat_facts(scores, spot.hero, count).reshape(m, n, len(FACTS))

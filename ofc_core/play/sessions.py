@@ -116,7 +116,7 @@ _BOARD = positional(Board)
 _HAND = positional(HandRecord)
 
 
-def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
+def hand_record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
             reported: Sequence[float], played_at: str, match_id: str | None = None,
             events: tuple[Event, ...] = ()) -> HandRecord:
     rows = ROW_CARDS
@@ -130,7 +130,7 @@ def _record(table: Table, spec: SessionSpec, number: int, played: PlayedHand,
     ruleset = table.ruleset
     return _HAND(spec.source, f"{spec.session_id}-{number:04d}", ruleset.variant.value, players,
                  dict(ruleset.overrides), table.names[played.button], spec.session_id,
-                 match_id, played_at, spec.stake, spec.currency, None, events, False)
+                 match_id, played_at, spec.stake, spec.currency, None, events, False, None)
 
 
 def score_played(table: Table, hands: Sequence[PlayedHand]) -> list[list[float]]:
@@ -177,7 +177,7 @@ def _play_hands(table: Table, spec: SessionSpec, rng: random.Random,
         button = next_button(table.ruleset, button, n, any(fantasyland))
         fantasyland = played.fantasyland_next
     clock = _Clock(spec.start, spec.seconds_per_hand)
-    return [_record(table, spec, number, played,
+    return [hand_record(table, spec, number, played,
                     _reported(points, spec.room_error_rate, rng), clock.tick(rng))
             for number, (played, points) in enumerate(zip(hands, score_played(table, hands),
                                                           strict=True), start=1)]
@@ -286,7 +286,7 @@ def play_matches(table: Table, spec: SessionSpec, rng: random.Random,
                 chips[1 - winner] -= match.multiplier
             reported = _reported([p.points for p in played.result.players],
                                  spec.room_error_rate, rng)
-            records.append(_record(table, spec, number, played, reported, clock.tick(rng),
+            records.append(hand_record(table, spec, number, played, reported, clock.tick(rng),
                                    match_id=match_id, events=tuple(events)))
             button = next_button(table.ruleset, button, 2, any(fantasyland))
             fantasyland = played.fantasyland_next

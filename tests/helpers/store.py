@@ -5,6 +5,8 @@ the command line and the dashboard.
 - :func:`assert_stored_equals_scalar`: every stored number of a hand equals the scalar scorer's;
 - :func:`table_dump`, :func:`keyed_dump`: every hand table as sorted lists (for golden files
   and for comparing two imports);
+- :func:`capture_dump`: a store's hand tables keyed by hand id, without which copy's text is
+  kept (for comparing imports in different orders);
 - :func:`import_both_ways`: the same files through the bulk path and the record path;
 - :data:`PERSPECTIVE_A`, :data:`PERSPECTIVE_B`: one hand as two players' logs show it;
   :data:`LINE`: a canonical ofc-hh/1 line; :func:`hand_lines`: demo hands under new ids.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +24,12 @@ import duckdb
 
 from ingest import fast_path, store
 from ingest.api import import_files
+from ingest.hand_tables import HAND_TABLES
 from ofc_core.board import ROWS
 from ofc_core.evaluate import category_of, hand_name
 from ofc_core.hand import HandRecord
-from ofc_core.scoring import score_hand
+from ofc_core.scoring import HandResult, score_hand, tidy_points
+from ofc_core.settlement import limits, table_stakes
 
 DEMO_REGULAR = Path(__file__).resolve().parents[2] / "data" / "demo" / "regular.Hero.jsonl"
 
@@ -48,10 +53,27 @@ def query(db: Path, sql: str, params: list | None = None) -> list[tuple]:
 ROW_ORDER = {row.value: n for n, row in enumerate(ROWS)}
 
 
+def _under_table_stakes(record: HandRecord, result: HandResult) -> HandResult:
+    """The scalar result settled under the players' stacks when the log gives them (a chip
+    tournament's hands; the rule: ``ofc_core.settlement``), as the store keeps it."""
+    stacks = [p.stack for p in record.players]
+    if all(s is None for s in stacks) or record.ruleset.scoring.is_race:
+        return result
+    names = [p.name for p in record.players]
+    raw = [[result.pair(a, b).total if a != b else 0.0 for b in names] for a in names]
+    settled = table_stakes(raw, limits(stacks, record.ruleset.cap), record.first_to_act)
+    players = tuple(replace(p, points=tidy_points(sum(settled[i])))
+                    for i, p in enumerate(result.players))
+    pairs = tuple(replace(q, capped=settled[names.index(q.player)][names.index(q.opponent)])
+                  for q in result.pairs)
+    return HandResult(players, pairs)
+
+
 def assert_stored_equals_scalar(con: duckdb.DuckDBPyConnection, record: HandRecord) -> None:
     key = one(con, "SELECT hand_key FROM hands WHERE source = ? AND hand_id = ?",
               [record.source, record.hand_id])
     result = score_hand(record.seats(), record.ruleset, record.first_to_act)
+    result = _under_table_stakes(record, result)
     players = rows(con, "SELECT seat, player, fouled, surrendered, royalties, fantasyland_next, "
                         "raw_points, points FROM hand_players WHERE hand_key = ? ORDER BY seat",
                    [key])
@@ -202,3 +224,30 @@ LINE = ('{"format": "ofc-hh/1", "source": "home", "hand_id": "h1", "variant": "r
         '"middle": "Ks Kd 9s 5h 3c", "bottom": "Jh Jd Jc 4s 4d"}}, {"name": "bob", "seat": 1, '
         '"board": {"top": "Ah Kc 3d", "middle": "As Ad 8h 7c 2h", "bottom": "Qc Tc 8c 6c 5c"}}]}')
 """A canonical hand whose first card (of the first player) is ``Th``."""
+
+
+PROVENANCE = {"hand_key", "import_id", "raw", "line"}
+"""Columns left out of the comparison: the surrogate key, and which import's copy of the text
+(and its line) is kept. Between two copies that rank alike (a hand file and the frames of the
+same hand) the first stored keeps its text; every other column is compared as stored."""
+
+
+def capture_dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every hand table's rows, keyed by (source, hand_id) instead of hand_key, sorted."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        out = {}
+        for name in HAND_TABLES:
+            columns = [c for (c,) in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position", [name]).fetchall() if c not in PROVENANCE]
+            picked = ", ".join(f"CAST(t.{c} AS VARCHAR)" for c in columns
+                               if c not in ("source", "hand_id"))
+            out[name] = con.execute(
+                f"SELECT h.source, h.hand_id, {picked} FROM {name} t "
+                "JOIN hands h USING (hand_key) ORDER BY ALL").fetchall()
+        out["rejected"] = con.execute("SELECT message FROM rejected WHERE NOT partial"
+                                      ).fetchall()
+        return out
+    finally:
+        con.close()

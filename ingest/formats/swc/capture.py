@@ -181,6 +181,9 @@ class Capture:
     stacks: dict[str, float] = field(default_factory=dict)
     """Each player's chips at the table when the hand began, in the money unit (the seats'
     ``c`` / 100 of the hand's first frame; FPDB's ``starting_stack``, ``startStack``)."""
+    currency: str | None = None
+    """The money unit the log names for the table (a hand file's ``gametype.currency``, e.g.
+    ``mBTC``), used when no money message gives one."""
 
 
 def stack_of(value: Any) -> float | None:

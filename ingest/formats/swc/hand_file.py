@@ -52,6 +52,13 @@ def _envelope_game(data: Mapping[str, Any]) -> int | str | None:
         (data.get("ofc_variant") or {}).get("variant")
 
 
+def _currency(data: Mapping[str, Any]) -> str | None:
+    """The table's money unit as FPDB's hand file names it (``gametype.currency``)."""
+    gametype = data.get("gametype")
+    unit = gametype.get("currency") if isinstance(gametype, dict) else None
+    return unit.strip() if isinstance(unit, str) and unit.strip() else None
+
+
 def _unique(won: list[tuple[str, float, str | None]]) -> list[tuple[str, float, str | None]]:
     return list(dict.fromkeys(won))
 
@@ -67,6 +74,7 @@ def capture_of_envelope(data: Mapping[str, Any], raw: str) -> Capture:
     capture.stacks = {str(p.get("name")): chips for p in data.get("players") or []
                       if isinstance(p, dict)
                       and (chips := stack_of(p.get("starting_stack"))) is not None}
+    capture.currency = _currency(data)
     capture.snapshots = [s for s in map(_step_snapshot, data.get("steps") or []) if s]
     # a seat whose rows and hand stay empty (sitting out, or its cards all face down: "--")
     # is in the hand once its cards show

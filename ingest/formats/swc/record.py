@@ -185,6 +185,7 @@ def to_record(capture: Capture) -> tuple[HandRecord, str | None]:
     per_player, finals, first = _finals(capture, names)
     variant, note = _variant(capture, per_player)
     stake, currency = _stake(capture)  # a player's stack in points: chips / stake
+    currency = currency or capture.currency
     late = began_late(first, variant)
     players, cut, unknown_fl = [], [], []
     for name, seat in seated:

@@ -295,16 +295,16 @@ def score_boards_under(cards: np.ndarray, ruleset: Ruleset) -> BoardScores:
     and royalties. A ruleset without jokers and with a poker middle takes
     :func:`score_boards` itself."""
     if not ruleset.jokers and ruleset.middle is MiddleKind.HIGH:
-        return score_boards(cards, ruleset.royalties)
+        return score_boards(cards, ruleset.paid_royalties)
     strengths, stood_for = resolve_boards(cards, ruleset)
     top, middle, bottom = strengths[:, 0], strengths[:, 1], strengths[:, 2]
     fouled = np.asarray(ruleset.middle.is_foul(top, middle, bottom), bool)
-    roy = royalty_array(ruleset.royalties)
+    roy = royalty_array(ruleset.paid_royalties)
     royalties = np.stack([roy[r].take(strengths[:, r] >> ROYALTY_INDEX_SHIFT)
                           for r in range(3)], axis=1)
     is_low = (middle >> CATEGORY_SHIFT) == Category.LOW_27
     if is_low.any():
-        lows, points = _low_royalties(ruleset.royalties)
+        lows, points = _low_royalties(ruleset.paid_royalties)
         royalties[is_low, 1] = points[np.searchsorted(lows, middle[is_low])]
     royalties[fouled] = 0
     return BoardScores(strengths, fouled, royalties.astype(np.int16), stood_for)

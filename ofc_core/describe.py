@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ofc_core.board import ROWS as ROWS_ORDER
 from ofc_core.board import Board
 from ofc_core.cards import Rank
 from ofc_core.evaluate import Category, Strength, hand_name, low_ranks
@@ -19,6 +18,7 @@ from ofc_core.jokers import resolve_board
 from ofc_core.rules import (
     PRESETS,
     ROYALTY_TABLES,
+    RULE_KEYS,
     FlStay,
     JokerRule,
     MiddleKind,
@@ -113,8 +113,9 @@ def rules_markdown() -> str:
                      f"{r.royalties.name} | {fl} | {r.fl_stay} | {r.button_in_fl} | "
                      f"{r.jokers} | {r.middle} |")
     lines += ["", "`double` is a race to "
-              f"{PRESETS['double'].match_target} points with a doubling cube.", "",
-              "## Scoring systems", ""]
+              f"{PRESETS['double'].match_target} points with a doubling cube.", ""]
+    lines += _rule_keys_markdown()
+    lines += ["## Scoring systems", ""]
     lines += [f"- `{s.value}`: {describe_scoring(s)}." for s in ScoringSystem]
     lines += ["", "Fouls: a fouled player loses every row against a player who did not foul, "
               "earns no royalties and never enters or stays in Fantasyland; two fouled players "
@@ -188,9 +189,7 @@ def _example_markdown(example: WorkedExample) -> list[str]:
     lines = [f"**{example.title}** (`{example.variant}`"
              + "".join(f", `{k}: {v}`" for k, v in example.overrides) + f"): `{example.board}`",
              ""]
-    royalties = [0, 0, 0] if resolved.fouled else [
-        r.royalties.points(row, s) for row, s in zip(ROWS_ORDER, resolved.strengths,
-                                                     strict=True)]
+    royalties = (0, 0, 0) if resolved.fouled else r.row_royalties(resolved.strengths)
     for k, row in enumerate(rows):
         suffix = " (joker)" if resolved.joker_rows[k] else ""
         lines.append(f"- {row}: {hand_name(resolved.strengths[k])}{suffix}, royalty "
@@ -198,10 +197,32 @@ def _example_markdown(example: WorkedExample) -> list[str]:
     for joker, card in resolved.stood_for:
         lines.append(f"- {joker} stood for {card}")
     fl = r.fantasyland_cards(resolved.fouled, False, resolved.strengths[0], resolved.strengths,
-                             (royalties[0], royalties[1], royalties[2]))
+                             royalties)
     lines += [f"- {'fouled' if resolved.fouled else 'legal'}; Fantasyland next hand: "
               f"{fl or 'no'}", "", example.note, ""]
     return lines
+
+
+def _rule_keys_markdown() -> list[str]:
+    """Every key a hand's ``rules`` may override, what it sets and its values in the presets."""
+    lines = ["## Rule keys", "",
+             "A hand's `rules` (ofc-hh/1's `rules` object, the live notation's and the CSV's "
+             "rules) overrides these keys of its variant's preset; an unknown key or value is "
+             "that hand's error.", "",
+             "| key | what it sets | in the presets |", "|---|---|---|"]
+    for key, about in RULE_KEYS.items():
+        values = sorted({_setting(r.settings()[key]) for r in PRESETS.values()})
+        lines.append(f"| `{key}` | {about.help} | {', '.join(values)} |")
+    return lines + [""]
+
+
+def _setting(value: object) -> str:
+    """A preset's value as a log writes it: ``on``, ``2``, ``none``."""
+    if value is None:
+        return "none"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _house_rules_markdown() -> list[str]:

@@ -1,7 +1,8 @@
 """Rulesets as data: every difference between rooms is a field, never an ``if`` in the scorer.
 
-A :class:`Ruleset` is a frozen value. The presets (``regular``, ``turbo``, ``pineapple``,
-``progressive-pineapple``, ``double``) follow ``docs/variations.md``; a hand may override fields
+A :class:`Ruleset` is a frozen value. The presets (:data:`PRESETS`: ``regular``, ``turbo``,
+``pineapple``, ``progressive-pineapple``, ``double``, ``joker-pineapple``, ``2-7-pineapple``)
+follow ``docs/variations.md``; a hand may override fields
 by name (the ``rules`` object of the ``ofc-hh/1`` format), see :func:`resolve`.
 
 Why one module of this size: it is the one catalogue of what differs between rooms (royalty
@@ -20,6 +21,7 @@ ValueError: rules.scoring: unknown value '3-5' (one of 1-6, 2-4, majority, race)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -87,6 +89,10 @@ class RoyaltyTable:
     middle_lows: tuple[tuple[tuple[int, ...], int], ...] = ()
     """2-7 lows in the middle: (leading ranks, points) pairs; a low earns the points of the
     longest entry its ranks begin with (``((9,), 1)``: any nine-high low earns 1)."""
+
+    def __hash__(self) -> int:
+        """By name (tables equal by value share their name), so a table can key a cache."""
+        return hash(self.name)
 
     def points(self, row: Row, s: Strength) -> int:
         """Royalty earned by one row, win or lose (the foul rule is applied by the scorer).
@@ -526,6 +532,36 @@ class Ruleset:
     overrides: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """The per-hand overrides this ruleset was resolved with (empty for a preset)."""
 
+    @property
+    def paid_royalties(self) -> RoyaltyTable:
+        """The royalties this ruleset pays: the one home of the royalty rule.
+
+        Every reader of a royalty goes through here (the scalar and batch scorers, the play
+        engine, the bots' board value, the Fantasyland solver, the rules doc): the table named
+        by ``royalties``, with any house rule about royalties applied. A new house rule is a
+        field of :class:`Ruleset`, its key in :data:`OVERRIDE_FIELDS`, and a derived table here
+        (remembered per value, as :func:`_paid_royalties` does), never an ``if`` in a reader.
+
+        >>> from ofc_core.evaluate import strength
+        >>> PRESETS["regular"].paid_royalties.points(Row.TOP, strength("Qh Qd 2c"))
+        7
+        """
+        return _paid_royalties(self.royalties)
+
+    def row_royalties(self, strengths: tuple[Strength, Strength, Strength]
+                      ) -> tuple[int, int, int]:
+        """The royalty of each row (top, middle, bottom) by :attr:`paid_royalties`, win or
+        lose; a fouled board's royalties are the scorer's to zero.
+
+        >>> from ofc_core.evaluate import strength
+        >>> PRESETS["regular"].row_royalties(
+        ...     (strength("Qh Qd 2c"), strength("7h 7d 7c Ks 2d"), strength("Ts Js Qs Ks As")))
+        (7, 2, 25)
+        """
+        table = self.paid_royalties
+        return (table.points(Row.TOP, strengths[0]), table.points(Row.MIDDLE, strengths[1]),
+                table.points(Row.BOTTOM, strengths[2]))
+
     def fantasyland_cards(self, fouled: bool, in_fl: bool, top: Strength,
                           strengths: tuple[Strength, Strength, Strength],
                           royalties: tuple[int, int, int], fl_dealt: int = 0) -> int:
@@ -610,6 +646,14 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType({
 says how a 2-7 Fantasyland is kept), written down in ``docs/rules.md``."""
 
 
+@functools.cache
+def _paid_royalties(table: RoyaltyTable) -> RoyaltyTable:
+    """The table paid under ``table``'s name and the house rules given with it (none today:
+    the table itself), one value per argument, so that readers that remember a table by its
+    identity (:func:`ofc_core.batch_boards.royalty_array`) build each once."""
+    return table
+
+
 def _number(key: str, value: Any, allow_none: bool = False) -> float | None:
     if value is None and allow_none:
         return None
@@ -638,12 +682,15 @@ def _royalty_table(value: Any) -> RoyaltyTable:
     return ROYALTY_TABLES[value]
 
 
-def _on_off(value: Any) -> bool:
-    if value in ("on", True):
-        return True
-    if value in ("off", False):
-        return False
-    raise ValueError(f"rules.fantasyland: expected 'on' or 'off', got {value!r}")
+def _on_off(key: str) -> Callable[[Any], bool]:
+    """The converter of a yes/no key: ``on``/``off`` (or JSON's ``true``/``false``)."""
+    def convert(value: Any) -> bool:
+        if value in ("on", True):
+            return True
+        if value in ("off", False):
+            return False
+        raise ValueError(f"rules.{key}: expected 'on' or 'off', got {value!r}")
+    return convert
 
 
 def _jokers(value: Any) -> int:
@@ -663,7 +710,7 @@ OVERRIDE_FIELDS: Mapping[str, Any] = MappingProxyType({
     "scoring": _choice("scoring", ScoringSystem),
     "royalties": _royalty_table,
     "foul_payout": _choice("foul_payout", FoulPayout),
-    "fantasyland": _on_off,
+    "fantasyland": _on_off("fantasyland"),
     "fl_stay": _choice("fl_stay", FlStay),
     "button_in_fl": _choice("button_in_fl", ButtonInFl),
     "surrender_cost": lambda v: _number("surrender_cost", v),
@@ -673,6 +720,39 @@ OVERRIDE_FIELDS: Mapping[str, Any] = MappingProxyType({
     "fl_repeat": _fl_repeat,
 })
 """The keys a hand may override, each with its converter (the ``rules`` object of ofc-hh/1)."""
+
+
+@dataclass(frozen=True)
+class RuleKey:
+    """How a ``rules`` key is written in a log and what it sets: the table of keys in
+    ``docs/rules.md``; ``written`` tells the readers of text formats how to read its value
+    (``on-off``: yes/no words, ``number``, ``name``: a word, lower-cased)."""
+
+    written: str
+    help: str
+
+
+RULE_KEYS: Mapping[str, RuleKey] = MappingProxyType({
+    "scoring": RuleKey("name", "how each pair of players settles: a scoring system (below)"),
+    "royalties": RuleKey("name", "the royalty table (below)"),
+    "foul_payout": RuleKey("name", "what a fouled player pays: `scoop-plus-royalties` (the "
+                                   "scoop value plus the opponent's royalties) or `scoop`"),
+    "fantasyland": RuleKey("on-off", "whether Fantasyland is played: `on` or `off`"),
+    "fl_stay": RuleKey("name", "the rule for staying in Fantasyland (below)"),
+    "button_in_fl": RuleKey("name", "`frozen`: the button stays while someone plays a "
+                                    "Fantasyland hand; `rotates`: it moves on"),
+    "surrender_cost": RuleKey("number", "points a surrendering player pays each rival"),
+    "cap": RuleKey("number", "table stakes in points: no player wins or loses more in a hand "
+                             "(`null`, or `none` in text: no cap)"),
+    "jokers": RuleKey("number", "jokers in the deck: 0, 1 or 2 (below)"),
+    "joker_rule": RuleKey("name", "how a joker resolves (below)"),
+    "fl_repeat": RuleKey("name", "cards of a repeat Fantasyland: `14` or `entry` (below)"),
+})
+"""Every key of :data:`OVERRIDE_FIELDS`, described (a test holds the two, the JSON Schema's
+``rules`` and ``docs/rules.md`` to the same keys)."""
+
+ON_OFF_KEYS = frozenset(k for k, v in RULE_KEYS.items() if v.written == "on-off")
+NUMBER_KEYS = frozenset(k for k, v in RULE_KEYS.items() if v.written == "number")
 
 
 def resolve(variant: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ofc_core.board import ROWS, Board
+from ofc_core.board import Board
 from ofc_core.cards import Card, Joker
 from ofc_core.evaluate import Strength, hand_name
 from ofc_core.jokers import resolve_board
@@ -126,10 +126,7 @@ def _evaluate_seat(seat: Seat, ruleset: Ruleset) -> PlayerResult:
     if fouled:
         royalties = (0, 0, 0)
     else:
-        top, middle, bottom = (
-            ruleset.royalties.points(row, s) for row, s in zip(ROWS, strengths, strict=True)
-        )
-        royalties = (top, middle, bottom)
+        royalties = ruleset.row_royalties(strengths)
     fl_next = ruleset.fantasyland_cards(
         fouled, seat.fantasyland, strengths[0], strengths, royalties, seat.fl_dealt
     )

@@ -5,12 +5,13 @@ saved as a screenshot under ``tests/screenshots/<label>/`` (git-ignored;
 shows; on the analysis pages, clicking a bar lists its hands, and selecting one of those hands
 opens it in Hand review.
 
-Skipped only when there is no Chromium (``/usr/bin/chromium``) or Playwright.
+The pages visited are those of docs/dashboard.md's Pages table, which must list every page of
+``dashboard/app.py``'s ``PAGES`` (``tests.helpers.site``; ``tests/test_recipes.py`` checks it
+without a browser). Skipped only when there is no Chromium (``chromium_path``) or Playwright.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -23,12 +24,11 @@ from tests.helpers.browser import (
     save_screenshot,
     settle_drawn,
 )
+from tests.helpers.site import app_pages, documented_pages
 
 PAGES = {"fouls": "Fouls", "fantasyland": "Fantasyland", "opponents": "Opponents",
          "variants": "Variants", "matches": "Matches", "sessions": "Sessions"}
 """The analysis pages: each draws a chart."""
-OTHER_PAGES = {"": "Overview", "hands": "Hand review", "review": "Review", "import": "Import"}
-"""The other pages (the URL path of Overview is empty)."""
 
 pytestmark = pytest.mark.slow
 
@@ -59,23 +59,6 @@ def _check_page(page: Page, url: str, path: str, title: str) -> None:
         assert page.locator("[data-testid='stAlertContentError']").count() == 0, path
 
 
-def documented_pages() -> dict[str, str]:
-    """URL path -> page title, from the Pages table of docs/dashboard.md (a row naming several
-    pages gives their paths in the same order)."""
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "dashboard.md").read_text()
-    table = doc[doc.index("| page | URL path |"):]
-    table = table[:table.index("\n\n")]
-    pages: dict[str, str] = {}
-    for line in table.splitlines()[2:]:
-        cells = line.split("|")
-        titles = [t.strip() for t in cells[1].split(",")]
-        paths = re.findall(r"`(/[a-z_]*)`", cells[2])
-        for title, path in zip(titles * len(paths) if len(titles) == 1 else titles, paths,
-                               strict=False):
-            pages[path] = title
-    return pages
-
-
 def test_every_page_and_every_url_the_docs_give_renders(demo_dashboard: Dashboard,
                                                         tab) -> None:  # type: ignore[no-untyped-def]
     """Every URL of docs/dashboard.md's Pages table, ``/overview`` too (issue 23: the default
@@ -84,8 +67,7 @@ def test_every_page_and_every_url_the_docs_give_renders(demo_dashboard: Dashboar
     page is checked, and the failures are reported together, each under its URL."""
     pages = documented_pages()
     assert {"/", "/overview", "/hands", "/review", "/import", "/sessions"} <= set(pages), pages
-    every_page = {f"/{path}": title for path, title in {**PAGES, **OTHER_PAGES}.items()}
-    assert every_page.items() <= pages.items(), "a page missing from docs/dashboard.md"
+    assert app_pages().items() <= pages.items(), "a page missing from docs/dashboard.md"
     page = tab
     page.set_viewport_size({"width": 1400, "height": 3200})
     failures: dict[str, str] = {}

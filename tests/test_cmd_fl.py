@@ -22,7 +22,7 @@ def test_json_has_the_rows_discard_royalties_stay_and_value(capsys) -> None:
     board = Board.parse(*(" ".join(out[row]) for row in ("top", "middle", "bottom")))
     assert not board.is_foul
     ruleset = PRESETS["pineapple"]
-    assert out["row_royalties"] == [ruleset.royalties.points(row, s)
+    assert out["row_royalties"] == [ruleset.paid_royalties.points(row, s)
                                     for row, s in zip(ROWS, board.strengths(), strict=True)]
     assert out["royalties"] == sum(out["row_royalties"])
     assert out["value"] == out["royalties"] + (10 if out["stays"] else 0)

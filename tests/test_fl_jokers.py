@@ -57,7 +57,7 @@ def _row_bounds(cards: np.ndarray, subsets: np.ndarray, ruleset: Ruleset,
     filling of its jokers (any two different real cards not in the subset), and whether some
     filling alone could make a set stay."""
     rule = ruleset.fl_stay.rule
-    points = ruleset.royalties.points
+    points = ruleset.paid_royalties.points
     best = [np.zeros(len(subsets), np.int64) for _ in rows]
     stays = np.zeros(len(subsets), bool)
     for k, positions in enumerate(subsets):

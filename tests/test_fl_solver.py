@@ -82,12 +82,12 @@ _POINTS: dict[tuple[str, Row, int], int] = {}
 def _royalties(ruleset: Ruleset, row: Row, strengths: np.ndarray) -> np.ndarray:
     """:meth:`RoyaltyTable.points` of each strength (remembered by table, row and strength)."""
     values, back = np.unique(strengths, return_inverse=True)
-    name = ruleset.royalties.name
+    name = ruleset.paid_royalties.name
     out = []
     for s in values.tolist():
         key = (name, row, s)
         if key not in _POINTS:
-            _POINTS[key] = ruleset.royalties.points(row, s)
+            _POINTS[key] = ruleset.paid_royalties.points(row, s)
         out.append(_POINTS[key])
     return np.array(out, np.int64)[back.ravel()]
 
@@ -103,7 +103,7 @@ def _stays(ruleset: Ruleset, codes: np.ndarray) -> np.ndarray:
     if key not in _STAYS:
         _STAYS[key] = (np.zeros(CLASSES ** 3, bool), np.zeros(CLASSES ** 3, bool))
     known, table = _STAYS[key]
-    points = ruleset.royalties.points
+    points = ruleset.paid_royalties.points
     for code in np.unique(codes[~known[codes]]).tolist():
         ct, cm, cb = code // CLASSES ** 2, code // CLASSES % CLASSES, code % CLASSES
         st, sm, sb = (_representative(c) for c in (ct, cm, cb))
@@ -151,7 +151,7 @@ def _check(cards: tuple[int, ...], ruleset: Ruleset, stay: float) -> None:
     assert sorted(best.top + best.middle + best.bottom + best.discard) == sorted(cards)
     strengths = tuple(evaluate([DECK[c] for c in r]) for r in rows)
     assert strengths[0] <= strengths[1] <= strengths[2]
-    royalties = tuple(ruleset.royalties.points(row, s)
+    royalties = tuple(ruleset.paid_royalties.points(row, s)
                       for row, s in zip((Row.TOP, Row.MIDDLE, Row.BOTTOM), strengths,
                                         strict=True))
     stays = ruleset.fantasyland_cards(False, True, strengths[0], strengths, royalties) > 0

@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ofc_core.board import ROWS, Board, parse_compact_row
 from ofc_core.cards import BoardCard, format_cards
 from ofc_core.hand import HandRecord, PlayerRecord, StreetPlay, board_from_streets, validate
-from ofc_core.rules import Ruleset
+from ofc_core.rules import NUMBER_KEYS, ON_OFF_KEYS, Ruleset
 
 FL_WORDS = ("fl", "fantasyland", "fantasy")
 """How a Fantasyland hand is marked (``FL``, ``FL14``, ``fantasy``), case-insensitively."""
@@ -164,20 +164,20 @@ def streets_mismatch(board: Board, streets: tuple[StreetPlay, ...]) -> str | Non
     return None
 
 
-_NUMBER_RULES = ("surrender_cost", "cap", "jokers")
 _ON_OFF = {"on": "on", "yes": "on", "true": "on", "off": "off", "no": "off", "false": "off"}
 
 
 def rule_value(key: str, text: str) -> Any:
-    """A rules override as ofc-hh/1 stores it: numbers for ``surrender_cost``, ``cap``, ``jokers``
-    (``cap=none`` is no cap), ``on``/``off`` for ``fantasyland``, else the text. Bad values are
+    """A rules override as ofc-hh/1 stores it: numbers for the number keys (``surrender_cost``,
+    ``cap``, ``jokers``: ``cap=none`` is no cap), ``on``/``off`` for the yes/no keys
+    (``fantasyland``), as :data:`ofc_core.rules.RULE_KEYS` says, else the text. Bad values are
     kept as written so the ruleset check names them.
 
     >>> rule_value("cap", "30"), rule_value("cap", "none"), rule_value("fantasyland", "no")
     (30, None, 'off')
     """
     value = text.strip()
-    if key in _NUMBER_RULES:
+    if key in NUMBER_KEYS:
         if key == "cap" and value.lower() in ("none", "no", "off", ""):
             return None
         try:
@@ -185,7 +185,7 @@ def rule_value(key: str, text: str) -> Any:
         except ValueError:
             return value
         return int(number) if number.is_integer() else number
-    if key == "fantasyland":
+    if key in ON_OFF_KEYS:
         return _ON_OFF.get(value.lower(), value)
     return value.lower()
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from itertools import starmap
 from typing import NamedTuple, Protocol
 
-from ofc_core.board import ROWS, Board, is_foul
+from ofc_core.board import Board, is_foul
 from ofc_core.cards import DECK, JOKERS, BoardCard
 from ofc_core.evaluate import Strength
 from ofc_core.hand import StreetPlay
@@ -288,10 +288,7 @@ def _seat_fantasyland_next(ruleset: Ruleset, rows: Rows, fl_cards: int) -> int:
     :func:`score_hand` reports as ``fantasyland_next``)."""
     strengths = (row_strength(rows[0]), row_strength(rows[1]), row_strength(rows[2]))
     fouled = bool(is_foul(*strengths))
-    royalties = (0, 0, 0) if fouled else (
-        ruleset.royalties.points(ROWS[0], strengths[0]),
-        ruleset.royalties.points(ROWS[1], strengths[1]),
-        ruleset.royalties.points(ROWS[2], strengths[2]))
+    royalties = (0, 0, 0) if fouled else ruleset.row_royalties(strengths)
     return ruleset.fantasyland_cards(fouled, bool(fl_cards), strengths[0], strengths, royalties,
                                      fl_cards)
 

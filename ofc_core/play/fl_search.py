@@ -185,7 +185,7 @@ def _rows(cards: np.ndarray, layout: _Layout, ruleset: Ruleset) -> _Rows:
     flush = (suits == suits[..., :1]).all(axis=-1)
     s5 = np.where(flush, tables.flush[five_keys], tables.five[five_keys]).astype(np.int64)
     s3 = tables.top[key[..., layout.threes].sum(axis=-1)].astype(np.int64)
-    royalty = royalty_array(ruleset.royalties).astype(np.int64)
+    royalty = royalty_array(ruleset.paid_royalties).astype(np.int64)
     top, middle, bottom = (royalty[0][s3 >> ROYALTY_INDEX_SHIFT],
                            royalty[1][s5 >> ROYALTY_INDEX_SHIFT],
                            royalty[2][s5 >> ROYALTY_INDEX_SHIFT])

@@ -161,7 +161,7 @@ def board_value(ruleset: Ruleset, strengths: tuple[Strength, Strength, Strength]
                  fl_bonus: float, in_fl: bool) -> float:
     """Royalties plus the worth of Fantasyland next hand (:func:`worth`); fouls are ruled out
     by the caller."""
-    table = ruleset.royalties
+    table = ruleset.paid_royalties
     top, middle, bottom = strengths
     royalties = (row_royalty(table, 0, top), row_royalty(table, 1, middle),
                  row_royalty(table, 2, bottom))

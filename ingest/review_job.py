@@ -63,6 +63,8 @@ from pathlib import Path
 
 import duckdb
 
+from . import store
+
 LOCK_FD_ENV = "OFC_REVIEW_LOCK_FD"
 """The file descriptor of the job's lock handed to the process :func:`start` starts."""
 WRITE_EVERY_SECONDS = 2.0
@@ -174,21 +176,6 @@ def duration(seconds: float) -> str:
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
 
 
-def _locked(path: Path) -> bool:
-    """Whether some process holds the job lock at ``path``."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return False
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-
-
 def read_status(db: Path) -> JobStatus | None:
     """The store's running or last review job (``None``: none ever ran, or its file is
     unreadable)."""
@@ -198,7 +185,7 @@ def read_status(db: Path) -> JobStatus | None:
         found = JobStatus(**{k: v for k, v in data.items() if k in known})
     except (OSError, ValueError, TypeError):
         return None
-    return replace(found, running=_locked(lock_path(db)))
+    return replace(found, running=store.lock_held(lock_path(db)))
 
 
 def _write_status(db: Path, status: JobStatus) -> None:
@@ -418,7 +405,7 @@ def after_import(db: Path, command: Sequence[str], on: bool) -> JobStatus | None
     and goes on while new ones arrive); ``None`` when the setting is off or a job runs
     already (its hands are then reviewed by the next one: the setting covers every import
     since it was turned on)."""
-    if not on or _locked(lock_path(db)):
+    if not on or store.lock_held(lock_path(db)):
         return None
     try:
         return start(db, [*command, "--auto"], None,

@@ -113,8 +113,14 @@ def queue_path(path: Path) -> Path:
 def writer_waiting(path: Path) -> bool:
     """Whether a process (this one included) waits to write ``path`` (holds its place in
     :func:`queue_path`): a reader should let go of the store and not open it again yet."""
+    return lock_held(queue_path(path))
+
+
+def lock_held(lock: Path) -> bool:
+    """Whether some process (this one included) holds an ``flock`` on the file ``lock``
+    (``False`` when there is no such file): probed without waiting, the probe let go."""
     try:
-        fd = os.open(queue_path(path), os.O_RDONLY)
+        fd = os.open(lock, os.O_RDONLY)
     except OSError:
         return False
     try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from enum import Enum, StrEnum
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -588,24 +588,29 @@ class Ruleset:
             if self.fl_repeat is FlRepeat.ENTRY and fl_dealt:
                 return fl_dealt
             return self.fl_cards.for_stay(top, middle)
+        return self.entry_cards(top, middle)
+
+    def entry_cards(self, top: Strength, middle: Strength = NO_MIDDLE) -> int:
+        """Cards a player entering Fantasyland with this top (and middle, at a 2-7 table) is
+        dealt, foul or not; 0 below the entry: the one home of the entry rule, which
+        :meth:`fantasyland_cards` and the play engine read (the batch scorer's
+        ``fantasyland_entry`` is held equal to it by ``tests/test_batch.py``).
+
+        >>> PRESETS["pineapple"].entry_cards(PAIR_OF[Rank.KING]), PRESETS["regular"].entry_cards(
+        ...     PAIR_OF[Rank.JACK])
+        (14, 0)
+        """
         return self.fl_cards.for_entry(top, middle)
 
     def settings(self) -> dict[str, Any]:
-        """The ruleset as the flat settings of the ``rules`` object (all keys, resolved)."""
-        return {
-            "variant": self.variant.value,
-            "scoring": self.scoring.value,
-            "royalties": self.royalties.name,
-            "foul_payout": self.foul_payout.value,
-            "fantasyland": "on" if self.fantasyland else "off",
-            "fl_stay": self.fl_stay.value,
-            "button_in_fl": self.button_in_fl.value,
-            "surrender_cost": self.surrender_cost,
-            "cap": self.cap,
-            "jokers": self.jokers,
-            "joker_rule": self.joker_rule.value,
-            "fl_repeat": self.fl_repeat.value,
-        }
+        """The ruleset as the flat settings of the ``rules`` object (all keys of
+        :data:`OVERRIDE_FIELDS`, resolved, as a log writes them), after its ``variant``.
+
+        >>> PRESETS["double"].settings()["scoring"], PRESETS["regular"].settings()["cap"]
+        ('race', None)
+        """
+        return {"variant": self.variant.value,
+                **{key: _written(getattr(self, key)) for key in OVERRIDE_FIELDS}}
 
     @property
     def player_range(self) -> str:
@@ -667,6 +672,9 @@ EnumT = TypeVar("EnumT", bound=StrEnum)
 
 def _choice(key: str, enum: type[EnumT]) -> Callable[[Any], EnumT]:
     def convert(value: Any) -> EnumT:
+        """A value as the enum writes it, in any case (text readers lower-case a name)."""
+        if isinstance(value, str):
+            value = next((e.value for e in enum if e.value.lower() == value.lower()), value)
         try:
             return enum(value)
         except ValueError:
@@ -704,6 +712,16 @@ def _fl_repeat(value: Any) -> FlRepeat:
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     return _choice("fl_repeat", FlRepeat)(value)
+
+
+def _written(value: Any) -> Any:
+    """A ruleset's field as the ``rules`` object writes it: an enum by its value, a royalty
+    table by its name, a yes/no as ``on``/``off``, a number as it is."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, RoyaltyTable):
+        return value.name
+    return value.value if isinstance(value, Enum) else value
 
 
 OVERRIDE_FIELDS: Mapping[str, Any] = MappingProxyType({

@@ -20,6 +20,7 @@ from ingest.formats import ParsedHand, ParseIssue, csv_boards, detect, live, reg
 from ingest.formats.ofc_hh import dumps_record
 from ofc_core.board import ROWS, Board
 from ofc_core.cards import DECK, format_cards
+from ofc_core.rules import PRESETS
 from ofc_core.scoring import score_hand
 from tests.helpers.hypo import examples
 
@@ -282,8 +283,8 @@ ROW_MESSAGES = [
     (lambda r: r[0].__setitem__(4, "Qh Qd"), 2, "hand '1': Ann: top has 2 cards, needs 3"),
     (lambda r: r[1].__setitem__(4, "Qh Kc 3d"), 2,
      "hand '1': card Qh appears more than once in the hand"),
-    (lambda r: r[0].__setitem__(2, "texas"), 2, "hand '1': unknown variant 'texas' (one of "
-     "regular, turbo, pineapple, progressive-pineapple, double, joker-pineapple, 2-7-pineapple)"),
+    (lambda r: r[0].__setitem__(2, "texas"), 2,
+     f"hand '1': unknown variant 'texas' (one of {', '.join(PRESETS)})"),
     (lambda r: r[0].__setitem__(7, "six"), 2,
      "hand '1': Ann: bad points 'six' (write a number such as +7, -3 or 0)"),
     (lambda r: r[1].__setitem__(slice(4, 7), ["", "", ""]), 3, "hand '1': Bob: no board (fill "

@@ -18,6 +18,7 @@ from ingest.formats import ParsedHand, ParseIssue, detect, live, registry
 from ingest.formats.ofc_hh import dumps_record, record_to_dict
 from ofc_core.board import Board
 from ofc_core.cards import DECK, Card, format_cards
+from ofc_core.rules import PRESETS
 from ofc_core.scoring import score_hand
 from tests.helpers.hypo import examples
 
@@ -121,8 +122,7 @@ MESSAGES = [
     ("hand 1\n" + GOOD + "Cy: +3\n", 4,
      "hand '1': Cy: no board (write top-middle-bottom or top / middle / bottom, or 'surrender')"),
     ("hand 1 variant=texas\n" + GOOD, 1,
-     "hand '1': unknown variant 'texas' (one of regular, turbo, pineapple, "
-     "progressive-pineapple, double, joker-pineapple, 2-7-pineapple)"),
+     f"hand '1': unknown variant 'texas' (one of {', '.join(PRESETS)})"),
     ("@variant Texas Holdem\nhand 1\n" + GOOD, 2, "hand '1': unknown variant 'texas-holdem'"),
     ("hand 1 [rules: scoring=3-5]\n" + GOOD, 1,
      "hand '1': rules.scoring: unknown value '3-5' (one of 1-6, 2-4, majority, race)"),

@@ -3,8 +3,13 @@ page must join is tied to the code's own list, so a step left out fails here.
 
 - every reader of a royalty goes through ``Ruleset.paid_royalties`` (one home for the royalty
   rule: a house rule about royalties changes ``ofc_core/rules.py`` alone);
-- the rule keys are one list: ``OVERRIDE_FIELDS``, ``RULE_KEYS`` (their descriptions), the JSON
-  Schema's ``rules``, the generated ``docs/rules.md`` and the sample that shows every key;
+- every reader of the Fantasyland entry goes through ``Ruleset.entry_cards`` (the batch
+  scorer's arrays are held to it by ``tests/test_batch.py``);
+- the rule keys are one list: ``OVERRIDE_FIELDS``, ``RULE_KEYS`` (their descriptions),
+  ``Ruleset.settings()`` (derived from them), the JSON Schema's ``rules``, the ofc-hh/1 spec's
+  table of keys (docs/format.md), the generated ``docs/rules.md`` and the sample that shows
+  every key;
+- the presets are one list: ``PRESETS`` and the JSON Schema's ``variant``;
 - every page of ``dashboard/app.py``'s ``PAGES`` is in docs/dashboard.md's Pages table, which
   the browser test visits.
 """
@@ -53,6 +58,22 @@ def test_the_guard_sees_a_direct_read() -> None:
     assert not NAMED_TABLE.search("scores.royalties.sum(axis=1)")
 
 
+FL_ENTRY = re.compile(r"\.for_entry\(|\.fl_cards\.for_entry\b")
+"""The entry table read directly, not through ``Ruleset.entry_cards``."""
+
+
+def test_every_reader_of_the_fantasyland_entry_goes_through_entry_cards() -> None:
+    """A house rule about entering Fantasyland changes ``Ruleset.entry_cards`` (and the batch
+    scorer's ``fantasyland_entry``, held equal by the property tests of test_batch.py):
+    nothing else reads the entry table."""
+    found = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+             for p in _product_sources()
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if FL_ENTRY.search(line)]
+    assert not found, "read the entry through Ruleset.entry_cards:\n" + "\n".join(found)
+    assert FL_ENTRY.search("for_entry = ruleset.fl_cards.for_entry")
+
+
 def _schema_rules() -> dict[str, dict[str, object]]:
     schema = json.loads((ROOT / "ingest" / "formats" / "ofc_hh.schema.json").read_text())
     properties: dict[str, dict[str, object]] = schema["$defs"]["rules"]["properties"]
@@ -65,6 +86,13 @@ def test_rule_keys_are_one_list() -> None:
     assert set(PRESETS["regular"].settings()) == {"variant", *OVERRIDE_FIELDS}
     assert set(_schema_rules()) == set(OVERRIDE_FIELDS), (
         "ingest/formats/ofc_hh.schema.json's rules and ofc_core.rules.OVERRIDE_FIELDS differ")
+
+
+def test_the_schemas_variants_are_the_presets() -> None:
+    """A new preset is a variant an ofc-hh/1 file may name: the published schema allows it."""
+    schema = json.loads((ROOT / "ingest" / "formats" / "ofc_hh.schema.json").read_text())
+    assert schema["properties"]["variant"]["enum"] == list(PRESETS), (
+        "ingest/formats/ofc_hh.schema.json's variant and ofc_core.rules.PRESETS differ")
 
 
 def test_the_schemas_rule_values_are_the_rulesets() -> None:
@@ -89,6 +117,8 @@ def test_the_rules_doc_and_the_sample_show_every_key(key: str) -> None:
     shown = {k for line in sample.read_text().splitlines() if line.strip()
              for k in (json.loads(line).get("rules") or {})}
     assert key in shown, f"{sample.name} (docs/format.md: every rules key) lacks {key}"
+    spec = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
+    assert f"| `{key}` |" in spec, f"docs/format.md's table of rules keys lacks {key}"
 
 
 def test_every_dashboard_page_is_in_the_pages_table() -> None:

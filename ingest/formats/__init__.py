@@ -1,9 +1,11 @@
 """Log formats: one module per format, detected automatically.
 
-Every format module defines a :class:`Format` object named ``FORMAT``; :data:`REGISTRY` lists
-them in detection order. A parser never scores and never raises on a bad hand: it yields a
-:class:`ParsedHand` for each good hand and a :class:`ParseIssue` for each bad or truncated one,
-so one bad hand never stops a file.
+Every format module defines a :class:`Format` object named ``FORMAT``; :data:`FORMAT_MODULES`
+lists the modules in detection order (:func:`registry` their formats), and a module may name
+the rooms and money units its hands carry (``ROOM_NAMES``, ``CURRENCY_NAMES``,
+``PLAY_MONEY_ROOMS``, gathered by :mod:`ingest.names`). A parser never scores and never
+raises on a bad hand: it yields a :class:`ParsedHand` for each good hand and a
+:class:`ParseIssue` for each bad or truncated one, so one bad hand never stops a file.
 
 Most formats are text: ``sniff(text, filename)`` and ``parse(text, filename)`` see the decoded
 file. A format kept in a database file (SQLite) instead defines ``sniff_file(file)`` and

@@ -305,13 +305,13 @@ def fantasyland_next(table: Table, button: int, fantasyland: Sequence[int],
 
     With ``force_score`` (Double, which banks the points) the scorer's result is computed and
     returned. Otherwise only the seats that played Fantasyland or whose top reaches the entry
-    (``ruleset.fl_cards.for_entry``) are looked at, by the ruleset's Fantasyland rule on their
+    (``ruleset.entry_cards``) are looked at, by the ruleset's Fantasyland rule on their
     strengths, foul and royalties (a foul only takes Fantasyland away, so every other seat
     gets 0); the batch scorer re-checks every hand of the session afterwards.
     """
     ruleset = table.ruleset
     if not force_score and not _needs_scorer(ruleset):
-        for_entry = ruleset.fl_cards.for_entry
+        for_entry = ruleset.entry_cards
         return tuple([
             _seat_fantasyland_next(ruleset, r, fl)
             if fl or for_entry(row_strength(r[0])) else 0

@@ -16,8 +16,9 @@ Fixtures
     importer (``ingest.api.import_paths``); missing demo files fail the tests using it.
 ``chromium_path`` (session)
     The Chromium executable the browser tests drive: Debian's ``chromium-headless-shell``
-    when installed (the same engine without the desktop browser around it: a quarter less CPU
-    a page load, measured in docs/testing.md), else ``/usr/bin/chromium``. Without one they
+    when installed (the same engine without the desktop browser around it: about half the
+    CPU a page load, docs/benchmarks.md, "The browser's CPU in the tests"), else
+    ``/usr/bin/chromium``. Without one they
     are skipped, except under ``OFC_REQUIRE_BROWSER=1`` (set by ``.ci/run``, which installs
     Chromium), where a missing browser fails them.
 ``ofc_script`` (session)
@@ -43,8 +44,9 @@ The browser (one Chromium a browser group, two dashboard servers for the whole s
     their own: they take ``tab``.
 ``tab`` (function)
     The worker's one tab of that browser, 1400 x 2000 (timeouts 60 s), for one test: every
-    browser test navigates in the same tab (Chromium keeps its renderer and compiled scripts,
-    about half the browser's CPU a page load against a new tab: docs/testing.md). A test sets
+    browser test navigates in the same tab (Chromium keeps its renderer and compiled scripts:
+    a new tab costs about twice the CPU a page load, docs/benchmarks.md, "The browser's CPU in
+    the tests"). A test sets
     its own viewport height when it needs a taller one, and removes any listener it adds.
 ``demo_dashboard`` (session), read-only
     ``ofc dashboard`` on a copy of ``demo_db_path``, visited once (the first page a fresh
@@ -111,8 +113,9 @@ hypo.load_profile()
 # Every Python the suite starts (the xdist workers, `ofc` commands, dashboard servers, Spark's
 # Python workers, the import pool's worker) compiles our modules once and reads the bytecode
 # after. A machine that sets PYTHONDONTWRITEBYTECODE (CI's sandbox does) made each of them
-# compile the whole project again: ``import ingest.api`` took 1.30 CPU s instead of 0.43
-# (docs/testing.md "Bytecode"). Set here, in the process that starts the workers.
+# compile the whole project again (its cost: docs/benchmarks.md, "The test suite"; why:
+# docs/testing.md, "One BLAS thread and bytecode"). Set here, in the process that starts the
+# workers.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
@@ -436,8 +439,8 @@ def worker_tab(browser: Any) -> Iterator[Any]:
 def tab(worker_tab: Any) -> Iterator[Any]:
     """The worker's tab for one test: 1400 x 2000, timeouts 60 s (a shared, busy machine);
     left on ``about:blank`` afterwards. An open dashboard page polls its server every 2 s
-    (:mod:`dashboard.freshness`): left open between tests it cost its server and Chromium
-    about a third of a core for the rest of the session (docs/testing.md)."""
+    (:mod:`dashboard.freshness`): left open between tests it keeps its server and Chromium
+    busy for the rest of the session (docs/testing.md, "The browser and the servers")."""
     from playwright.sync_api import expect
 
     worker_tab.set_viewport_size({"width": 1400, "height": 2000})

@@ -49,6 +49,43 @@ def test_every_page_is_in_the_nav_once() -> None:
     assert sorted(nav) == sorted(on_disk), "mkdocs.yml's nav and docs/ differ"
 
 
+NEWCOMER = {"import the pineapple app's log": ("pineapple app", "sources/pineapple-app.md", None),
+            "read EV lost": ("EV lost", "review.md", "## Reading the Review page"),
+            "how the learned value is trained": ("learned value", "review-method.md",
+                                                 "### Training the learned value")}
+"""What a newcomer looks for, the words of its title in the nav, its page, and the heading
+that answers it (in the page's table of contents: the second click)."""
+
+
+def _nav_titles(node: object, depth: int = 0) -> list[tuple[str, str, int]]:
+    """(title, page, depth) of every page of the nav: 1 for a page of a top-level section
+    (Material shows those sections open: one click), 2 for a page of a sub-section (two)."""
+    if isinstance(node, list):
+        return [t for item in node for t in _nav_titles(item, depth)]
+    if isinstance(node, dict):
+        found = []
+        for title, value in node.items():
+            if isinstance(value, str):
+                found.append((title, value, depth))
+            else:
+                found += _nav_titles(value, depth + 1)
+        return found
+    return []
+
+
+@pytest.mark.parametrize("wanted", list(NEWCOMER))
+def test_a_newcomer_finds_it_in_two_clicks(wanted: str) -> None:
+    """From the nav: a title that names it, at most one sub-section deep (Material opens the
+    top-level sections), and on its page the heading that answers it."""
+    words, page, heading = NEWCOMER[wanted]
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    titles = [(t, d) for t, p, d in _nav_titles(config["nav"]) if p == page]
+    assert titles and words.lower() in titles[0][0].lower(), (wanted, titles)
+    assert titles[0][1] <= 2, (wanted, titles)
+    if heading:
+        assert heading in (DOCS / page).read_text(encoding="utf-8").splitlines(), wanted
+
+
 def build_site(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` of ``config`` into ``site``. Never ``--quiet``: it hides the
     warnings, and strict mode then has none to fail on."""

@@ -774,7 +774,12 @@ NUMBER_KEYS = frozenset(k for k, v in RULE_KEYS.items() if v.written == "number"
 
 
 def resolve(variant: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """The preset named ``variant`` with per-hand ``overrides`` applied and validated."""
+    """The preset named ``variant`` with per-hand ``overrides`` applied and validated (a named
+    value in any case: the text formats write names lower-cased).
+
+    >>> resolve("regular", {"fl_stay": "PINEAPPLE", "cap": 30}).settings()["fl_stay"]
+    'pineapple'
+    """
     if variant not in PRESETS:
         raise ValueError(f"unknown variant {variant!r} (one of {', '.join(PRESETS)})")
     preset = PRESETS[variant]

@@ -11,11 +11,14 @@ page must join is tied to the code's own list, so a step left out fails here.
   every key;
 - the presets are one list: ``PRESETS`` and the JSON Schema's ``variant``;
 - every page of ``dashboard/app.py``'s ``PAGES`` is in docs/dashboard.md's Pages table, which
-  the browser test visits.
+  the browser test visits;
+- every query that answers from the aggregates (``agg_where``) is reached from
+  ``tests/test_aggregates.py``'s ``PAGES``, which holds it equal to the same query on the hands.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import re
@@ -128,6 +131,44 @@ def test_every_dashboard_page_is_in_the_pages_table() -> None:
     assert len(pages) >= 10, pages
     missing = {path: title for path, title in pages.items() if documented.get(path) != title}
     assert not missing, f"pages missing from docs/dashboard.md's Pages table: {missing}"
+
+
+def _calls(module: Path) -> dict[str, set[str]]:
+    """Each top-level function of a module and the names it calls."""
+    tree = ast.parse(module.read_text(encoding="utf-8"))
+    return {fn.name: {n.func.id for n in ast.walk(fn)
+                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            for fn in tree.body if isinstance(fn, ast.FunctionDef)}
+
+
+def _uncovered_aggregate_readers(module: Path, tested: str) -> list[str]:
+    """The functions of a query module that answer from the aggregates (call ``agg_where``)
+    and that no call named in ``tested`` reaches (``module.function`` in the text, then what
+    those call, through the module's own helpers)."""
+    calls = _calls(module)
+    readers = {name for name, called in calls.items() if "agg_where" in called}
+    reached = {n for n in calls if f"{module.stem}.{n}" in tested}
+    while grown := {c for n in reached for c in calls[n] if c in calls} - reached:
+        reached |= grown
+    return sorted(f"{module.stem}.{n}" for n in readers - reached)
+
+
+def test_every_query_that_reads_the_aggregates_is_held_to_the_hands() -> None:
+    """``tests/test_aggregates.py``'s ``PAGES`` compares each query that answers from the
+    aggregates with the same query on the hands: a new page's query joins it."""
+    tested = (ROOT / "tests" / "test_aggregates.py").read_text(encoding="utf-8")
+    missing = [name for module in sorted((ROOT / "dashboard" / "queries").glob("*.py"))
+               if module.name != "aggregated.py"
+               for name in _uncovered_aggregate_readers(module, tested)]
+    assert not missing, f"add to tests/test_aggregates.py's PAGES: {missing}"
+
+
+def test_the_aggregates_guard_sees_a_new_reader(tmp_path: Path) -> None:
+    module = tmp_path / "rooms.py"
+    module.write_text("def _sql(con, f):\n    return agg_where(con, f)\n\n\n"
+                      "def table(con, f):\n    return _sql(con, f)\n")
+    assert _uncovered_aggregate_readers(module, "") == ["rooms._sql"]
+    assert _uncovered_aggregate_readers(module, '("rooms", rooms.table),') == []
 
 
 PRESET_ONLY = {"variant": "| variant |", "dealing": "| deal |", "min_players": "| players |",

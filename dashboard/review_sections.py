@@ -130,16 +130,19 @@ def trend(current: Any, zone: str | None) -> None:
 
 LEAK_COLUMNS = {
     "situation": widgets.text("Situation", help="dealt: what the cards dealt held; played: "
-                              "what the played placement did and the best did not"),
-    "side": widgets.text("Kind"),
-    "decisions": widgets.count("Decisions"),
-    "ev_lost": widgets.count("EV lost beyond the noise", format="%.1f"),
-    "per_hand": widgets.count("A hand", format="%.2f"),
+                              "what the played placement did and the best did not", width=190),
+    "side": widgets.text("Kind", width=70),
+    "decisions": widgets.count("Decisions", width=75),
+    "ev_lost": widgets.count("EV lost", format="%.1f", width=80,
+                             help="EV lost beyond the noise"),
+    "per_hand": widgets.count("A hand", format="%.2f", width=65),
     "played": widgets.percent("You", help="the share of your decisions whose placement does "
-                              "it"),
-    "best": widgets.percent("The best", help="the share of the best placements that do it"),
-    "worst": widgets.text("Worst example", help="select the row to replay it"),
+                              "it", width=55),
+    "best": widgets.percent("The best", help="the share of the best placements that do it",
+                            width=65),
+    "worst": widgets.text("Worst example", help="select the row to replay it", width=150),
 }
+"""750 px with the selection boxes: readable at 1,280 px."""
 
 
 def leaks(current: Any) -> None:

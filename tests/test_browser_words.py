@@ -76,7 +76,7 @@ def page_text(page: Page) -> str:
 
 
 WIDE_TABLES = """() => [...document.querySelectorAll("[data-testid=stDataFrame]")]
-    .filter(grid => grid.offsetParent !== null)
+    .filter(grid => grid.checkVisibility())
     .map(grid => grid.querySelector(".dvn-scroller"))
     .filter(s => s !== null && s.scrollWidth > s.clientWidth + 1)
     .map(s => [s.closest("[data-testid=stDataFrame]").querySelector("[role=columnheader]")
@@ -84,7 +84,7 @@ WIDE_TABLES = """() => [...document.querySelectorAll("[data-testid=stDataFrame]"
 """Each drawn table that scrolls sideways: its first header, its scroll and client widths."""
 
 GRIDS_DRAWN = """() => [...document.querySelectorAll("[data-testid=stDataFrame]")]
-    .filter(grid => grid.offsetParent !== null)
+    .filter(grid => grid.checkVisibility())
     .every(grid => grid.querySelector(".dvn-scroller") !== null)"""
 
 

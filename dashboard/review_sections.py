@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, widgets
+from dashboard import db, filters, names, widgets
 from dashboard.queries import review as q
 from ofc_core.play.accuracy import BLUNDER, MISTAKE, REFERENCE_LEVELS
 
@@ -98,6 +98,7 @@ def stages(current: Any) -> None:
     """Counts of each class by variant and stage of the hand."""
     st.subheader("Classes by stage of the hand")
     frame = db.query(q.classes_by_stage, current)
+    frame = frame.assign(variant=[names.variant(v) for v in frame["variant"]])
     st.dataframe(frame[list(STAGE_COLUMNS)], hide_index=True, width="stretch",
                  key="review_stages", column_config=STAGE_COLUMNS)
 

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, reviewing, timefmt, widgets
+from dashboard import db, filters, names, reviewing, timefmt, widgets
 from dashboard import review_sections as sections
 from dashboard.cards import (
     board_html,
@@ -244,11 +244,11 @@ def street_labels(frame: pd.DataFrame) -> pd.DataFrame:
 
     >>> street_labels(pd.DataFrame({"variant": ["pineapple", "regular"], "street": [5, 5],
     ...                             "per_hand": [1.0, 2.0]}))["street"].tolist()
-    ['pineapple 5', 'regular 5']
+    ['Pineapple 5', 'Regular OFC 5']
     """
     if frame.empty or frame["variant"].nunique() <= 1:
         return frame.assign(street=[str(int(v)) for v in frame["street"]])
-    return frame.assign(street=[f"{v} {int(n)}" for v, n in
+    return frame.assign(street=[f"{names.variant(v)} {int(n)}" for v, n in
                                 zip(frame["variant"], frame["street"], strict=True)])
 
 
@@ -260,7 +260,9 @@ def breakdowns(street: pd.DataFrame, kind: pd.DataFrame, day: pd.DataFrame,
             "autosize": {"type": "pad", "contains": "padding"},  # panels keep their size
             "vconcat": [{"hconcat": [bar_panel(PANELS[0], street_labels(street), "street"),
                                      bar_panel(PANELS[1], kind, "kind")]},
-                        {"hconcat": [day_panel(day), bar_panel(PANELS[3], variant, "variant")]}],
+                        {"hconcat": [day_panel(day), bar_panel(PANELS[3], variant.assign(
+                            variant=[names.variant(v) for v in variant["variant"]]),
+                            "variant")]}],
             "resolve": {"scale": {"y": "independent"}}}
 
 

@@ -19,7 +19,7 @@ LABEL_HELP = ("a session: its span on the clock chosen in the sidebar (the log's
 
 COLUMNS = {
     "period_no": widgets.count("#", width=40),
-    "label": widgets.text("Period", help=LABEL_HELP, width=230),
+    "label": widgets.text("Period", help=LABEL_HELP, width=260),
     "period": None,
     "hands": widgets.count("Hands", width=60),
     "hours": hours.HOUR_COLUMNS["hours"],
@@ -44,7 +44,7 @@ COLUMNS = {
     "ended": widgets.when("Ended", width=135),
     "race_hands": None,
 }
-# The columns shown first (740 px with the selection boxes: readable at 1,280 px); the others
+# The columns shown first (775 px with the selection boxes: readable at 1,280 px); the others
 # behind "Every column".
 MAIN = ("period_no", "label", "hands", "hours", "points", "money", "currency", "per_hour")
 
@@ -239,7 +239,7 @@ def main() -> None:
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
     columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP,
-                                                width=230)}
+                                                width=260)}
     row = widgets.table(frame, "sessions_table", columns,
                         order=tuple(k for k, v in columns.items() if v),
                         rates=("foul_rate", "fl_entry_rate"), main=MAIN)

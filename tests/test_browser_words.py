@@ -18,6 +18,7 @@ from urllib.parse import quote
 import pytest
 
 from dashboard.app import PAGES
+from dashboard.widgets import ALL_COLUMNS
 from tests.helpers.browser import Dashboard, Page, open_page, wait_run_over
 from tests.helpers.captures import with_captures
 
@@ -89,9 +90,9 @@ GRIDS_DRAWN = """() => [...document.querySelectorAll("[data-testid=stDataFrame]"
 
 
 def _visit(dashboard: Dashboard, tab: Page, path: str, player: str, width: int) -> None:
-    tab.set_viewport_size({"width": width, "height": 2400})
-    open_page(tab, f"{dashboard.url}/{path}?player={quote(player)}", height=2400)
-    tab.set_viewport_size({"width": width, "height": 2400})
+    tab.set_viewport_size({"width": width, "height": 2400})  # drawn at that width from the start
+    tab.goto(f"{dashboard.url}/{path}?player={quote(player)}")
+    tab.wait_for_selector("[data-testid='stAppViewContainer']", timeout=60_000)
     wait_run_over(tab)
     if path == "hands":  # Hand review opens the newest hand: scanned with it
         tab.get_by_role("heading", name="Replayer").wait_for()
@@ -128,6 +129,10 @@ def test_demo_pages_show_words_not_codes_and_fit_1280_px(demo_dashboard: Dashboa
     bad, wide = _scan(demo_dashboard, tab, "Hero", WIDTH)
     assert {"words": bad, "tables wider than the page": wide} == {
         "words": {}, "tables wider than the page": {}}
+    # the check sees a table that scrolls: Sessions with "Every column" on shows them all
+    _visit(demo_dashboard, tab, "sessions", "Hero", WIDTH)
+    tab.get_by_text(ALL_COLUMNS, exact=True).click()
+    tab.wait_for_function(f"() => ({WIDE_TABLES})().length > 0")
 
 
 def test_real_capture_pages_show_words_not_codes(writable_dashboard: Dashboard,

@@ -2,8 +2,8 @@
 (``dashboard/app.py``'s PAGES: a new page is scanned without an edit here; Hand review with
 its newest hand open) shows, on the demo and on the real-capture fixtures, in its visible text
 (the main block, the sidebar and the tables' cells, which the grid keeps in an accessible
-table) no snake_case header, no UUID, no ``None``, no ``nan`` and no raw room or ruleset code;
-on the demo at 1,280 px, no table scrolls sideways (its main columns fit beside the sidebar);
+table) no snake_case header, no UUID, no ``None``, no ``nan`` and no raw room or ruleset code,
+and at 1,280 px no table scrolls sideways (its main columns fit beside the sidebar);
 and the pages say what the address asks for that the hands do not have.
 
 The real-capture store is the writable dashboard's (``tests/helpers/captures.py``, which
@@ -135,10 +135,12 @@ def test_demo_pages_show_words_not_codes_and_fit_1280_px(demo_dashboard: Dashboa
     tab.wait_for_function(f"() => ({WIDE_TABLES})().length > 0")
 
 
-def test_real_capture_pages_show_words_not_codes(writable_dashboard: Dashboard,
+def test_real_capture_pages_show_words_not_codes_and_fit_1280_px(writable_dashboard: Dashboard,
                                                  tab: Page) -> None:
     with_captures(writable_dashboard)
-    assert _scan(writable_dashboard, tab, "Hero")[0] == {}
+    bad, wide = _scan(writable_dashboard, tab, "Hero", WIDTH)
+    assert {"words": bad, "tables wider than the page": wide} == {
+        "words": {}, "tables wider than the page": {}}
 
 
 def test_unknown_player_stake_and_room_are_said(demo_dashboard: Dashboard, tab: Page) -> None:

@@ -202,6 +202,24 @@ def placement_words(text: str | None) -> str:
     return " · ".join(f"{name} {pretty(' '.join(cards))}".strip() for name, cards in parts)
 
 
+def placements_in_words(text: str) -> str:
+    """A sentence whose compact placements (``7h2c-6h6cAh-``) are written in words
+    (:func:`placement_words`); the other words kept.
+
+    >>> placements_in_words("a tie: -7h2c-6h6cAh or 6h2c6c-7h-Ah")
+    'a tie: middle 7♥ 2♣ · bottom 6♥ 6♣ A♥ or top 6♥ 2♣ 6♣ · middle 7♥ · bottom A♥'
+    >>> placements_in_words("no-one here")
+    'no-one here'
+    """
+    def word(token: str) -> str:
+        if token.count("-") != 2:
+            return token
+        parts = placement_parts(token)
+        return token if parts and parts[0][0] == "" else placement_words(token)
+
+    return " ".join(word(t) for t in text.split(" "))
+
+
 def placement_html(text: str, four_colour: bool = False) -> str:
     """A compact placement drawn as cards, each part named (``middle`` T♦ 7♠ ``discard`` 6♠);
     ``nothing`` when it places no card. Built from parsed cards and escaped names only."""

@@ -268,26 +268,34 @@ def render_sidebar() -> Filters:
                          "Only hands where this opponent sat at the table."),
         session=_choice("Session", "session", options.sessions, url.session),
         tag=_tag(url.tag),
-        game=_game(url.game),
+        game=_game(st.query_params.get(URL_KEYS["game"])),
     )
     st.sidebar.toggle("Four-colour deck", key=FOUR_COLOUR_KEY)
     st.session_state[_STATE] = filters
-    _write_url(filters)
+    _write_url(filters, both_games=filters.game is None and
+               st.session_state.get(_KEYS["game"]) == "Both")
     return filters
 
 
 GAMES = {"Cash": "cash", "Tournaments": "tournaments", "Both": None}
 """The Game filter's choices (:attr:`Filters.game`)."""
 
+BOTH_GAMES = "both"
+"""The URL's word for the Game filter's "Both" (``?game=both``): :attr:`Filters.game` is
+``None`` then, as in a store without tournaments, so the URL says it apart (a reload keeps
+it)."""
+
 
 def _game(wanted: str | None) -> str | None:
     """The Game select box, shown only when the store holds tournament hands (else no
     condition): cash pages leave tournament hands out unless chosen."""
     if not db.query(tournaments.present):
+        st.session_state.pop(_KEYS["game"], None)  # no box: no "Both" in the URL either
         return None
     labels = list(GAMES)
     if _KEYS["game"] not in st.session_state:
-        found = [k for k, v in GAMES.items() if v == wanted] if wanted else []
+        found = ["Both"] if wanted == BOTH_GAMES else \
+            [k for k, v in GAMES.items() if v is not None and v == wanted]
         st.session_state[_KEYS["game"]] = found[0] if found else "Cash"
     label = st.sidebar.selectbox("Game", labels, key=_KEYS["game"],
                                  help="Cash hands, tournament hands (chips are never summed "
@@ -295,8 +303,10 @@ def _game(wanted: str | None) -> str | None:
     return GAMES.get(label, "cash")
 
 
-def _write_url(filters: Filters) -> None:
+def _write_url(filters: Filters, both_games: bool = False) -> None:
     wanted = filters.to_params()
+    if both_games:
+        wanted[URL_KEYS["game"]] = BOTH_GAMES
     for key in URL_KEYS.values():
         if key in wanted:
             if st.query_params.get(key) != wanted[key]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, timefmt
+from dashboard import db, filters, names, timefmt
 from dashboard.queries import hands as q
 from dashboard.queries.common import Filters
 
@@ -110,19 +110,56 @@ def results_table(found: pd.DataFrame, label: str, scope: Scope
         st.session_state.pop(RESULTS_KEY, None)
         st.session_state[TABLE_KEY] = shown_list
     st.caption(f"{label} (newest first, {q.PAGE_SIZE} a page). Select a row to open it; "
-               "✎ marks a hand with a note.")
-    shown = timefmt.table_times(found).drop(columns=["hand_key"]).assign(
-        note=["✎" if n else "" for n in found["note"]],
-        tags=[t if isinstance(t, str) else "" for t in found["tags"]])
+               "in Note, ✎ marks a hand with a note, then come its tags.")
+    shown = list_in_words(found)
     event = st.dataframe(
         shown, key=RESULTS_KEY, on_select="rerun",
         selection_mode="single-row", hide_index=True, width="stretch", height=240,
-        column_config={
-            "played_at": st.column_config.TextColumn("played"),
-            "points": st.column_config.NumberColumn("points", format="%+.0f"),
-            "note": st.column_config.TextColumn("note", width="small"),
-        })
+        column_order=tuple(c for c in LIST_COLUMNS if c != "game" or shown["game"].any()),
+        column_config=LIST_COLUMNS, placeholder="–")
     return filters.hand_from_table(event, found)
+
+
+LIST_COLUMNS = {
+    "played_at": st.column_config.TextColumn("Played", width=135),
+    "points": st.column_config.NumberColumn("Points", format="%+.0f", width=55),
+    "opponents": st.column_config.TextColumn("Opponents", width=90),
+    "royalties": st.column_config.NumberColumn("Royalties", width=65),
+    "fouled": st.column_config.CheckboxColumn("Fouled", width=55),
+    "fantasyland": st.column_config.CheckboxColumn("FL", width=35,
+                                                   help="Played in Fantasyland"),
+    "room_differs": st.column_config.CheckboxColumn(
+        "Differs", width=60, help="The room's result differs from ours"),
+    "note": st.column_config.TextColumn("Note", width=60, help="✎: a note; then the tags"),
+    "hand_id": st.column_config.TextColumn("Hand", width=100),
+    "game": st.column_config.TextColumn("Game", width=120,
+                                        help="The room and the ruleset, where they vary"),
+}
+"""The list's columns, the most useful first (a hand is found by its time and result),
+780 px in all with the selection boxes: readable at 1,280 px beside the sidebar (the hand
+shown names its room and ruleset in full under the list)."""
+
+
+def list_in_words(found: pd.DataFrame) -> pd.DataFrame:
+    """The page's hands as the list shows them: times on the chosen clock, opponents by
+    their aliases, a pen for a note then the tags, and the game (the room by name and the
+    ruleset in words, each only when the page holds more than one).
+
+    >>> frame = pd.DataFrame({"hand_key": [1, 2], "source": ["swc", "swc"],
+    ...     "ruleset": ["pineapple", "progressive-pineapple (jokers 2)"],
+    ...     "opponents": ["a, b", None], "note": [True, False], "tags": ["x", None]})
+    >>> list_in_words(frame)[["game", "note", "opponents"]].values.tolist()
+    [['Pineapple', '✎ x', 'a, b'], ['Progressive pineapple · 2 jokers', '', '']]
+    """
+    rooms = [names.room(v) for v in found["source"]]
+    rulesets = [names.ruleset(v) for v in found["ruleset"]]
+    parts = [values for values in (rooms, rulesets) if len(set(values)) > 1]
+    return timefmt.table_times(found).drop(columns=["hand_key"]).assign(
+        game=[" · ".join(p) for p in zip(*parts, strict=True)] if parts else "",
+        opponents=[", ".join(names.players(str(o).split(", "))) if isinstance(o, str) else ""
+                   for o in found["opponents"]],
+        note=[" ".join(filter(None, ["✎" if n else "", t if isinstance(t, str) else ""]))
+              for n, t in zip(found["note"], found["tags"], strict=True)])
 
 
 def neighbours(scope: Scope, found: pd.DataFrame,

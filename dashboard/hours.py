@@ -68,11 +68,11 @@ def tiles(t: TableTime, net_points: float, money: tuple[tuple[str, float, int], 
 
 
 HOUR_COLUMNS = {
-    "hours": widgets.text("Time", help=HOURS_HELP),
-    "per_hour": widgets.signed("Points / hour", 1),
-    "money_per_hour": widgets.signed("Money / hour", 2),
-    "hands_per_hour": widgets.count("Hands / hour", format="%.0f"),
-    "sitting": widgets.text("Sitting", help=SITTING_HELP),
+    "hours": widgets.text("Time", help=HOURS_HELP, width=70),
+    "per_hour": widgets.signed("Points / hour", 1, width=95),
+    "money_per_hour": widgets.signed("Money / hour", 2, width=95),
+    "hands_per_hour": widgets.count("Hands / hour", format="%.0f", width=90),
+    "sitting": widgets.text("Sitting", help=SITTING_HELP, width=65),
 }
 """The Sessions table's columns of time at the table (see :func:`with_hours`)."""
 

@@ -13,8 +13,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, widgets
-from dashboard.cards import md_text, placement_html
+from dashboard import db, names, widgets
+from dashboard.cards import md_text, placement_html, placements_in_words
 from dashboard.queries import review as review_q
 from dashboard.review_sections import CLASS_MARKS, CLASS_WORDS
 
@@ -64,7 +64,7 @@ def key_moments(hand_key: int, step_key: str, steps: int) -> None:
         return
     for player, mine in line.groupby("player", sort=True):
         columns = st.columns(max(len(mine), 1) + 1, vertical_alignment="center")
-        columns[0].markdown(f"Key moments of **{md_text(str(player))}**")
+        columns[0].markdown(f"Key moments of **{md_text(names.player(player))}**")
         for col, r in zip(columns[1:], mine.itertuples(index=False), strict=False):
             name = str(r.decision_class)
             words = CLASS_WORDS.get(name, name)
@@ -100,11 +100,11 @@ def reviewed_street(hand_key: int, street: int, four: bool) -> None:
     """What the review found for this street, for each reviewed player: the verdict, why, the
     played and the best (or the tie named), then the alternatives the review kept."""
     for _, d in db.query(review_q.at_street, hand_key, street).iterrows():
-        st.markdown(f":material/insights: Review of {md_text(str(d['player']))}'s "
+        st.markdown(f":material/insights: Review of {md_text(names.player(d['player']))}'s "
                     f"{md_text(str(d['kind']))}: {verdict(d)}")
         why = str(d["tie_with"] or d["reason"])
         if why:
-            st.caption(md_text(why))
+            st.caption(md_text(placements_in_words(why)))
         shown = [("played", d["chosen"], d["chosen_ev"], d["chosen_se"], d["chosen_foul"],
                   d["chosen_fl"])]
         if d["ev_lost"] > 0:

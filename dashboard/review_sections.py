@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, widgets
+from dashboard import db, filters, names, widgets
 from dashboard.queries import review as q
 from ofc_core.play.accuracy import BLUNDER, MISTAKE, REFERENCE_LEVELS
 
@@ -98,6 +98,7 @@ def stages(current: Any) -> None:
     """Counts of each class by variant and stage of the hand."""
     st.subheader("Classes by stage of the hand")
     frame = db.query(q.classes_by_stage, current)
+    frame = frame.assign(variant=[names.variant(v) for v in frame["variant"]])
     st.dataframe(frame[list(STAGE_COLUMNS)], hide_index=True, width="stretch",
                  key="review_stages", column_config=STAGE_COLUMNS)
 
@@ -130,16 +131,19 @@ def trend(current: Any, zone: str | None) -> None:
 
 LEAK_COLUMNS = {
     "situation": widgets.text("Situation", help="dealt: what the cards dealt held; played: "
-                              "what the played placement did and the best did not"),
-    "side": widgets.text("Kind"),
-    "decisions": widgets.count("Decisions"),
-    "ev_lost": widgets.count("EV lost beyond the noise", format="%.1f"),
-    "per_hand": widgets.count("A hand", format="%.2f"),
+                              "what the played placement did and the best did not", width=190),
+    "side": widgets.text("Kind", width=70),
+    "decisions": widgets.count("Decisions", width=75),
+    "ev_lost": widgets.count("EV lost", format="%.1f", width=80,
+                             help="EV lost beyond the noise"),
+    "per_hand": widgets.count("A hand", format="%.2f", width=65),
     "played": widgets.percent("You", help="the share of your decisions whose placement does "
-                              "it"),
-    "best": widgets.percent("The best", help="the share of the best placements that do it"),
-    "worst": widgets.text("Worst example", help="select the row to replay it"),
+                              "it", width=55),
+    "best": widgets.percent("The best", help="the share of the best placements that do it",
+                            width=65),
+    "worst": widgets.text("Worst example", help="select the row to replay it", width=150),
 }
+"""750 px with the selection boxes: readable at 1,280 px."""
 
 
 def leaks(current: Any) -> None:

@@ -179,24 +179,28 @@ def flag(label: str, **kwargs: Any) -> Any:
 
 HAND_ID_COLUMNS = {
     "hand_key": None,
-    "played_at": when("Played"),
-    "source": text("Room"),
-    "hand_id": text("Hand"),
-    "variant": text("Variant"),
-    "player": text("Player"),
+    "played_at": when("Played", width=135),
+    "source": text("Room", width=120),
+    "hand_id": text("Hand", width=150),
+    "variant": text("Variant", width=110),
+    "player": text("Player", width=100),
 }
 """What names a hand in a list of hands (the key is hidden: it is what a selection opens)."""
 
 HAND_COLUMNS = {
     **HAND_ID_COLUMNS,
-    "position": count("Position", help="0 acts first"),
-    "fantasyland": flag("FL"),
-    "fouled": flag("Fouled"),
-    "royalties": count("Royalties"),
-    "fantasyland_next": count("FL cards earned"),
-    "points": signed("Points", 1),
+    "position": count("Position", help="0 acts first", width=65),
+    "fantasyland": flag("FL", width=35),
+    "fouled": flag("Fouled", width=55),
+    "royalties": count("Royalties", width=65),
+    "fantasyland_next": count("FL cards earned", width=100),
+    "points": signed("Points", 1, width=60),
 }
 """The columns of :func:`dashboard.queries.sessions.hand_list`."""
+
+HAND_MAIN = ("played_at", "points", "fouled", "royalties", "fantasyland", "fantasyland_next",
+             "hand_id", "variant")
+"""The columns a list of hands shows first (:func:`column_order`): 710 px."""
 
 CI_COLUMNS = {
     "points_per_hand": signed("Per hand", width=70),
@@ -305,25 +309,47 @@ def picked(point: list[Any] | None, row: int | None = None, frame: pd.DataFrame 
 
 
 def _dataframe(frame: pd.DataFrame, key: str, columns: dict[str, Any],
-               order: tuple[str, ...] | None, rates: tuple[str, ...]) -> Any:
+               order: tuple[str, ...] | None, rates: tuple[str, ...],
+               main: tuple[str, ...] | None = None) -> Any:
     return st.dataframe(percent_columns(shown_frame(frame), *rates), key=key, on_select="rerun",
                         selection_mode="single-row", hide_index=True, width="stretch",
-                        column_order=order, column_config=columns, placeholder=MISSING)
+                        column_order=column_order(key, order, main), column_config=columns,
+                        placeholder=MISSING)
+
+
+ALL_COLUMNS = "Every column"
+
+
+def column_order(key: str, order: tuple[str, ...] | None,
+                 main: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The columns a wide table shows: its ``main`` ones (the most useful, widths set so that
+    they fit beside the sidebar at 1,280 px) unless the reader turns on :data:`ALL_COLUMNS`
+    above it (then every column of ``order``; the table scrolls sideways)."""
+    if main is None:
+        return order
+    every = st.toggle(ALL_COLUMNS, key=f"{key}_every_column",
+                      help="The table shows its most useful columns; this shows them all "
+                           "(the table then scrolls sideways).")
+    return order if every else main
 
 
 def table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,
-          order: tuple[str, ...] | None = None, rates: tuple[str, ...] = ()) -> int | None:
+          order: tuple[str, ...] | None = None, rates: tuple[str, ...] = (),
+          main: tuple[str, ...] | None = None) -> int | None:
     """A table whose rows can be selected (one at a time); the selected row's index.
-    ``rates`` are columns of 0..1 rates shown as percentages (see :func:`percent`)."""
-    return selected_row(_dataframe(frame, key, columns, order, rates))
+    ``rates`` are columns of 0..1 rates shown as percentages (see :func:`percent`); ``main``:
+    the columns shown until the reader asks for every one (:func:`column_order`)."""
+    return selected_row(_dataframe(frame, key, columns, order, rates, main))
 
 
 def hand_table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,
                column: str = "hand_key", note: str = OPEN_HAND,
-               rates: tuple[str, ...] = (), order: tuple[str, ...] | None = None) -> None:
+               rates: tuple[str, ...] = (), order: tuple[str, ...] | None = None,
+               main: tuple[str, ...] | None = None) -> None:
     """A table whose selected row opens the hand in ``column`` in Hand review (``order``:
-    the columns shown, in order)."""
-    hand = filters.hand_from_table(_dataframe(frame, key, columns, order, rates), frame, column)
+    the columns shown, in order; ``main``: as :func:`table`)."""
+    hand = filters.hand_from_table(_dataframe(frame, key, columns, order, rates, main), frame,
+                                   column)
     if hand is not None:
         filters.open_hand(hand)
     st.caption(note)
@@ -331,7 +357,7 @@ def hand_table(frame: pd.DataFrame, key: str, columns: dict[str, Any], *,
 
 def show_hands(frame: pd.DataFrame, key: str, what: str, *,
                columns: dict[str, Any] = HAND_COLUMNS, sep: str = ": ",
-               limit: int = HAND_LIMIT) -> None:
+               limit: int = HAND_LIMIT, main: tuple[str, ...] | None = HAND_MAIN) -> None:
     """The hands behind a number, headed ``N hands{sep}{what}``, as a table whose selected row
     opens in Hand review."""
     if frame.empty:
@@ -339,7 +365,7 @@ def show_hands(frame: pd.DataFrame, key: str, what: str, *,
         return
     more = " (the first ones)" if len(frame) >= limit else ""
     st.markdown(f"**{len(frame):,} hands{more}**{sep}{md_text(what)}")
-    hand_table(frame, key, columns)
+    hand_table(frame, key, columns, main=tuple(c for c in main or () if c in frame) or None)
 
 
 def hands_behind(value: str | None, key: str, what: str, query: Callable[..., pd.DataFrame],

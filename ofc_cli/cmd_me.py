@@ -3,7 +3,8 @@
 Every dashboard page opens on "me": these names together (aliases across rooms). A name with
 ``--source`` is yours only in that source's hands (``hands.source``: the room, app or home
 game); without, in every source. ``ofc me`` lists them, and the heroes of the imported logs
-that are not among them yet. ``ofc me add`` warns (and still adds the name) when no stored
+that are not among them yet, rooms by their names (``Seals with Clubs``; the code ``--source``
+takes beside it where they differ). ``ofc me add`` warns (and still adds the name) when no stored
 hand seats that name, naming the stored names spelled like it. Works while the dashboard is
 open: like ``ofc import``, it waits its turn for the database (``--wait``). Exit status: 0;
 1 when a name to remove was not there (or a name is refused); 2 if the database could not be
@@ -26,6 +27,7 @@ from ingest.api import (
     hands_seating,
     my_names,
     remove_my_name,
+    room_name,
     similar_names,
     suggested_names,
     upgrade,
@@ -49,23 +51,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "it (default $OFC_WAIT or 30)")
 
 
+def room(source: str) -> str:
+    """A room by its name (its code where no format names it).
+
+    >>> room("swc"), room("home-game")
+    ('Seals with Clubs', 'home-game')
+    """
+    return clean_text(room_name(source))
+
+
+def only_in(source: str) -> str:
+    """Where a name is yours, with the code ``--source`` takes where it is not the name.
+
+    >>> only_in("swc"), only_in("home-game")
+    ('only in Seals with Clubs: --source swc', 'only in home-game')
+    """
+    code = clean_text(source)
+    return f"only in {room(source)}" + (f": --source {code}" if room(source) != code else "")
+
+
 def _show(names: tuple[MyName, ...], con: duckdb.DuckDBPyConnection) -> None:
     if names:
         print("your names (the dashboard's Me):")
         for n in names:
-            where = f"only in {clean_text(n.source)}" if n.source else "every source"
+            where = only_in(n.source) if n.source else "every source"
             print(f"  {clean_text(n.name)}  ({where})")
     else:
         print("no names set yet: ofc me add NAME [--source S]")
     for s in suggested_names(con):
         print(f"  not yet yours? {clean_text(s.name)}: hero of {s.hands:,} hand"
-              f"{'s' * (s.hands != 1)} from {clean_text(s.source)} "
+              f"{'s' * (s.hands != 1)} from {room(s.source)} "
               f"(ofc me add {clean_text(s.name)!r})")
 
 
 def _change(args: argparse.Namespace, con: duckdb.DuckDBPyConnection) -> int:
     upgrade(con, args.db)
-    shown = clean_text(str(MyName(args.name, args.source or None)))
+    shown = clean_text(args.name) + (f" (only in {room(args.source)})" if args.source else "")
     if args.action == "add":
         added = add_my_name(con, args.name, args.source)
         print(f"added {shown}" if added else f"{shown} was already one of your names")
@@ -83,7 +104,7 @@ def _change(args: argparse.Namespace, con: duckdb.DuckDBPyConnection) -> int:
 def _warn_unseen(con: duckdb.DuckDBPyConnection, name: str, source: str | None) -> None:
     """Say that ``name`` sits in no stored hand (it was added all the same: its logs may come
     later), with the stored names spelled like it."""
-    where = f" of {clean_text(source)}" if source else ""
+    where = f" of {room(source)}" if source else ""
     print(f"ofc me: warning: no stored hand{where} seats {clean_text(name)!r}; it is one of "
           "your names all the same, and counts once logs that name it are imported "
           "(names are matched exactly, case included)", file=sys.stderr)

@@ -1,7 +1,7 @@
 """In headless Chromium: the Import page takes one of each real log (FPDB's frames, a hand file,
 FPDB's database, the pineapple app's database, a zip of a hand file) and shows the audit of the
-rooms' reported points against ours (on the session's ``writable_dashboard``: no other test
-imports these logs)."""
+rooms' reported points against ours (on the session's ``writable_dashboard``; the captures
+another test imported first are removed before, ``tests/helpers/captures.py``)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ingest.formats import LogFile, ParsedHand, detect, detect_file
 from ingest.formats.encoding import decode_bytes
 from ofc_core.scoring import score_hand
 from tests.helpers.browser import Dashboard, Page, no_exception, settle
+from tests.helpers.captures import without_captures
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = ROOT / "data" / "samples" / "fpdb-swc"
@@ -56,6 +57,7 @@ def test_import_page_shows_the_audit_of_real_logs(writable_dashboard: Dashboard,
         z.write(CAPTURE / "hand_1480002.json", "Capture/hand_1480002.json")
     expected = differing_hands([*files, CAPTURE / "hand_1480002.json"])
     assert expected
+    without_captures(writable_dashboard)  # stored by a test that ran first: audited here
     page = tab
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.goto(writable_dashboard.url)

@@ -52,7 +52,7 @@ def test_options_between_a_commands_words(tmp_path: Path,
     db = str(tmp_path / "x.duckdb")
     assert main(["me", "add", "--db", db, "ann", "--source", "swc"]) == 0
     assert main(["me", "--db", db]) == 0
-    assert "ann  (only in swc)" in capsys.readouterr().out
+    assert "ann  (only in Seals with Clubs: --source swc)" in capsys.readouterr().out
     assert main(["me", "add", "--db", db, "ann", "bo"]) == 2
     assert "one NAME at a time" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:

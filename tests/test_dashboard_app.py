@@ -310,8 +310,8 @@ def test_hand_review_draws_a_joker_and_what_it_stood_for(tmp_path: Path,
     boards = " ".join(m.value for m in at.markdown if "ofc-row-label" in m.value)
     assert 'title="X1: joker, stood for 2d"' in boards and "2♦" in boards
     assert "Pair of Twos (joker)" in boards
-    final = next(d.value for d in at.dataframe if "jokers" in d.value.columns)
-    assert "X1 = 2♦" in final["jokers"].tolist()
+    final = next(d.value for d in at.dataframe if "Jokers" in d.value.columns)
+    assert "X1 = 2♦" in final["Jokers"].tolist()
 
 
 def test_the_import_history_opens_an_earlier_imports_refusals_and_audit(

@@ -154,3 +154,36 @@ def test_a_quoted_name_shows_as_written_in_the_opponents_legend(
     legend = [t["name"] for t in json.loads(at.get("plotly_chart")[0].proto.spec)["data"]]
     assert QUOTED in legend, legend  # plotly shows &quot; as it is written
     assert widgets.plot_text(['<b>x</b> & "y"']) == ['&lt;b&gt;x&lt;/b&gt; &amp; "y"']
+
+
+def test_hand_review_header_and_list_in_words(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hand review on the real captures, a player named with an alias: the header names the
+    room, the ruleset in words, the session and the button by the alias; the list shows the
+    alias among the opponents and each hand's room and ruleset in words (two rooms here); the
+    seats and the pairwise settlement show the alias; no code anywhere of that."""
+    from ingest.api import connect, import_paths, set_alias
+    from tests.helpers.apptest import app, open_page
+    from tests.helpers.captures import APP as APP_DB
+    from tests.helpers.captures import CAPTURE
+
+    db = tmp_path / "captures.duckdb"
+    import_paths([CAPTURE / "raw_messages.jsonl", APP_DB], db)
+    con = connect(str(db))
+    set_alias(con, "Villain 1", "Émile")
+    con.close()
+    at = open_page(app(db, monkeypatch, player="Hero", source="pineapple-app",
+                       id="app-app-0002"), "views/hand_review.py")
+    assert not at.exception
+    header = next(c.value for c in at.caption if "button" in c.value)
+    assert header.startswith("Pineapple app · Progressive pineapple · 2 jokers · Fantasyland "
+                             "repeats on entry · ")
+    assert "button Émile" in header and "session sess\\-app · " in header
+    assert not any(code in header for code in ("pineapple-app", "fl_repeat", "Villain 1"))
+    assert any(m.value.startswith("**Émile**") for m in at.markdown)
+    listed = next(d.value for d in at.dataframe if "game" in d.value.columns)
+    assert "Émile" in set(listed["opponents"]) and "Villain 1" not in set(listed["opponents"])
+    assert {g.split(" · ")[0] for g in listed["game"]} == {"Seals with Clubs", "Pineapple app"}
+    pairs = next(d.value for d in at.dataframe if "opponent" in d.value.columns)
+    assert "Émile" in set(pairs["player"]) | set(pairs["opponent"])
+    assert "Villain 1" not in set(pairs["player"]) | set(pairs["opponent"])

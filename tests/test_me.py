@@ -322,8 +322,14 @@ def test_ofc_me_lists_adds_and_removes(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"added {hero}" in out and "already" in out and "\x1b" not in out
     assert ofc(["me", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert f"{hero}  (every source)" in out and f"(only in {source})" in out
+    assert f"{hero}  (every source)" in out and f"(only in {source})" in out  # a home game
+    assert ofc(["me", "add", "ann", "--source", "swc", "--db", str(db)]) == 0
+    assert ofc(["me", "--db", str(db)]) == 0
+    out = capsys.readouterr().out  # a room by its name, the code --source takes beside it
+    assert "added ann (only in Seals with Clubs)" in out
+    assert "ann  (only in Seals with Clubs: --source swc)" in out
     assert "not yet yours" not in out
+    assert ofc(["me", "remove", "ann", "--source", "swc", "--db", str(db)]) == 0
     assert ofc(["me", "remove", hero, "--source", "nowhere", "--db", str(db)]) == 1
     assert "not one of your names" in capsys.readouterr().err
     assert ofc(["me", "remove", hero, "--db", str(db)]) == 0

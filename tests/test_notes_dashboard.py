@@ -156,7 +156,7 @@ def test_a_note_and_tags_saved_in_the_replayer_and_the_tag_filter(
         assert "src=note" not in m.value and "not bold" not in m.value
     found = next(d.value for d in at.dataframe if "hand_id" in d.value.columns)
     row = found[found.hand_id == hand_id].iloc[0]
-    assert (row.tags, row.note) == ("Review me, <b>tag</b>", "✎")
+    assert (row.tags, row.note) == ("Review me, <b>tag</b>", "✎ Review me, <b>tag</b>")
 
     at.sidebar.selectbox(key="filter_tag").set_value("Review me").run()
     found = next(d.value for d in at.dataframe if "hand_id" in d.value.columns)

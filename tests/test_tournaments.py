@@ -376,3 +376,27 @@ def test_the_live_notation_carries_the_tournament_and_the_stacks() -> None:
     assert [p.stack for p in one.record.players] == [3.0, 50.0]  # type: ignore[union-attr]
     assert [p.stack for p in two.record.players] == [3.0, 23.5]  # type: ignore[union-attr]
     assert "need an @tournament line" in three.message  # type: ignore[union-attr]
+
+
+def test_both_games_is_kept_in_the_address(db: Path, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Game filter's "Both" is written to the URL (``?game=both``) and read back: a
+    reload keeps it (``Filters.game`` is ``None`` for both, which the URL alone could not
+    tell from "no choice")."""
+    from tests.helpers.apptest import app
+
+    copy = tmp_path / "games.duckdb"
+    copy.write_bytes(db.read_bytes())
+    at = app(copy, monkeypatch)
+    at.run()
+    game = at.sidebar.selectbox(key="filter_game")
+    assert game.value == "Cash" and at.query_params["game"] == "cash"  # the default
+    game.select("Both").run()
+    assert at.query_params["game"] == "both"
+    again = app(copy, monkeypatch, game="both")  # the reload
+    again.run()
+    assert again.sidebar.selectbox(key="filter_game").value == "Both"
+    assert again.query_params["game"] == "both"
+    game = again.sidebar.selectbox(key="filter_game")
+    game.select("Tournaments").run()
+    assert again.query_params["game"] == "tournaments"

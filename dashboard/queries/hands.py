@@ -314,10 +314,19 @@ def hand(con: Any, hand_key: int) -> dict[str, Any] | None:
     frame = fetch_df(con, """
         SELECT hand_key, source, hand_id, session_id, match_id, played_at, utc_offset, variant,
                ruleset,
-               ruleset_label, scoring, button, hero, stake, currency, player_count,
-               first_to_act, points_differ
+               ruleset_label, scoring, button, hero, stake, currency, stake_inferred,
+               player_count, first_to_act, points_differ
         FROM hands WHERE hand_key = ?""", [hand_key])
     return None if frame.empty else {str(k): v for k, v in frame.iloc[0].to_dict().items()}
+
+
+def session_span(con: Any, session_id: str) -> pd.DataFrame:
+    """The first and last hand of a session (``started``, ``ended``, with the first hand's
+    ``utc_offset``): what names it on every page (:func:`dashboard.names.session`)."""
+    return fetch_df(con, """
+        SELECT min(played_at) AS started, max(played_at) AS ended,
+               arg_min(utc_offset, played_at) AS utc_offset
+        FROM hands WHERE session_id = ?""", [session_id])
 
 
 def players(con: Any, hand_key: int) -> pd.DataFrame:

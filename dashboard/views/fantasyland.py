@@ -25,13 +25,14 @@ TOP_COLUMNS = {
     "points_per_hand": widgets.signed("Points per hand"),
 }
 CARDS_COLUMNS = {
-    "fl_cards": widgets.text("Cards dealt"),
-    "hands": widgets.count("FL hands"),
-    "stays": widgets.count("Stayed"),
-    "stay_rate": widgets.percent("Stay %"),
-    "foul_rate": widgets.percent("Foul %"),
-    "points_per_hand": widgets.signed("Points per hand"),
+    "fl_cards": widgets.text("Cards", width=60, help="Cards dealt in Fantasyland"),
+    "hands": widgets.count("FL hands", width=60),
+    "stays": widgets.count("Stayed", width=55),
+    "stay_rate": widgets.percent("Stay %", width=55),
+    "foul_rate": widgets.percent("Foul %", width=55),
+    "points_per_hand": widgets.signed("Per hand", width=65, help="Points per hand"),
 }
+# 350 px: the table fits its half of the page at 1,280 px.
 
 
 def headline(s: dict[str, Any]) -> None:

@@ -27,14 +27,19 @@ RELATION_COLUMNS = {
 }
 FOULED_COLUMNS = {
     **widgets.HAND_ID_COLUMNS,
-    "position": widgets.count("Position"),
-    "fantasyland": widgets.flag("FL"),
-    "relation": widgets.text("Broken relation"),
-    "top_cards": widgets.text("Top"), "top_hand": widgets.text("Top hand"),
-    "middle_cards": widgets.text("Middle"), "middle_hand": widgets.text("Middle hand"),
-    "bottom_cards": widgets.text("Bottom"), "bottom_hand": widgets.text("Bottom hand"),
-    "points": widgets.signed("Points", 1),
+    "position": widgets.count("Position", width=65),
+    "fantasyland": widgets.flag("FL", width=35),
+    "relation": widgets.text("Broken relation", width=130),
+    "top_cards": widgets.text("Top", width=75), "top_hand": widgets.text("Top hand", width=130),
+    "middle_cards": widgets.text("Middle", width=115),
+    "middle_hand": widgets.text("Middle hand", width=130),
+    "bottom_cards": widgets.text("Bottom", width=115),
+    "bottom_hand": widgets.text("Bottom hand", width=130),
+    "points": widgets.signed("Points", 1, width=60),
 }
+# The fouled hands' columns shown first (730 px: readable at 1,280 px).
+FOULED_MAIN = ("played_at", "relation", "top_cards", "middle_cards", "bottom_cards", "points",
+               "variant")
 
 
 def breakdown_chart(frame: pd.DataFrame, dimension: str) -> list[Any] | None:
@@ -117,7 +122,7 @@ def relations(current: Filters) -> None:
     g = frame.iloc[row]
     hands = db.query(fouls.fouled_hands, current, relation=g["relation"], upper=g["upper"],
                      lower=g["lower"])
-    widgets.hand_table(hands, "fouls_relation_hands", FOULED_COLUMNS)
+    widgets.hand_table(hands, "fouls_relation_hands", FOULED_COLUMNS, main=FOULED_MAIN)
 
 
 def fouled(current: Filters) -> None:
@@ -125,7 +130,7 @@ def fouled(current: Filters) -> None:
     if hands is None:
         return
     st.markdown(f"The {len(hands):,} most recent fouled hands.")
-    widgets.hand_table(hands, "fouls_hands", FOULED_COLUMNS)
+    widgets.hand_table(hands, "fouls_hands", FOULED_COLUMNS, main=FOULED_MAIN)
 
 
 def main() -> None:

@@ -13,7 +13,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, hand_list, key_moments, notes_editor, room_result, timefmt
+from dashboard import (
+    db,
+    filters,
+    hand_list,
+    key_moments,
+    names,
+    notes_editor,
+    room_result,
+    timefmt,
+)
 from dashboard.cards import board_html, cards_html, md_text, pretty, stood_for
 from dashboard.queries import hands as q
 from dashboard.queries import notes as notes_q
@@ -68,17 +77,40 @@ def hand_notes(hand: dict[str, Any]) -> None:
 
 
 def header(hand: dict[str, Any]) -> None:
+    """The hand's title and one line in words: room, ruleset, time, session, button, stake
+    (said where it was taken from the table's other hands)."""
     st.subheader(f"Hand {md_text(hand['hand_id'])}")
-    bits = [f"source {hand['source']}", str(hand["ruleset_label"])]
-    if hand["played_at"] is not None and not pd.isna(hand["played_at"]):
+    st.caption(md_text(" · ".join(header_bits(hand))))
+
+
+def header_bits(hand: dict[str, Any]) -> list[str]:
+    bits = [names.room(hand["source"]), names.ruleset(hand["ruleset_label"])]
+    if present(hand["played_at"]):
         bits.append(timefmt.one(hand["played_at"], hand.get("utc_offset"), fmt=timefmt.SECOND))
-    if hand["session_id"]:
-        bits.append(f"session {hand['session_id']}")
-    if hand["button"]:
-        bits.append(f"button {hand['button']}")
-    if hand["stake"] is not None and not pd.isna(hand["stake"]):
-        bits.append(f"stake {hand['stake']:g} {hand['currency'] or ''} per point".strip())
-    st.caption(md_text(" · ".join(bits)))
+    if present(hand["session_id"]):
+        bits.append(f"session {session_name(str(hand['session_id']))}")
+    if present(hand["button"]):
+        bits.append(f"button {names.player(hand['button'])}")
+    if present(hand["stake"]):
+        inferred = " (from the table's other hands)" if hand.get("stake_inferred") is True \
+            else ""
+        bits.append(f"stake {hand['stake']:g} {names.currency(hand['currency'])} a point"
+                    f"{inferred}")
+    return bits
+
+
+def present(value: Any) -> bool:
+    return value is not None and not (not isinstance(value, str) and pd.isna(value)) \
+        and value != ""
+
+
+def session_name(session_id: str) -> str:
+    """The session's one name, as the Overview and the Sessions page write it."""
+    span = db.query(q.session_span, session_id)
+    zone = timefmt.chosen_zone()
+    started = timefmt.shown(span["started"], span["utc_offset"], zone)
+    ended = timefmt.shown(span["ended"], span["utc_offset"], zone)
+    return names.session(session_id, names.span_label(started.iloc[0], ended.iloc[0]))
 
 
 def step_controls(hand_key: int, steps: int) -> int:
@@ -156,7 +188,8 @@ def seat_title(seat: Any) -> str:
         tags.append("FOULED")
     extra = f" — {', '.join(tags)}" if tags else ""
     where = "" if pd.isna(getattr(seat, "log_seat", None)) else f" · seat {int(seat.log_seat)}"
-    return f"**{md_text(seat.player)}**{md_text(extra)}{where} · {seat.points:+g} points"
+    return f"**{md_text(names.player(seat.player))}**{md_text(extra)}{where} · " \
+        f"{seat.points:+g} points"
 
 
 def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
@@ -182,33 +215,67 @@ def replayer(hand: dict[str, Any], seats: pd.DataFrame, final: pd.DataFrame,
                             unsafe_allow_html=True)
 
 
+# The final rows' table: a row of the table per row of a board (narrow enough for 1,280 px
+# however many seats). Comments, not docstrings: Streamlit draws a page's bare strings.
+FINAL_COLUMNS = {
+    "Player": st.column_config.TextColumn("Player", width=110),
+    "Row": st.column_config.TextColumn("Row", width=70),
+    "Cards": st.column_config.TextColumn("Cards", width=170),
+    "Hand": st.column_config.TextColumn("Hand", width=200),
+    "Royalty": st.column_config.NumberColumn("Royalty", width=70),
+    "Jokers": st.column_config.TextColumn("Jokers", width=150),
+}
+
+
 def final_table(seats: pd.DataFrame, final: pd.DataFrame) -> None:
     st.markdown("#### Final rows")
-    names = dict(zip(seats["seat"], seats["player"], strict=True))
+    player_of = dict(zip(seats["seat"], seats["player"], strict=True))
     table = []
     for seat, mine in final.groupby("seat", sort=True):
-        row: dict[str, Any] = {"player": names.get(seat, str(seat))}
         for r in mine.to_dict("records"):
-            name = str(r["row_name"])
-            row[name] = pretty(r["cards"]) if text_of(r["cards"], "") else "–"
-            row[f"{name} hand"] = text_of(r["hand_name"])
-            row[f"{name} royalty"] = text_of(None if pd.isna(r["royalty"]) else int(r["royalty"]))
-            for joker, card in stood_for(r["jokers"]).items():
-                row["jokers"] = f"{row.get('jokers', '')} {joker} = {pretty(card)}".strip()
-        table.append(row)
-    st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="final_rows")
+            jokers = " ".join(f"{joker} = {pretty(card)}"
+                              for joker, card in stood_for(r["jokers"]).items())
+            table.append({
+                "Player": names.player(player_of.get(seat, str(seat))),
+                "Row": str(r["row_name"]),
+                "Cards": pretty(r["cards"]) if text_of(r["cards"], "") else "–",
+                "Hand": text_of(r["hand_name"]),
+                "Royalty": None if pd.isna(r["royalty"]) else int(r["royalty"]),
+                "Jokers": jokers})
+    frame = pd.DataFrame(table)
+    if not frame.empty and not frame["Jokers"].any():
+        frame = frame.drop(columns=["Jokers"])
+    st.dataframe(frame, hide_index=True, width="stretch", key="final_rows",
+                 column_config=FINAL_COLUMNS, placeholder="–")
+
+
+# The pairwise settlement's columns, in order (745 px: readable at 1,280 px).
+PAIR_COLUMNS = {
+    "player": st.column_config.TextColumn("Player", width=85),
+    "opponent": st.column_config.TextColumn("Opponent", width=85),
+    "top": st.column_config.TextColumn("Top", width=55),
+    "middle": st.column_config.TextColumn("Middle", width=55),
+    "bottom": st.column_config.TextColumn("Bottom", width=55),
+    "row_points": st.column_config.NumberColumn("Rows", width=50),
+    "bonus": st.column_config.NumberColumn("Bonus", width=50),
+    "scoop": st.column_config.NumberColumn("Scoop", width=50),
+    "royalties": st.column_config.NumberColumn("Royalties", width=65),
+    "surrender": st.column_config.NumberColumn("Surrender", width=70),
+    "total": st.column_config.NumberColumn("Before caps", width=80, help="The pair's points "
+                                           "before the caps"),
+    "points": st.column_config.NumberColumn("Points", width=55),
+}
 
 
 def results(seats: pd.DataFrame, pair_rows: pd.DataFrame) -> None:
     st.markdown("#### Result: ours and the room's")
     room_result.show(seats)
     st.markdown("#### Pairwise")
-    shown = pair_rows.assign(**{
-        r: pair_rows[f"{r}_result"].map(RESULT) for r in ("top", "middle", "bottom")})
-    shown = shown[["player", "opponent", "top", "middle", "bottom", "row_points", "bonus",
-                   "scoop", "royalties", "surrender", "total", "points"]].rename(columns={
-                       "row_points": "rows", "total": "total (before caps)"})
-    st.dataframe(shown, hide_index=True, width="stretch", key="hand_pairs")
+    shown = pair_rows.assign(
+        player=names.players(pair_rows["player"]), opponent=names.players(pair_rows["opponent"]),
+        **{r: pair_rows[f"{r}_result"].map(RESULT) for r in ("top", "middle", "bottom")})
+    st.dataframe(shown[list(PAIR_COLUMNS)], hide_index=True, width="stretch", key="hand_pairs",
+                 column_config=PAIR_COLUMNS, placeholder="–")
 
 
 FOCUS = "_ofc_replay_focus"  # the hand opened at a street (Review's Replay): drawn first

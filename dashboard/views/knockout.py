@@ -149,7 +149,12 @@ def bracket_page(name: str) -> None:
               args=(lambda con: api.undo_knockout(con, name, _who()), "undone"))
     with st.expander("Changes (who and when)"):
         st.dataframe(pd.DataFrame(db.query(knockout.log, name)), hide_index=True,
-                     width="stretch")
+                     width="stretch", placeholder="–", column_config={
+                         "seq": st.column_config.NumberColumn("#", width=40),
+                         "when": st.column_config.TextColumn("When", width=140),
+                         "who": st.column_config.TextColumn("Who", width=110),
+                         "action": st.column_config.TextColumn("Change", width=80),
+                         "details": st.column_config.TextColumn("Details", width=400)})
 
 
 def main() -> None:

@@ -13,22 +13,25 @@ from dashboard.queries import matches
 from dashboard.queries.common import Filters
 
 COLUMNS = {
-    "started": widgets.when("Started"),
-    "opponent": widgets.text("Opponent"),
+    "started": widgets.when("Started", width=135),
+    "opponent": widgets.text("Opponent", width=100),
     "result": widgets.text("Result", width=90),
     "money_text": widgets.text("Money", width=90, help="stake x cube; none until the match "
                                "has a winner"),
     "hands": widgets.count("Hands", width=60),
     "points": widgets.count("Our points", help="race points banked", width=80),
     "opponent_points": widgets.count("Their points", width=80),
-    "reason": widgets.text("Ended by"),
+    "reason": widgets.text("Ended by", width=100),
     "cube": widgets.count("Cube", format="x%d", width=60),
-    "offers": widgets.count("Doubles offered"),
+    "offers": widgets.count("Doubles offered", width=110),
     "taken": widgets.count("Taken", width=60),
     "declined": widgets.count("Declined", width=70),
     "stake": widgets.count("Stake", width=60),
-    "match_id": widgets.text("Match"),
+    "match_id": widgets.text("Match", width=150),
 }
+MAIN = ("started", "opponent", "result", "money_text", "hands", "points", "opponent_points",
+        "reason")
+# MAIN: the columns shown first (770 px with the selection boxes: readable at 1,280 px).
 # (A comment, not a docstring: Streamlit draws a page's bare strings.)
 # The most useful first: when, against whom, the result and its money.
 
@@ -75,15 +78,15 @@ SUMMARY_COLUMNS = {
     "money": widgets.money("Money of those matches"),
 }
 DECISION_COLUMNS = {
-    "match_id": widgets.text("Match"),
+    "match_id": widgets.text("Match", width=130),
     "hand_key": None,
-    "played_at": widgets.when("After the hand of"),
-    "offered_by": widgets.text("Offered by"),
-    "accepted": widgets.flag("Taken"),
-    "decision": widgets.text("Choice"),
-    "cube_after": widgets.count("Cube after", format="x%d"),
-    "won": widgets.flag("Match won"),
-    "money": widgets.money("Money"),
+    "played_at": widgets.when("After the hand of", width=135),
+    "offered_by": widgets.text("Offered by", width=90),
+    "accepted": widgets.flag("Taken", width=55),
+    "decision": widgets.text("Choice", width=90),
+    "cube_after": widgets.count("Cube after", format="x%d", width=75),
+    "won": widgets.flag("Match won", width=75),
+    "money": widgets.money("Money", width=75),
 }
 
 
@@ -154,7 +157,8 @@ def main() -> None:
     current, frame = page
     headline(matches.summary_of(frame))
     point = money_chart(frame)
-    row = widgets.table(readable(frame), "matches_table", COLUMNS, order=tuple(COLUMNS))
+    row = widgets.table(readable(frame), "matches_table", COLUMNS, order=tuple(COLUMNS),
+                        main=MAIN)
     widgets.hands_behind(widgets.picked(point, row, frame, "match_id"), "matches_hands", "match {}",
                          matches.match_hands, current,
                          hint="Select a match or click a bar to list its hands.")

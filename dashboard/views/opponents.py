@@ -17,7 +17,7 @@ from dashboard.queries.common import Filters
 from ingest import api
 
 COLUMNS = {
-    "opponent": widgets.text("Opponent"),
+    "opponent": widgets.text("Opponent", width=120),
     "hands": widgets.count("Hands together", width=70),
     "net_points": widgets.signed("Net points", 0, width=70),
     "money": widgets.money("Money", help="points x stake, hands with a stake; OFC Double: stake x "
@@ -31,7 +31,7 @@ COLUMNS = {
     "scoops_against": widgets.count("Scoops against", width=70),
     "royalties_for": widgets.count("Royalties for", width=70),
     "royalties_against": widgets.count("Royalties against", width=70),
-    "tags": widgets.text("Your tags",
+    "tags": widgets.text("Your tags", width=120,
                          help="your tags on this opponent (Head to head: note and tags)"),
     "scoring": widgets.text("Scoring", help="one row per scoring system: race points (OFC Double) "
                             "are not added to other points", width=60),
@@ -40,16 +40,21 @@ COLUMNS = {
 # The most useful first: who, how often, the net and the money; then how.
 VERSUS_COLUMNS = {
     **widgets.HAND_ID_COLUMNS,
-    "opponent": widgets.text("Opponent"),
-    "rows_won": widgets.count("Rows won"),
-    "rows_lost": widgets.count("Rows lost"),
-    "row_points": widgets.count("Row points"),
-    "bonus": widgets.count("Bonus"),
-    "royalties": widgets.count("Royalties (net)"),
-    "fouled": widgets.flag("We fouled"),
-    "opponent_fouled": widgets.flag("They fouled"),
-    "points": widgets.signed("Points", 1),
+    "opponent": widgets.text("Opponent", width=100),
+    "rows_won": widgets.count("Rows won", width=70),
+    "rows_lost": widgets.count("Rows lost", width=70),
+    "row_points": widgets.count("Row points", width=80),
+    "bonus": widgets.count("Bonus", width=60),
+    "royalties": widgets.count("Royalties (net)", width=95),
+    "fouled": widgets.flag("We fouled", width=75),
+    "opponent_fouled": widgets.flag("They fouled", width=80),
+    "points": widgets.signed("Points", 1, width=60),
 }
+# The columns shown first: the main table's fit 1,280 px (700 px), the hands' too (685 px).
+MAIN = ("opponent", "hands", "net_points", "money", "currency", "points_per_hand", "ci_low",
+        "ci_high", "rows_won_pct")
+VERSUS_MAIN = ("played_at", "opponent", "rows_won", "rows_lost", "royalties", "fouled",
+               "opponent_fouled", "points")
 
 
 def versus(current: Filters, key: str, opponent: str, component: str | None = None,
@@ -59,14 +64,14 @@ def versus(current: Filters, key: str, opponent: str, component: str | None = No
     hands = db.query(opponents.versus_hands, current, opponent, component, scoring=scoring)
     what = f"against {names_.player(opponent)}" + (f" carrying {component}" if component
                                                     else "")
-    widgets.show_hands(hands, key, what, columns=VERSUS_COLUMNS, sep=" ")
+    widgets.show_hands(hands, key, what, columns=VERSUS_COLUMNS, sep=" ", main=VERSUS_MAIN)
 
 
 def table(current: Filters, frame: pd.DataFrame) -> None:
     tagged = db.query(notes.player_tag_lists)
     frame = frame.assign(tags=[tagged.get(str(o), "") for o in frame["opponent"]])
     row = widgets.table(frame, "opponents_table", COLUMNS, order=tuple(COLUMNS),
-                        rates=("rows_won_pct", "their_foul_rate", "our_foul_rate"))
+                        rates=("rows_won_pct", "their_foul_rate", "our_foul_rate"), main=MAIN)
     opponent = widgets.picked(None, row, frame, "opponent")
     if opponent is None:
         st.caption("Select an opponent to list the hands played together.")

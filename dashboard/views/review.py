@@ -12,9 +12,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, reviewing, timefmt, widgets
+from dashboard import db, filters, names, reviewing, timefmt, widgets
 from dashboard import review_sections as sections
-from dashboard.cards import board_html, cards_html, md_text, placement_words, pretty
+from dashboard.cards import (
+    board_html,
+    cards_html,
+    md_text,
+    placement_words,
+    placements_in_words,
+    pretty,
+)
 from dashboard.queries import review as q
 from dashboard.queries.common import shown_players
 from ofc_core.board import Board, parse_compact_row
@@ -26,28 +33,33 @@ DRAWN = 5  # costliest decisions drawn as cards (the table lists more); no docst
 COSTLY_COLUMNS = {
     "hand_key": None,
     "played_at": widgets.when("When", help="when the hand was played, on the clock chosen in the "
-                              "sidebar (Times in)"),
-    "hand_id": widgets.text("Hand"),
-    "street": widgets.count("Street"),
-    "ev_lost": widgets.count("EV lost", format="%.1f"),
+                              "sidebar (Times in)", width=135),
+    "hand_id": widgets.text("Hand", width=150),
+    "street": widgets.count("Street", width=55),
+    "ev_lost": widgets.count("EV lost", format="%.1f", width=65),
     "noise": widgets.count("± noise", format="%.1f", help="two paired standard errors of the "
                            "EV lost (from the per-deal differences of the two placements on "
-                           "the same deals; 0 where the position was valued exactly)"),
+                           "the same deals; 0 where the position was valued exactly)", width=65),
     "class": widgets.text("Class", help="?! inaccuracy, ? mistake, ?? blunder; a tie is within "
-                          "the noise, not a mistake"),
-    "reason": widgets.text("Why", help="the largest difference between the played and the best"),
+                          "the noise, not a mistake", width=60),
+    "reason": widgets.text("Why", help="the largest difference between the played and the best",
+                           width=250),
     "chosen": widgets.text("Your placement", help="where the cards dealt went; discard: the card "
-                           "thrown away"),
+                           "thrown away", width=180),
     "best": widgets.text("Best placement", help="the best placement the rollouts found (or the "
-                         "tie named)"),
-    "dealt": widgets.text("Dealt"),
-    "chosen_ev": widgets.signed("EV of yours", 1),
-    "best_ev": widgets.signed("EV of the best", 1),
-    "kind": widgets.text("Kind"),
-    "board": widgets.text("Board before", help="the cards already on the board, row by row"),
-    "fl_chase": widgets.flag("FL chase"),
-    "variant": widgets.text("Variant"),
+                         "tie named)", width=180),
+    "dealt": widgets.text("Dealt", width=110),
+    "chosen_ev": widgets.signed("EV of yours", 1, width=85),
+    "best_ev": widgets.signed("EV of the best", 1, width=100),
+    "kind": widgets.text("Kind", width=80),
+    "board": widgets.text("Board before", help="the cards already on the board, row by row",
+                          width=220),
+    "fl_chase": widgets.flag("FL chase", width=70),
+    "variant": widgets.text("Variant", width=110),
 }
+COSTLY_MAIN = ("played_at", "street", "ev_lost", "noise", "class", "chosen", "best")
+# COSTLY_MAIN: the columns shown first (775 px with the selection boxes: readable at 1,280
+# px); the first decision is drawn above in full, the others' reasons behind "Every column".
 # The costliest decisions' table: one column per meaning, EV to a tenth of a point (what the
 # rollouts can tell apart), placements in words (dashboard.cards.placement_words). Comments,
 # not docstrings: Streamlit draws a bare string at the top level of a page.
@@ -143,7 +155,8 @@ def readable(frame: pd.DataFrame) -> pd.DataFrame:
     words = {c: [placement_words(v) for v in frame[c]] for c in ("board", "chosen", "best")}
     shown = widgets.shown_frame(frame).assign(dealt=[pretty(v) for v in frame["dealt"]], **words)
     shown["class"] = [sections.mark(str(c)) for c in frame["class"]]
-    shown["best"] = [t if t else b for t, b in zip(frame["tie_with"], shown["best"], strict=True)]
+    shown["best"] = [placements_in_words(t) if t else b
+                     for t, b in zip(frame["tie_with"], shown["best"], strict=True)]
     return shown[[c for c in COSTLY_COLUMNS if c in shown.columns]]
 
 
@@ -231,11 +244,11 @@ def street_labels(frame: pd.DataFrame) -> pd.DataFrame:
 
     >>> street_labels(pd.DataFrame({"variant": ["pineapple", "regular"], "street": [5, 5],
     ...                             "per_hand": [1.0, 2.0]}))["street"].tolist()
-    ['pineapple 5', 'regular 5']
+    ['Pineapple 5', 'Regular OFC 5']
     """
     if frame.empty or frame["variant"].nunique() <= 1:
         return frame.assign(street=[str(int(v)) for v in frame["street"]])
-    return frame.assign(street=[f"{v} {int(n)}" for v, n in
+    return frame.assign(street=[f"{names.variant(v)} {int(n)}" for v, n in
                                 zip(frame["variant"], frame["street"], strict=True)])
 
 
@@ -247,7 +260,9 @@ def breakdowns(street: pd.DataFrame, kind: pd.DataFrame, day: pd.DataFrame,
             "autosize": {"type": "pad", "contains": "padding"},  # panels keep their size
             "vconcat": [{"hconcat": [bar_panel(PANELS[0], street_labels(street), "street"),
                                      bar_panel(PANELS[1], kind, "kind")]},
-                        {"hconcat": [day_panel(day), bar_panel(PANELS[3], variant, "variant")]}],
+                        {"hconcat": [day_panel(day), bar_panel(PANELS[3], variant.assign(
+                            variant=[names.variant(v) for v in variant["variant"]]),
+                            "variant")]}],
             "resolve": {"scale": {"y": "independent"}}}
 
 
@@ -259,7 +274,10 @@ def costliest(current: Any) -> None:
     drawn(costly, filters.four_colour())
     table = st.dataframe(readable(costly), key="review_costliest", on_select="rerun",
                          selection_mode="single-row", hide_index=True, width="stretch",
-                         column_config=COSTLY_COLUMNS, placeholder=widgets.MISSING)
+                         column_config=COSTLY_COLUMNS, placeholder=widgets.MISSING,
+                         column_order=widgets.column_order("review_costliest",
+                                                           tuple(COSTLY_COLUMNS)[1:],
+                                                           COSTLY_MAIN))
     row = widgets.selected_row(table)
     if row is not None and row < len(costly):
         filters.open_hand(int(costly.iloc[row]["hand_key"]), int(costly.iloc[row]["street"]))

@@ -19,7 +19,7 @@ LABEL_HELP = ("a session: its span on the clock chosen in the sidebar (the log's
 
 COLUMNS = {
     "period_no": widgets.count("#", width=40),
-    "label": widgets.text("Period", help=LABEL_HELP, width=230),
+    "label": widgets.text("Period", help=LABEL_HELP, width=260),
     "period": None,
     "hands": widgets.count("Hands", width=60),
     "hours": hours.HOUR_COLUMNS["hours"],
@@ -28,7 +28,8 @@ COLUMNS = {
     "currency": widgets.text("Currency", width=70),
     "points_per_hand": widgets.signed("Per hand", width=70),
     "accuracy": widgets.count("Accuracy", format="%.1f", help="the mean accuracy of the "
-                              "session's reviewed decisions (0-100; the Review page)"),
+                              "session's reviewed decisions (0-100; the Review page)",
+                              width=75),
     "per_hour": hours.HOUR_COLUMNS["per_hour"],
     "money_per_hour": hours.HOUR_COLUMNS["money_per_hour"],
     "hands_per_hour": hours.HOUR_COLUMNS["hands_per_hour"],
@@ -37,12 +38,15 @@ COLUMNS = {
     "fl_entry_rate": widgets.percent("FL entry %", width=70),
     "fl_hands": widgets.count("FL hands", width=60),
     "scoring": widgets.text("Scoring", help="race: OFC Double race points (not money, and not "
-                            "added to other points)"),
-    "cumulative_points": widgets.signed("Running total", 1),
-    "started": widgets.when("Started"),
-    "ended": widgets.when("Ended"),
+                            "added to other points)", width=70),
+    "cumulative_points": widgets.signed("Running total", 1, width=95),
+    "started": widgets.when("Started", width=135),
+    "ended": widgets.when("Ended", width=135),
     "race_hands": None,
 }
+# The columns shown first (775 px with the selection boxes: readable at 1,280 px); the others
+# behind "Every column".
+MAIN = ("period_no", "label", "hands", "hours", "points", "money", "currency", "per_hour")
 
 
 def winning(frame: pd.DataFrame) -> int:
@@ -235,10 +239,10 @@ def main() -> None:
     st.caption("Click a bar or point to list its hands.")
     race_note(frame)
     columns = {**COLUMNS, "label": widgets.text(PERIOD_LABELS[period], help=LABEL_HELP,
-                                                width=230)}
+                                                width=260)}
     row = widgets.table(frame, "sessions_table", columns,
                         order=tuple(k for k, v in columns.items() if v),
-                        rates=("foul_rate", "fl_entry_rate"))
+                        rates=("foul_rate", "fl_entry_rate"), main=MAIN)
     key = widgets.picked(point, row, frame, "period")
     names = dict(zip(frame["period"], frame["label"], strict=True))
     what = f"{PERIOD_LABELS[period].lower()} {names.get(key, key)}"  # the label, not the key

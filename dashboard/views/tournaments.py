@@ -10,25 +10,33 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, widgets
+from dashboard import db, names, widgets
 from dashboard.queries import tournaments
 
 COLUMNS = {
-    "started": widgets.text("Started"),
-    "name": widgets.text("Tournament"),
-    "kind": widgets.text("Kind"),
-    "entrants": widgets.count("Players"),
-    "place": widgets.count("Place"),
-    "buy_in": widgets.count("Buy-in", format="%.2f"),
-    "fee": widgets.count("Fee", format="%.2f"),
-    "prize": widgets.count("Prize", format="%.2f"),
+    "started": widgets.text("Started", width=135),
+    "name": widgets.text("Tournament", width=150),
+    "kind": widgets.text("Kind", width=75),
+    "entrants": widgets.count("Players", width=60),
+    "place": widgets.count("Place", width=55),
+    "profit": widgets.count("Profit", format="%+.2f", width=70),
+    "currency": widgets.text("Currency", width=70),
+    "hands": widgets.count("Hands", width=60),
+    "buy_in": widgets.count("Buy-in", format="%.2f", width=65),
+    "fee": widgets.count("Fee", format="%.2f", width=55),
+    "prize": widgets.count("Prize", format="%.2f", width=65),
+}
+MAIN = ("started", "name", "kind", "entrants", "place", "profit", "currency", "hands")
+# MAIN: the columns shown first (710 px with the selection boxes: readable at 1,280 px).
+PROFIT_BY = {
+    "kind": widgets.text("Kind"), "buy_in": widgets.count("Buy-in", format="%.2f"),
+    "date": widgets.text("Date"), "currency": widgets.text("Currency"),
+    "tournaments": widgets.count("Tournaments"), "cost": widgets.count("Cost", format="%.2f"),
     "profit": widgets.count("Profit", format="%+.2f"),
-    "currency": widgets.text("Currency"),
-    "hands": widgets.count("Hands"),
 }
 STANDINGS = {
     "place": widgets.count("Place"),
-    "player": widgets.text("Player"),
+    "player": widgets.text("Player", width=150),
     "prize": widgets.count("Prize", format="%.2f"),
     "hands": widgets.count("Hands"),
     "final_stack": widgets.count("Chips at the end", format="%,.0f"),
@@ -84,6 +92,9 @@ def series_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     frame["score"] = [("forfeit" if f else f"{a}-{b}")
                       for a, b, f in zip(frame["wins_a"], frame["wins_b"], frame["forfeit"],
                                          strict=True)]
+    for column in ("player_a", "player_b", "winner"):  # by their aliases
+        frame[column] = [None if v is None or (not isinstance(v, str) and pd.isna(v))
+                         else names.player(v) for v in frame[column]]
     return frame
 
 
@@ -121,12 +132,14 @@ def main() -> None:
         return
     headline(db.query(tournaments.totals, players))
     frame = pd.DataFrame(rows)
-    picked = widgets.table(frame, "tournaments_table", COLUMNS, order=tuple(COLUMNS))
+    picked = widgets.table(frame, "tournaments_table", COLUMNS, order=tuple(COLUMNS),
+                           main=MAIN)
     for by, label in (("kind", "Profit by kind"), ("buy_in", "Profit by buy-in"),
                       ("date", "Profit by date")):
         with st.expander(label):
             st.dataframe(pd.DataFrame(db.query(tournaments.profit_by, players, by)),
-                         hide_index=True, width="stretch")
+                         hide_index=True, width="stretch", column_config=PROFIT_BY,
+                         placeholder=widgets.MISSING)
     if picked is None:
         st.caption("Select a tournament to see its standings, chips and series.")
         return

@@ -20,12 +20,15 @@ COLUMNS = {
     "foul_rate": widgets.percent("Foul %", width=60),
     "fl_entry_rate": widgets.percent("FL entry %", width=70),
     "fl_hand_share": widgets.percent("Hands in FL", width=80),
-    "royalties_per_hand": widgets.count("Royalties per hand", format="%.2f"),
+    "royalties_per_hand": widgets.count("Royalties per hand", format="%.2f", width=120),
     "scoring": widgets.text("Scoring", width=60),
     "variant": None,
     "ruleset_label": None,
 }
+MAIN = ("ruleset", "hands", "points_per_hand", "ci_low", "ci_high", "points", "money",
+        "currency")
 # (A comment, not a docstring: Streamlit draws a page's bare strings.)
+# MAIN: the columns shown first (770 px with the selection boxes: readable at 1,280 px).
 # The most useful first; the ruleset in words (:func:`dashboard.names.ruleset`; it starts
 # with the variant, so no column of its own), its label kept hidden: a selection's key.
 
@@ -91,7 +94,7 @@ def main() -> None:
     st.caption("Points are in each ruleset's own scoring (a scoop is 6 under 1-6, 4 under "
                "2-4; Double banks race points), so compare within a scoring system.")
     row = widgets.table(frame, "variants_table", COLUMNS, order=tuple(COLUMNS),
-                        rates=("foul_rate", "fl_entry_rate", "fl_hand_share"))
+                        rates=("foul_rate", "fl_entry_rate", "fl_hand_share"), main=MAIN)
     key = widgets.picked(point, row, frame, "ruleset_label")
     what = f"ruleset {names.ruleset(key)}".replace("{", "{{").replace("}", "}}")
     widgets.hands_behind(key, "variants_hands", what, variants.ruleset_hands, current,

@@ -1,6 +1,7 @@
 """``ofc train-value --variant V --out FILE [--seed S] [--hands N] [--deals D] [--epochs E]
-[--json]``: train the learned value of a position (:mod:`ofc_core.play.value_train`) and write
-its weights file.
+[--teacher] [--json]``: train the learned value of a position (:mod:`ofc_core.play.value_train`)
+and write its weights file: the small networks distilled from the ones fitted to the labels
+(``--teacher``: those).
 
 The shipped weights (``ofc_core/play/data/value-<preset>.npz``, one per preset but
 ``double``) were made by this command with its defaults and ``--seed 1`` (docs/review.md says
@@ -41,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sampled next streets per position label (default 10)")
     parser.add_argument("--epochs", type=int, default=15, metavar="E",
                         help="passes of the fit over the positions (default 15)")
+    parser.add_argument("--teacher", action="store_true",
+                        help="write the networks fitted to the labels, not the smaller ones "
+                             "distilled from them")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
 
 
@@ -68,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         bars[stage](done, total)
 
     result = train(args.variant, hands=args.hands, deals=args.deals, epochs=args.epochs,
-                   seed=args.seed, progress=progress)
+                   seed=args.seed, progress=progress, small=not args.teacher)
     for bar in bars.values():
         bar.close()
     try:

@@ -4,12 +4,14 @@ and write its weights file: the small networks distilled from the ones fitted to
 (``--teacher``: those).
 
 The shipped weights (``ofc_core/play/data/value-<preset>.npz``, one per preset but
-``double``) were made by this command with its defaults and ``--seed 1`` (docs/review.md says
-how long each took and how well it fits); a house rule can train its own with the same seed
-and compare. A progress bar on a terminal counts each stage (the simulated hands, then the
-positions labelled street by street). At the end one line per network: the positions held
-out, their root mean squared error against the labels, the labels' spread, R squared and the
-labels' own sampling error. Exit status 0; 2 for an unknown variant or one the training does
+``double``) were made by this command with ``--seed 1`` and its defaults (pineapple's) or
+``--teacher`` (the other presets', whose distilled values are not measured yet);
+docs/review-method.md says how each is made, docs/benchmarks.md how long each took and how
+well it fits; a house rule can train its own with the same seed and compare. A progress bar
+on a terminal counts each stage (the simulated hands, then the positions labelled street by
+street). At the end one line per network: the positions held out, their root mean squared
+error against the labels, the labels' spread, R squared and the labels' own sampling error.
+Exit status 0; 2 for an unknown variant or one the training does
 not know (``double``), or an output it cannot write.
 """
 

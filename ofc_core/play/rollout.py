@@ -310,13 +310,10 @@ class BestOfK:
     def complete(self, fixed: np.ndarray, future: np.ndarray, streets: tuple[Street, ...],
                  ruleset: Ruleset, fl_values: np.ndarray) -> np.ndarray:
         """The boards of each free shape completed by that shape's completions."""
-        groups: dict[tuple[int, int, int], list[int]] = {}
-        for a, board in enumerate(fixed):
-            groups.setdefault(_shape(board), []).append(a)
-        if len(groups) == 1:
-            return self._complete(fixed, future, streets, ruleset, fl_values)
+        shapes = [_shape(board) for board in fixed]
         out = np.empty((len(fixed), len(future), BOARD_SIZE), np.int8)
-        for members in groups.values():
+        for shape in set(shapes):
+            members = [a for a, other in enumerate(shapes) if other == shape]
             out[members] = self._complete(fixed[members], future, streets, ruleset, fl_values)
         return out
 
@@ -475,13 +472,10 @@ class SpotRollouts:
                          ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`values`, and the player's facts in each rollout ``(len(placements), n, 4)``
         (:func:`ofc_core.play.outcomes.seat_facts`), from the same scores."""
-        spot = self.spot
-        hero = spot.hero_seat
-        future = self.hero_future[block]
-        others = self.others[block]
+        hero = self.spot.hero_seat  # every placement at once: fewer, larger passes
         fixed = np.stack([board_array(apply(hero.board, p)) for p in placements])
-        boards = self.policy.complete(fixed, future, hero.streets, spot.ruleset, self._fl)
-        return self._score(boards, others)  # every placement at once: fewer, larger passes
+        return self._score(self.policy.complete(fixed, self.hero_future[block], hero.streets,
+                                                self.spot.ruleset, self._fl), self.others[block])
 
     def _score(self, hero_boards: np.ndarray, others: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,6 @@ import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
-import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -94,14 +93,15 @@ print(json.dumps({"code": code, "wall_s": time.perf_counter() - wall,
                   "cpu_s": time.process_time() - cpu}))
 """
 """One ``ofc`` command in its own process with the code at ``PYTHONPATH`` alone (an editable
-install's finder dropped): its CPU and wall seconds as JSON."""
+install's finder dropped, and run from that code's folder: ``python -c`` puts the working folder
+first on the path): its CPU and wall seconds as JSON."""
 
 
 def run_side(code: Path, *args: str) -> dict[str, float]:
     """:data:`CHILD` with the code at ``code``: ``ofc ARGS``' CPU and wall seconds."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(code)}
     out = subprocess.run([sys.executable, "-c", CHILD, *args], env=env, capture_output=True,
-                         text=True, check=True)
+                         text=True, check=True, cwd=code)  # ``-c`` puts the cwd on the path
     result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["code"] == 0, (code, args)
     return result
@@ -127,13 +127,15 @@ def decisions_of(db: Path) -> dict[tuple[str, int], tuple[str, float]]:
 
 
 def compare(db: Path, rev: str, rounds: int, folder: Path) -> dict[str, object]:
-    """``rounds`` reviews of the store ``db`` by the code now and by ``rev``, alternating, each
-    on its own copy; the median CPU seconds of each side, their ratio, and how far the
-    decisions of the two sides' last rounds agree."""
+    """``rounds`` reviews of the session logged beside the store ``db`` by the code now and by
+    ``rev``, alternating, each side on its own store imported by its own code (an older code
+    may not open a newer store's schema); the median CPU seconds of each side, their ratio, and
+    how far the decisions of the two sides' last rounds agree."""
     code = {"now": ROOT, "before": baseline_code(rev, folder)}
     stores = {side: folder / f"{side}.duckdb" for side in code}
-    for path in stores.values():
-        shutil.copy(db, path)
+    logs = [str(f) for f in sorted(db.parent.glob("*.jsonl"))]
+    for side, path in stores.items():
+        run_side(code[side], "import", *logs, "--db", str(path))
     runs: dict[str, list[dict[str, float]]] = {side: [] for side in code}
     for n in range(rounds):
         for side in (["now", "before"] if n % 2 == 0 else ["before", "now"]):

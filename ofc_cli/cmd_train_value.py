@@ -1,14 +1,17 @@
 """``ofc train-value --variant V --out FILE [--seed S] [--hands N] [--deals D] [--epochs E]
-[--json]``: train the learned value of a position (:mod:`ofc_core.play.value_train`) and write
-its weights file.
+[--teacher] [--json]``: train the learned value of a position (:mod:`ofc_core.play.value_train`)
+and write its weights file: the small networks distilled from the ones fitted to the labels
+(``--teacher``: those).
 
 The shipped weights (``ofc_core/play/data/value-<preset>.npz``, one per preset but
-``double``) were made by this command with its defaults and ``--seed 1`` (docs/review.md says
-how long each took and how well it fits); a house rule can train its own with the same seed
-and compare. A progress bar on a terminal counts each stage (the simulated hands, then the
-positions labelled street by street). At the end one line per network: the positions held
-out, their root mean squared error against the labels, the labels' spread, R squared and the
-labels' own sampling error. Exit status 0; 2 for an unknown variant or one the training does
+``double``) were made by this command with ``--seed 1`` and its defaults (pineapple's) or
+``--teacher`` (the other presets', whose distilled values are not measured yet);
+docs/review-method.md says how each is made, docs/benchmarks.md how long each took and how
+well it fits; a house rule can train its own with the same seed and compare. A progress bar
+on a terminal counts each stage (the simulated hands, then the positions labelled street by
+street). At the end one line per network: the positions held out, their root mean squared
+error against the labels, the labels' spread, R squared and the labels' own sampling error.
+Exit status 0; 2 for an unknown variant or one the training does
 not know (``double``), or an output it cannot write.
 """
 
@@ -41,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sampled next streets per position label (default 10)")
     parser.add_argument("--epochs", type=int, default=15, metavar="E",
                         help="passes of the fit over the positions (default 15)")
+    parser.add_argument("--teacher", action="store_true",
+                        help="write the networks fitted to the labels, not the smaller ones "
+                             "distilled from them")
     parser.add_argument("--json", action="store_true", help="print the reports as JSON")
 
 
@@ -68,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         bars[stage](done, total)
 
     result = train(args.variant, hands=args.hands, deals=args.deals, epochs=args.epochs,
-                   seed=args.seed, progress=progress)
+                   seed=args.seed, progress=progress, small=not args.teacher)
     for bar in bars.values():
         bar.close()
     try:

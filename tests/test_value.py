@@ -25,7 +25,7 @@ from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_tab
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.play.value import load_value, read_value
 from ofc_core.play.value_features import FEATURES, PER_ROW, expand, features
-from ofc_core.play.value_train import train
+from ofc_core.play.value_train import HIDDEN, SMALL, distill, positions, train
 from ofc_core.rules import PRESETS, Street
 from tests.helpers.completions import assert_completed_legally
 
@@ -64,6 +64,29 @@ def test_a_small_seeded_training_is_reproducible(tmp_path: Path):
     assert np.allclose(saved(boards, 7, PINEAPPLE, FL), a.value(boards, 7, PINEAPPLE, FL),
                        atol=1e-4)
     assert saved.meta["seed"] == 11 and saved.meta["hands"] == 60
+
+
+def test_a_small_training_ships_small_networks_distilled_from_its_teacher():
+    teacher = train("pineapple", hands=40, deals=2, epochs=1, seed=11, small=False).value
+    student = train("pineapple", hands=40, deals=2, epochs=1, seed=11).value
+    assert teacher.meta["hidden"] == list(HIDDEN) and "distilled_from" not in teacher.meta
+    assert (student.meta["hidden"], student.meta["distilled_from"]) == (list(SMALL), list(HIDDEN))
+    assert all(np.array_equal(a, b) for a, b in zip(student.pool.rows, teacher.pool.rows,
+                                                     strict=True))
+    for cards, net in student.networks.items():
+        assert [w.shape[1] for w, _ in net.layers] == [*SMALL, 1]
+        assert [w.shape[1] for w, _ in teacher.networks[cards].layers] == [*HIDDEN, 1]
+
+
+def test_distilled_networks_follow_their_teachers_values():
+    """Distilled from a trained teacher (turbo's shipped value) on 60 hands' positions, each
+    small network's held-out error against the teacher's values is under half their spread."""
+    teacher = load_value("turbo")
+    assert teacher is not None and teacher.meta["hidden"] == list(HIDDEN)
+    boards, _ = positions(PRESETS["turbo"], 60, 11)
+    reports = distill(teacher, boards, np.random.default_rng(11)).reports
+    assert sorted(r.cards for r in reports) == [5, 9]
+    assert all(r.positions > 300 and r.rmse < 0.5 * r.spread for r in reports)
 
 
 def test_train_value_refuses_what_it_cannot_train(tmp_path: Path, capsys):
@@ -186,7 +209,7 @@ def test_only_the_placements_the_value_rates_highest_are_rolled_out():
     from ofc_core.play.rollout import SpotRollouts
 
     table = Table(PINEAPPLE, ("a", "b", "c"), tuple(policy("careful") for _ in range(3)))
-    record = play_session(table, SessionSpec("s", hands=1), random.Random(8))[0]
+    record = play_session(table, SessionSpec("s", hands=1), random.Random(9))[0]
     d = next(d for d in spots_of(hero_view(record, "a"), "a") if d.street == 1)
     placements = legal_placements(d.spot.dealt, 5, free_slots(d.spot.hero_seat.board))
     chosen = next(i for i, p in enumerate(placements)

@@ -18,7 +18,7 @@ from ofc_core.play.learned_rollouts import LearnedRollouts, best_options
 from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
 from ofc_core.play.value import DATA, FORMAT, fantasyland_credit, load_value
 from ofc_core.play.value_features import FEATURES, features, width
-from ofc_core.play.value_train import train
+from ofc_core.play.value_train import HIDDEN, SMALL, train
 from ofc_core.rules import PRESETS, MiddleKind, resolve
 
 TRAINED = ("pineapple", "regular", "turbo", "progressive-pineapple", "joker-pineapple",
@@ -84,8 +84,11 @@ def test_each_shipped_file_is_what_the_seeded_command_writes(variant: str):
                                            ruleset.middle is MiddleKind.LOW_27)
     assert sorted(value.networks) == NETWORKS.get(variant, [5, 7, 9, 11])
     wide = width(value.jokers, value.low27)
+    first, second = meta["hidden"]  # distilled (SMALL), or the teacher itself (HIDDEN)
+    assert (first, second) == (SMALL if "distilled_from" in meta else HIDDEN)
     for net in value.networks.values():
-        assert [w.shape for w, _ in net.layers] == [(wide, 64), (64, 32), (32, 1)]
+        assert [w.shape for w, _ in net.layers] == [(wide, first), (first, second),
+                                                    (second, 1)]
         assert net.mean.shape == net.scale.shape == (wide,)
     assert len(meta["held_out"]) == len(value.networks) and meta["cpu_seconds"] > 0
     assert 0 <= value.pool.fouled < 1 and all(len(r) > 100 for r in value.pool.rows)

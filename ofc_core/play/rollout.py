@@ -47,7 +47,7 @@ from ofc_core.board import BOARD_SIZE, ROW_SIZE, ROW_START
 from ofc_core.play.engine import Cards, Placement, Policy, Rows, View
 from ofc_core.play.fl_value import fantasyland_value
 from ofc_core.play.outcomes import FACTS, seat_facts
-from ofc_core.play.placements import apply, free_slots
+from ofc_core.play.placements import apply
 from ofc_core.play.stand_ins import joker_stand_ins
 from ofc_core.rules import Ruleset, Street
 
@@ -143,9 +143,10 @@ def board_array(rows: Rows) -> np.ndarray:
 
 
 class RolloutPolicy(Protocol):
-    """Completes boards: ``fixed`` ``(m, 13)`` boards of one free shape (-1 where empty), the
-    seat's future cards ``future`` ``(n, D)`` in dealing order (street by street), the streets
-    they come in; returns the ``(m, n, 13)`` completed boards."""
+    """Completes boards: ``fixed`` ``(m, 13)`` boards holding the same number of cards (-1
+    where empty; their free slots may lie in different rows), the seat's future cards
+    ``future`` ``(n, D)`` in dealing order (street by street), the streets they come in;
+    returns the ``(m, n, 13)`` completed boards."""
 
     @property
     def name(self) -> str: ...
@@ -308,6 +309,17 @@ class BestOfK:
 
     def complete(self, fixed: np.ndarray, future: np.ndarray, streets: tuple[Street, ...],
                  ruleset: Ruleset, fl_values: np.ndarray) -> np.ndarray:
+        """The boards of each free shape completed by that shape's completions."""
+        shapes = [_shape(board) for board in fixed]
+        out = np.empty((len(fixed), len(future), BOARD_SIZE), np.int8)
+        for shape in set(shapes):
+            members = [a for a, other in enumerate(shapes) if other == shape]
+            out[members] = self._complete(fixed[members], future, streets, ruleset, fl_values)
+        return out
+
+    def _complete(self, fixed: np.ndarray, future: np.ndarray, streets: tuple[Street, ...],
+                  ruleset: Ruleset, fl_values: np.ndarray) -> np.ndarray:
+        """:meth:`complete` of boards of one free shape."""
         m, n = len(fixed), len(future)
         free = _shape(fixed[0])
         if not streets:
@@ -460,22 +472,10 @@ class SpotRollouts:
                          ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`values`, and the player's facts in each rollout ``(len(placements), n, 4)``
         (:func:`ofc_core.play.outcomes.seat_facts`), from the same scores."""
-        spot = self.spot
-        hero = spot.hero_seat
-        future = self.hero_future[block]
-        others = self.others[block]
-        n = len(others)
-        out = np.empty((len(placements), n))
-        facts = np.empty((len(placements), n, len(FACTS)))
-        groups: dict[tuple[int, int, int], list[int]] = {}
-        after = [apply(hero.board, p) for p in placements]
-        for a, rows in enumerate(after):
-            groups.setdefault(free_slots(rows), []).append(a)
-        for members in groups.values():
-            fixed = np.stack([board_array(after[a]) for a in members])
-            boards = self.policy.complete(fixed, future, hero.streets, spot.ruleset, self._fl)
-            out[members], facts[members] = self._score(boards, others)
-        return out, facts
+        hero = self.spot.hero_seat  # every placement at once: fewer, larger passes
+        fixed = np.stack([board_array(apply(hero.board, p)) for p in placements])
+        return self._score(self.policy.complete(fixed, self.hero_future[block], hero.streets,
+                                                self.spot.ruleset, self._fl), self.others[block])
 
     def _score(self, hero_boards: np.ndarray, others: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray]:

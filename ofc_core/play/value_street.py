@@ -10,9 +10,10 @@ row a subset of the dealt cards (a pineapple street: 7 subsets of its 3 cards wi
 for 27 options; a first five: 32 subsets of 5 for 232 options). So the features and the first
 layer's contributions of each row are computed once per subset, not once per option; each
 option sums its three rows' contributions, the few cross features' and the card count's (the
-same for every option). The layers above the first run as in
-:meth:`~ofc_core.play.value.Network.on_columns`. The values are those of the whole boards up to
-float32 rounding (the sums run in another order): ``tests/test_value.py`` holds them equal.
+same for every option): three gathers of whole runs of boards. The layers above the first run
+as in :meth:`~ofc_core.play.value.Network.on_columns`. The values are those of the whole boards
+up to float32 rounding (the sums run in another order): ``tests/test_value.py`` holds them
+equal.
 
 >>> import numpy as np
 >>> from ofc_core.play.value import load_value
@@ -52,17 +53,15 @@ quicker (measured: 8,192 took 10% longer than 16,384 on the same boards, 1,024 7
 
 
 @cache
-def subsets(dealt: int, place: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def subsets(dealt: int, place: int) -> tuple[np.ndarray, np.ndarray]:
     """The subsets of ``dealt`` cards a street's option can send to one row, and where each
     option of :func:`~ofc_core.play.value_features.street_options` sends which: ``(S, dealt)``
     membership (0 or 1) of each subset (of at most ``place`` cards); ``(O, 3)`` the subset each
-    option sends to each row; and that as ``(O, 3 * S)`` selectors (a 1 at ``r * S + i`` for
-    subset ``i`` of row ``r``: an option's first layer sums the three rows' contributions its
-    selector picks).
+    option sends to each row (an option's first layer sums those three rows' contributions).
 
-    >>> member, sent, selector = subsets(3, 2)
-    >>> member.shape, sent.shape, selector.shape  # {}, 3 singles, 3 pairs; 27 options
-    ((7, 3), (27, 3), (27, 21))
+    >>> member, sent = subsets(3, 2)
+    >>> member.shape, sent.shape  # {}, 3 singles, 3 pairs; 27 options
+    ((7, 3), (27, 3))
     """
     every = [kept for k in range(place + 1) for kept in combinations(range(dealt), k)]
     at = {kept: i for i, kept in enumerate(every)}
@@ -73,10 +72,7 @@ def subsets(dealt: int, place: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     sent = np.array([[at[tuple(int(c) for c, row in zip(keep, rows, strict=True) if row == r)]
                       for r in range(3)] for keep, rows in zip(opts.keep, opts.rows, strict=True)],
                     np.intp)
-    selector = np.zeros((len(sent), 3 * len(every)), np.float32)
-    for r in range(3):
-        selector[np.arange(len(sent)), r * len(every) + sent[:, r]] = 1
-    return member, sent, selector
+    return member, sent
 
 
 def street_values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
@@ -97,7 +93,7 @@ def street_values(network: Network, boards: np.ndarray, dealt: np.ndarray, place
 def _values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
             jokers: bool, low27: bool) -> np.ndarray:
     """:func:`street_values` of a few boards, without the fit: ``(B, O)``."""
-    member, sent, selector = subsets(dealt.shape[1], place)
+    member, sent = subsets(dealt.shape[1], place)
     folded, bias = network.first_layer
     places = layout(jokers, low27)
     n, s, units = len(boards), len(member), len(bias)
@@ -116,7 +112,10 @@ def _values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
         rows[:, r * s:(r + 1) * s] = part.reshape(units, s, n)
         cats.append(category.reshape(s, n)[sent[:, r]])
         pair_ranks.append(pair_rank.reshape(s, n)[sent[:, r]])
-    h = np.matmul(selector, rows).reshape(units, -1)  # (H, O * B)
+    h = np.take(rows, sent[:, 0], axis=1)  # (H, O, B): each option's three rows' sums
+    for r in (1, 2):
+        h += np.take(rows, r * s + sent[:, r], axis=1)
+    h = h.reshape(units, -1)  # (H, O * B)
     cross = cross_columns(cats, pair_ranks, low27).astype(np.float32)  # (C, O, B)
     h += folded[places.cross].T @ cross.reshape(len(cross), -1)
     return network.above_first(h).reshape(-1, n).T.astype(np.float64)

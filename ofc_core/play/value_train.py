@@ -18,8 +18,12 @@ the runtime and the training then share one code path for features and values).
    :func:`~ofc_core.play.value.fantasyland_credit`: none at 2-7). Its network is fitted, then a
    board of 9 cards is labelled the same way by the best 11-card network value, and so on down
    to the first five (5 cards).
-3. **Fit.** Each network (two ReLU layers) minimises the squared error by Adam on 90 % of the
-   positions; the other 10 % are held out and measured (:class:`StreetReport`).
+3. **Fit.** Each network (two ReLU layers, :data:`HIDDEN`) minimises the squared error by Adam
+   on 90 % of the positions; the other 10 % are held out and measured (:class:`StreetReport`).
+4. **Distil** (unless ``small=False``): networks of :data:`SMALL` layers, a third of the
+   review's arithmetic, are fitted to those networks' values (:func:`distill`) on the
+   positions and on the boards the options of a next street lead to, the poor ones too (the
+   boards a rollout compares); their reports measure the fit against the teacher's values.
 
 Everything random is drawn from ``seed``: the same arguments give the same weights (three runs
 of the shipped command, with one BLAS thread and with two, wrote identical arrays; another numpy
@@ -49,7 +53,7 @@ from ofc_core.play.rollout import board_array, fl_table
 from ofc_core.play.sessions import SessionSpec, play_session
 from ofc_core.play.strong import StrongPolicy
 from ofc_core.play.value import Network, Pool, PositionValue, fantasyland_credit
-from ofc_core.play.value_features import features
+from ofc_core.play.value_features import expand, features
 from ofc_core.rules import PRESETS, MiddleKind, Ruleset, Street
 
 Progress = Callable[[str, int, int], None]
@@ -65,6 +69,14 @@ BOOTSTRAP_FOULS = 0.5
 ROUNDS = 3
 """The most rounds of training."""
 HIDDEN = (64, 32)
+"""The hidden layers of the networks fitted to the labels (the teacher's)."""
+SMALL = (32, 16)
+"""The hidden layers of the networks that ship, fitted to the teacher's values (a quarter of
+the second layer's products, a half of the first's: the review's rollouts run on them)."""
+DISTILL_DEALS = 2
+"""Next streets dealt to each position when distilling: every board it leads to is valued."""
+DISTILL_OPTIONS = 12
+"""Options (of those that fit) kept per position and deal when distilling, drawn at random."""
 CHUNK = 1024
 """Positions labelled at once (times ``deals`` times 27 options of boards in memory)."""
 
@@ -190,12 +202,12 @@ def label(boards: np.ndarray, value: PositionValue, ruleset: Ruleset, fl_values:
 
 
 def fit(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epochs: int,
-        batch: int = 256, rate: float = 2e-3) -> Network:
-    """A :class:`Network` fitted to ``y`` by Adam on the squared error."""
+        batch: int = 256, rate: float = 2e-3, hidden: tuple[int, ...] = HIDDEN) -> Network:
+    """A :class:`Network` of ``hidden`` layers fitted to ``y`` by Adam on the squared error."""
     mean = x.mean(axis=0)
     scale = np.where(x.std(axis=0) > 1e-6, x.std(axis=0), 1.0)
     xs = ((x - mean) / scale).astype(np.float32)
-    sizes = (x.shape[1],) + HIDDEN + (1,)
+    sizes = (x.shape[1],) + hidden + (1,)
     params = []
     for a, b in zip(sizes[:-1], sizes[1:], strict=True):
         params += [rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32),
@@ -237,7 +249,8 @@ def _gradients(params: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> list[n
 
 
 def train(variant: str, *, hands: int = 6000, deals: int = 10, epochs: int = 15,
-          seed: int = 0, progress: Progress = _quiet, rounds: int = ROUNDS) -> Trained:
+          seed: int = 0, progress: Progress = _quiet, rounds: int = ROUNDS,
+          small: bool = True) -> Trained:
     """The learned value of the preset ``variant``, trained from ``seed`` (see the module's
     doc), and how well each network fits held-out positions: one network per board size
     between streets (pineapple 5, 7, 9, 11 cards; regular 5 to 12; turbo 5 and 9)."""
@@ -258,9 +271,66 @@ def train(variant: str, *, hands: int = 6000, deals: int = 10, epochs: int = 15,
                               progress)
         fouls.append(round(result.value.pool.fouled, 3))
     result.value.meta["pool_fouls_by_round"] = fouls
+    if small:
+        result = distill(result.value, boards, np.random.default_rng(seed), progress)
     result.value.meta["cpu_seconds"] = round(time.process_time() - started, 1)
     result.value.meta["held_out"] = [r.__dict__ for r in result.reports]
     return result
+
+
+def distill(teacher: PositionValue, boards: dict[int, np.ndarray], rng: np.random.Generator,
+            progress: Progress = _quiet, hidden: tuple[int, ...] = SMALL) -> Trained:
+    """Networks of ``hidden`` layers fitted to ``teacher``'s values: on each board of
+    ``boards`` (by cards on them) and on the boards that :data:`DISTILL_OPTIONS` options of
+    :data:`DISTILL_DEALS` next streets lead to from the board a street before (the boards the
+    rollouts compare, the poor ones too); the same pool, and the epochs of the teacher's
+    training. Its reports measure the fit against the teacher's values."""
+    ruleset = PRESETS[teacher.variant]
+    value = PositionValue(teacher.variant, {}, teacher.pool, teacher.opponents,
+                          dict(teacher.meta, hidden=list(hidden), distilled_from=list(HIDDEN)))
+    reports = []
+    for cards in sorted(teacher.networks, reverse=True):
+        t0 = time.process_time()
+        street = next_street(ruleset, cards - _placed_before(ruleset, cards))
+        before = boards.get(cards - street.placed, np.full((len(boards[cards]), 13), -1,
+                                                           np.int8))
+        x_boards = np.concatenate([boards[cards], _led_to(before, street, ruleset, rng)])
+        x = features(x_boards, value.jokers, value.low27)
+        y = teacher.networks[cards](x).astype(np.float64)
+        held = rng.random(len(y)) < 0.1
+        net = fit(x[~held], y[~held], rng, int(teacher.meta["epochs"]), hidden=hidden)
+        value.networks[cards] = net
+        reports.append(_report(cards, net, x[held], y[held], np.zeros(int(held.sum())),
+                               time.process_time() - t0))
+        progress(f"distil {cards}", 1, 1)
+    return Trained(value, tuple(reports))
+
+
+def _placed_before(ruleset: Ruleset, cards: int) -> int:
+    """The cards the street that fills a board to ``cards`` cards places."""
+    placed = 0
+    for street in ruleset.dealing.streets:
+        if placed + street.placed == cards:
+            return street.placed
+        placed += street.placed
+    raise ValueError(f"no street fills a board to {cards} cards")
+
+
+def _led_to(before: np.ndarray, street: Street, ruleset: Ruleset, rng: np.random.Generator
+            ) -> np.ndarray:
+    """Boards that :data:`DISTILL_OPTIONS` random fitting options of :data:`DISTILL_DEALS`
+    random deals of ``street`` lead to from each of ``before``."""
+    out = []
+    for start in range(0, len(before), CHUNK):
+        part = np.repeat(before[start:start + CHUNK], DISTILL_DEALS, axis=0)
+        dealt = deal_next(before[start:start + CHUNK], street.dealt, DISTILL_DEALS, rng,
+                          52 + ruleset.jokers)
+        after, fits = expand(part, dealt, street.placed)
+        keys = np.where(fits, rng.random(fits.shape), 2.0)
+        pick = np.argsort(keys, axis=1)[:, :DISTILL_OPTIONS]
+        chosen = np.take_along_axis(after, pick[:, :, None], axis=1)
+        out.append(chosen[np.take_along_axis(fits, pick, axis=1)])
+    return np.concatenate(out)
 
 
 def _fit_streets(variant: str, boards: dict[int, np.ndarray], pool: Pool, meta: dict[str, Any],

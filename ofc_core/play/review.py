@@ -130,7 +130,8 @@ _stats = stats
 def _paired_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per-deal ``a - b`` on the deals both were valued on (the first ``min(len)``)."""
     n = min(len(a), len(b))
-    return a[:n] - b[:n]
+    diff: np.ndarray = a[:n] - b[:n]
+    return diff
 
 
 def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_POLICY,

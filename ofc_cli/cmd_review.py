@@ -131,7 +131,7 @@ def precision_words(p: Precision) -> str:
     """The precision as the status and the page show it.
 
     >>> precision_words(DEFAULT_PRECISION)
-    '0.5 points, at most 768 rollouts a placement'
+    '0.5 points, at most 384 rollouts a placement'
     """
     points = "point" if p.precision == 1 else "points"
     return f"{p.precision:g} {points}, at most {p.max_rollouts:,} rollouts a placement"

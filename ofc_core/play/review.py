@@ -17,9 +17,11 @@ what each seat has left to play. :func:`evaluate` values every legal placement b
   seat has its last street to come (the player's own, or an opponent's after the player's last
   street) with at most ``EXACT_OUTCOMES`` deals: every deal once, the exact value under the
   policy;
-- the chosen and the best placement are then valued again on fresh deals (the best's value
-  on the rollouts that picked it is biased upwards), and those values are reported; a best
-  whose fresh value is not above the chosen one's is not shown: the chosen is the best.
+- the chosen, the best and the placements the rounds cannot tell from it are then valued
+  again on fresh deals (the best's value on the rollouts that picked it is biased upwards),
+  the close ones on more of them (:attr:`Precision.confirm`), and those values are reported;
+  a best whose fresh value is not above the chosen one's is not shown: the chosen is the
+  best (:func:`ofc_core.play.review_eval.settle`).
 
 A Fantasyland hand is set in one street (street 1): its set is valued by its rows against the
 table, its royalties and the Fantasyland value if it stays (a foul as a foul), and compared with
@@ -92,7 +94,7 @@ class Precision:
     leader), ``max_rollouts`` per placement, ``z`` standard errors to drop a placement."""
 
     precision: float = 0.5
-    max_rollouts: int = 768
+    max_rollouts: int = 384
     z: float = 2.0
     shortlist: int = 8
     """With a policy that values a board before any rollout (the learned one: ``prior``),
@@ -110,12 +112,26 @@ class Precision:
     first fives: the same best again 61% -> 68%, but 0.34 ± 0.16 points more regret (the
     value's favourite is the worse of a tie more often than not), so not the default
     (docs/review.md, "Version 5, and ties to the learned value")."""
+    confirm: int = 4
+    """Where the fresh deals cannot tell the best from another placement valued on them (its
+    lead within ``z`` paired standard errors), those close ones and the chosen one get more
+    fresh deals, doubling, up to ``confirm`` times ``max_rollouts`` each
+    (:func:`ofc_core.play.review_eval.settle`; 1: none). Measured on 60 first fives on two
+    seeds: the rollouts go where the answer is in doubt, at the cost of the default's
+    (docs/review-method.md)."""
 
 
 DEFAULT_PRECISION = Precision()
 
 
 _stats = stats
+
+
+def _paired_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per-deal ``a - b`` on the deals both were valued on (the first ``min(len)``)."""
+    n = min(len(a), len(b))
+    diff: np.ndarray = a[:n] - b[:n]
+    return diff
 
 
 def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_POLICY,
@@ -157,8 +173,8 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
     size = _fresh_size(history, best_at, chosen_at, n_done, precision) if best_at != chosen_at \
         else 0
     return settle(rollouts, placements, chosen_at, runs,
-                  {a: np.concatenate(f) for a, f in enumerate(facts) if f}, best_at, size,
-                  precision.z, total)
+                  {a: np.concatenate(f) for a, f in enumerate(facts) if f}, best_at,
+                  (size, precision.confirm * precision.max_rollouts), precision.z, total)
 
 
 def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int,
@@ -268,7 +284,7 @@ def _fresh_size(history: list[list[np.ndarray]], best: int, chosen: int, n_done:
     >>> _fresh_size(runs, 1, 0, 48, Precision())  # (5.05 / 0.5) ** 2, rounded up
     103
     """
-    diff = np.concatenate(history[best]) - np.concatenate(history[chosen])
+    diff = _paired_diff(np.concatenate(history[best]), np.concatenate(history[chosen]))
     spread = float(diff.std(ddof=1)) if len(diff) > 1 else 0.0
     needed = int(np.ceil((spread / precision.precision) ** 2))
     return min(max(needed, n_done, FIRST_ROUND), precision.max_rollouts)

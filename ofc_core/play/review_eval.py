@@ -2,18 +2,24 @@
 noise, the top three placements and the ties named (:func:`settle`, called by
 :func:`ofc_core.play.review.evaluate`).
 
-- The chosen placement, the rounds' leader, the runner-up and, when the leader does something a
-  strong player would question (:mod:`ofc_core.play.oddities`), the best placement without it
-  (the "natural" one), are valued again on the same fresh deals: the leader's value on the
-  rounds that chose it is biased upwards (the largest of many noisy means).
+- The chosen placement, the rounds' leader, the next two the rounds cannot tell from the
+  leader (their paired difference within ``z`` standard errors) and, when the leader does
+  something a strong player would question (:mod:`ofc_core.play.oddities`), the best
+  placement without it (the "natural" one), are valued again on the same fresh deals: the
+  leader's value on the rounds that chose it is biased upwards (the largest of many noisy
+  means).
+- While the fresh deals cannot tell their best from another of them (its lead within ``z``
+  paired standard errors), those close ones and the chosen get more fresh deals, doubling, up
+  to a cap (:func:`_settle_close`): the rollouts go where the answer is in doubt, and a second
+  review on other deals finds the same best, or names the same tie, far more often.
 - The best shown is the highest on the fresh deals; an odd best is shown only when it leads
   the natural one by more than ``z`` paired standard errors, otherwise the natural one is
   shown and the tie named.
 - ``ev_lost_se`` is the standard error of the mean of the per-deal differences between the
   best and the chosen on those common deals (the two values share their deals' luck, so it is
   far smaller than ``sqrt(chosen_se² + best_se²)``).
-- The alternatives are the three highest: those valued on the fresh deals by them, the others
-  by the rounds (their difference to the best on the deals both were dealt there).
+- The alternatives are the best and the two next by their paired difference to it: on the
+  fresh deals where both were valued on them, else on the rounds' deals both were dealt.
 """
 
 from __future__ import annotations
@@ -107,6 +113,44 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     return stats(a[:n] - b[:n])
 
 
+def _within(leader: np.ndarray, other: np.ndarray, z: float) -> bool:
+    """Whether ``leader``'s paired lead over ``other`` is within ``z`` standard errors."""
+    lead, se = paired(leader, other)
+    return lead <= z * se
+
+
+def _settle_close(rollouts: SpotRollouts, placements: Sequence[Placement],
+                  logs: tuple[dict[int, np.ndarray], dict[int, np.ndarray]], chosen_at: int,
+                  n: int, cap: int, z: float) -> int:
+    """More fresh deals (doubling, up to ``cap``) for the fresh best and the placements it
+    does not lead by more than ``z`` paired standard errors on the first ``n`` fresh deals,
+    and the chosen one (its EV lost is measured on every fresh deal). A close one is left out
+    of a later doubling only once it is ``z + 1`` errors behind: a tie looked at again and
+    again would otherwise stop at the first look that happens to part it (a third of true ties
+    on five looks; this way about one in ten, as the final two-error test alone). A placement
+    left out once is never dealt again, so every pair stays on common deals. Returns the
+    rollouts spent."""
+    fresh, facts = logs
+    extending = list(fresh)
+    spent, first = 0, n
+    while n < cap:
+        best = max(extending, key=lambda a: float(fresh[a].mean()))
+        apart = z if n == first else z + 1
+        extending = [a for a in extending
+                     if a in (best, chosen_at) or _within(fresh[best], fresh[a], apart)]
+        if not any(a not in (best, chosen_at) for a in extending):
+            break
+        size = min(n, cap - n)
+        values, outcomes = rollouts.values_and_facts([placements[a] for a in extending],
+                                                     rollouts.deal(size))
+        for row, a in enumerate(extending):
+            fresh[a] = np.concatenate([fresh[a], values[row]])
+            facts[a] = np.concatenate([facts[a], outcomes[row]])
+        spent += len(extending) * size
+        n += size
+    return spent
+
+
 def _natural(order: Sequence[int], placements: Sequence[Placement], dealt: Cards,
              board: Rows) -> int | None:
     """The highest-ranked placement in ``order`` without any oddity, ``None`` if none is."""
@@ -115,16 +159,19 @@ def _natural(order: Sequence[int], placements: Sequence[Placement], dealt: Cards
 
 def settle(rollouts: SpotRollouts, placements: Sequence[Placement], chosen_at: int,
            runs: dict[int, np.ndarray], facts: dict[int, np.ndarray], leader: int,
-           fresh_size: int, z: float, spent: int) -> Evaluation:
+           sizes: tuple[int, int], z: float, spent: int) -> Evaluation:
     """The decision's :class:`Evaluation` from the rounds' ``runs`` and ``facts`` per
-    placement rolled out, their ``leader``; ``fresh_size`` deals for the second valuation."""
+    placement rolled out, their ``leader``; ``sizes``: the fresh deals of the second valuation,
+    and the most the close ones get (:func:`_settle_close`)."""
+    fresh_size, cap = sizes
     spot = rollouts.spot
     dealt, board = spot.dealt, spot.hero_seat.board
     order = sorted(runs, key=lambda a: -float(runs[a].mean()))
     if leader == chosen_at or runs[chosen_at].mean() >= runs[leader].mean():
         return _kept(placements, chosen_at, chosen_at, runs, facts, order, set(), z, spent,
                      ev_lost_se=0.0, odd="")
-    fresh_set = [chosen_at, leader, *[a for a in order if a not in (chosen_at, leader)][:1]]
+    fresh_set = [chosen_at, leader, *[a for a in order if a not in (chosen_at, leader)
+                                      and _within(runs[leader], runs[a], z)][:KEPT - 1]]
     natural = None
     if oddities(dealt, board, placements[leader]):
         natural = _natural(order, placements, dealt, board)
@@ -135,7 +182,11 @@ def settle(rollouts: SpotRollouts, placements: Sequence[Placement], chosen_at: i
     fresh = {a: values[i] for i, a in enumerate(fresh_set)}
     fresh_facts = {a: new_facts[i] for i, a in enumerate(fresh_set)}
     spent += len(fresh_set) * fresh_size
-    best_at = max(fresh_set, key=lambda a: float(fresh[a].mean()))
+    spent += _settle_close(rollouts, placements, (fresh, fresh_facts), chosen_at, fresh_size,
+                           cap, z)
+    longest = max(len(v) for v in fresh.values())
+    best_at = max((a for a in fresh_set if len(fresh[a]) == longest),
+                  key=lambda a: float(fresh[a].mean()))
     odd = ""
     kinds = oddities(dealt, board, placements[best_at])
     if kinds:
@@ -152,30 +203,31 @@ def settle(rollouts: SpotRollouts, placements: Sequence[Placement], chosen_at: i
     merged_runs = {**runs, **fresh}
     merged_facts = {**facts, **fresh_facts}
     return _kept(placements, chosen_at, best_at, merged_runs, merged_facts, order,
-                 set(fresh_set), z, spent, ev_lost_se=ev_lost_se, odd=odd)
+                 set(fresh_set), z, spent, ev_lost_se=ev_lost_se, odd=odd, rounds=runs)
 
 
 def _kept(placements: Sequence[Placement], chosen_at: int, best_at: int,
           runs: dict[int, np.ndarray], facts: dict[int, np.ndarray], order: Sequence[int],
-          fresh: set[int], z: float, spent: int, *, ev_lost_se: float, odd: str
-          ) -> Evaluation:
-    """The evaluation with the best, the chosen and the top :data:`KEPT` placements. Those in
-    ``fresh`` are compared on the fresh deals (their ``runs`` are those), the others on the
-    rounds' deals."""
+          fresh: set[int], z: float, spent: int, *, ev_lost_se: float, odd: str,
+          rounds: dict[int, np.ndarray] | None = None) -> Evaluation:
+    """The evaluation with the best, the chosen and the top :data:`KEPT` placements: the best
+    and the next by their paired difference to it. Those in ``fresh`` are compared on the
+    fresh deals (their ``runs`` are those), the others on the ``rounds``' deals (``runs`` when
+    there were no fresh deals), each pair on the deals both were dealt."""
+    rounds = runs if rounds is None else rounds
+
     def valued(a: int) -> Valued:
         mean, se = stats(runs[a])
         return Valued(placements[a], mean, se, len(runs[a]), Facts.of(facts[a]))
 
-    ranked = [best_at, *sorted((a for a in fresh if a != best_at),
-                               key=lambda a: -float(runs[a].mean()))]
-    ranked += [a for a in order if a not in ranked]
-    alternatives = []
-    for a in ranked[:KEPT]:
-        if a == best_at:
-            alternatives.append(Alternative(valued(a), 0.0, 0.0))
-            continue
-        diff, diff_se = paired(runs[best_at], runs[a])
-        alternatives.append(Alternative(valued(a), diff, diff_se))
+    def against_best(a: int) -> tuple[float, float]:
+        on = runs if a in fresh and best_at in fresh else rounds
+        return paired(on[best_at], on[a])
+
+    gaps = {a: against_best(a) for a in order if a != best_at}
+    ranked = sorted(gaps, key=lambda a: gaps[a][0])[:KEPT - 1]
+    alternatives = [Alternative(valued(best_at), 0.0, 0.0),
+                    *(Alternative(valued(a), *gaps[a]) for a in ranked)]
     best, chosen = valued(best_at), valued(chosen_at)
     tied = [alt.valued.placement for alt in alternatives[1:]
             if alt.diff <= z * alt.diff_se]

@@ -5,14 +5,15 @@ When a hand is stored, its seat is sent to the store's review job (:func:`ingest
 start_review`: ``ofc review`` in a process of its own, the standard precision, one job per
 store). A small fragment (:func:`status`) follows it every :data:`POLL_SECONDS`: the job's
 progress while it runs, then the hand's review (its decisions, the EV lost) as soon as the job
-has stored it; the replayer shows it from then on. A review already running (the Review
+has stored it; the replayer shows it from then on (above the next hand's board the same line
+is drawn at each of the page's runs, not polled). A review already running (the Review
 page's, another tab's) is not interrupted: the session's hands wait and are sent when it ends,
 together. Each hand is sent once; one the job found nothing to value in is said so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
@@ -59,11 +60,22 @@ def send(game: Game, hands: Sequence[str]) -> bool:
     return True
 
 
-def status(game: Game, hand_id: str | None) -> None:
+def status(game: Game, hand_id: str | None, then: Callable[[], None] | None = None) -> None:
     """The review's line on the Play page: ``hand_id``'s review when it is stored (the hand
-    just finished), else the job's progress; polled while any of the table's hands waits."""
+    just finished), else the job's progress. Under a finished hand it is a fragment polled
+    while any of the table's hands waits, drawing ``then`` (the page's buttons) after it: a
+    click made while the fragment is redrawn is a click inside it, never lost. Above the next
+    hand's board it is drawn at each of the page's runs (each click on the board is one)."""
+    if hand_id is None:
+        _status(game, None)
+        return
     polling = bool(_open(game, waiting(game)))
-    st.fragment(_status, run_every=POLL_SECONDS if polling else None)(game, hand_id)
+
+    def part() -> None:
+        _status(game, hand_id)
+        if then is not None:
+            then()
+    st.fragment(part, run_every=POLL_SECONDS if polling else None)()
 
 
 def _open(game: Game, pending: list[str]) -> list[str]:
@@ -74,8 +86,6 @@ def _open(game: Game, pending: list[str]) -> list[str]:
 
 
 def _status(game: Game, hand_id: str | None) -> None:
-    """(The polling goes on until the page's next run, the player's next click: a run of the
-    whole page from here could take the place of a click made meanwhile.)"""
     pending = waiting(game)
     if pending:
         send(game, pending)

@@ -153,11 +153,10 @@ def _show_result(game: Game) -> None:
         boards.append(f'<div class="ofc-board">{board_html([(player, [], note)], four, (0,))}'
                       f"{board_html(rows, four)}</div>")
     st.markdown(f'<div class="ofc-pair">{"".join(boards)}</div>', unsafe_allow_html=True)
-    practice_review.status(game, game.hand_id)
     st.page_link(filters.HAND_PAGE, label="Open in the replayer", icon=":material/replay:",
                  query_params={"source": PRACTICE_ROOM, "id": game.hand_id,
                                "room": PRACTICE_ROOM, "player": game.person})
-    _next(game, mine[1])
+    practice_review.status(game, game.hand_id, then=lambda: _next(game, mine[1]))
 
 
 def _next(game: Game, points: float) -> None:

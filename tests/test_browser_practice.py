@@ -2,7 +2,8 @@
 practice hand of pineapple and of regular OFC placed by clicks (Fantasyland set on the first
 hand of a seeded regular table, then a normal hand with the button moved), each found stored
 in the room ``practice``, scored like an imported hand (``ofc score`` of its stored text gives
-the store's results), reviewed, and opened in the replayer; illegal clicks (a full row, a card
+the store's results), reviewed by the background review job (the first regular hand's while
+the next is played), and opened in the replayer; illegal clicks (a full row, a card
 chosen twice, the discard twice) refused in words, never an exception."""
 
 from __future__ import annotations

@@ -122,6 +122,17 @@ def placement_board(key: str, street: Street, *, four_colour: bool = False,
     return done
 
 
+def answered(key: str) -> Placement | None:
+    """The placement the player just confirmed on the board ``key`` (taken: ``None`` on the
+    next run), for a page that acts on it before it would draw the board again: it shows
+    what follows in the same run, without a second run to take the board away. The board
+    starts afresh when it is drawn again (a puzzle that comes back)."""
+    done: Placement | None = st.session_state.pop(f"{key}.done", None)
+    if done is not None:
+        st.session_state.pop(f"{key}.street", None)
+    return done
+
+
 def _dealt(key: str, street: Street, moves: Moves, four_colour: bool) -> None:
     left = [c for c in street.dealt if c not in moves.placed]
     thrown = len(street.dealt) - street.place

@@ -46,3 +46,18 @@ def hand_decisions(con: Connection, source: str, hand_id: str,
     the two standard errors, by street."""
     return fetch_all(con, _REVIEW, [source, hand_id, player])
 
+
+
+def unreviewed(con: Connection, source: str, session_id: str, player: str,
+               version: str) -> list[tuple[Any, ...]]:
+    """The hand ids of the practice table ``session_id`` (its hands are ``<session_id>-0001``,
+    ...) in which ``player`` has no decision of this review ``version`` yet and that a review
+    can value (no stored reason not to), oldest first: what waits for the review job."""
+    return fetch_all(con, """
+        SELECT h.hand_id FROM hands h JOIN hand_players hp ON hp.hand_key = h.hand_key
+        WHERE h.source = ? AND starts_with(h.hand_id, ?) AND hp.player = ?
+          AND coalesce(hp.review_reason, 0) = 0
+          AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.source = h.source
+                          AND d.hand_id = h.hand_id AND d.player = hp.player
+                          AND d.version = ?)
+        ORDER BY h.hand_id""", [source, f"{session_id}-", player, version])

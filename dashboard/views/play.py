@@ -4,9 +4,11 @@ The engine deals and plays (:mod:`ofc_core.play.practice`: the hand is played ag
 seed after each of your streets, so the bots' moves and the cards to come never change); you
 place your cards on the placement board. Each finished hand is stored as an ofc-hh/1 hand of
 the room ``practice`` through the importer's own path (scored by the core like any imported
-hand), reviewed for you at once (the review of ``ofc review``, a spinner while it runs: some
-seconds a hand), and linked to the replayer. In a session the button moves and Fantasyland is
-played as the ruleset says.
+hand), shown at once, and sent to the background review job the Review page uses
+(:mod:`dashboard.practice_review`: ``ofc review`` in a process of its own, its progress on the
+page), so you deal the next hand while it runs; its review shows under the hand, and in the
+replayer, when it is stored. In a session the button moves and Fantasyland is played as the
+ruleset says.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from datetime import datetime, timezone
 
 import streamlit as st
 
-from dashboard import db, filters
+from dashboard import db, filters, practice_review
 from dashboard.board_moves import Street
-from dashboard.cards import board_html, md_text, placement_words
+from dashboard.cards import board_html, md_text
 from dashboard.placement_board import placement_board
 from dashboard.practice_game import Game
 from dashboard.queries import practice as q
-from ingest.api import NotStored, StoreError, review_rows, store_record, write_decisions
+from ingest.api import NotStored, StoreError, store_record
 from ofc_core.play.engine import PlayedHand, Table
 from ofc_core.play.practice import (
     BOTS,
@@ -97,6 +99,7 @@ def play(game: Game) -> None:
     table = game.table()
     turn = play_on(table, game.seating, game.seed + game.number, game.decided)
     if isinstance(turn, YourTurn):
+        practice_review.status(game, None)  # the last hands' review, while it runs
         _your_turn(game, table.names, turn)
         return
     _finished(game, table, turn)
@@ -124,14 +127,11 @@ def _finished(game: Game, table: Table, played: PlayedHand) -> None:
         try:
             with db.writing() as con:
                 store_record(con, record)
-            with st.spinner("Reviewing your decisions (the review of ofc review; some seconds)"):
-                rows = review_rows(record, game.person)
-            with db.writing() as con:
-                write_decisions(con, rows)
         except (NotStored, StoreError) as exc:
             st.error(md_text(f"The hand could not be stored: {exc}"))
             return
         st.session_state[stored_key] = True
+        practice_review.send(game, [game.hand_id])
     _show_result(game)
 
 
@@ -153,24 +153,10 @@ def _show_result(game: Game) -> None:
         boards.append(f'<div class="ofc-board">{board_html([(player, [], note)], four, (0,))}'
                       f"{board_html(rows, four)}</div>")
     st.markdown(f'<div class="ofc-pair">{"".join(boards)}</div>', unsafe_allow_html=True)
-    _review_lines(game)
     st.page_link(filters.HAND_PAGE, label="Open in the replayer", icon=":material/replay:",
                  query_params={"source": PRACTICE_ROOM, "id": game.hand_id,
                                "room": PRACTICE_ROOM, "player": game.person})
-    _next(game, mine[1])
-
-
-def _review_lines(game: Game) -> None:
-    decisions = db.query(q.hand_decisions, PRACTICE_ROOM, game.hand_id, game.person)
-    if not decisions:
-        st.caption("No decision of this hand could be reviewed.")
-        return
-    lost = sum(d[4] for d in decisions)
-    st.markdown(md_text(f"Review: {len(decisions)} decisions, {lost:.1f} points of EV lost."))
-    for street, kind, chosen, best, ev_lost, *_ in decisions:
-        verdict = ("the best" if ev_lost == 0 else
-                   f"{ev_lost:.1f} points below the best: {placement_words(best)}")
-        st.caption(md_text(f"Street {street} ({kind}): {placement_words(chosen)}, {verdict}"))
+    practice_review.status(game, game.hand_id, then=lambda: _next(game, mine[1]))
 
 
 def _next(game: Game, points: float) -> None:

@@ -2,12 +2,15 @@
 
 The position is the one the player faced (their board, the opponents' rows, the cards dealt);
 the player places the cards on the placement board, and the answer is valued at once by the
-review's own code on the same common deals as the stored decision
-(:mod:`ofc_core.play.puzzles`), shown against the best and the placement played. Within the
+review's own code on the same common deals as the stored decision, against its best
+(:func:`ofc_core.play.puzzles.answer_puzzle`: two placements rolled out, a fraction of a second
+for a first five), shown against the best and the placement played, with why it lost (foul,
+Fantasyland, royalties, rows). Within the
 noise of the best it is solved and comes back days later; missed, it comes back after the
 puzzles not tried yet (:mod:`ingest.puzzles`, the answers kept in the store). A score by day.
-Drills: a position dealt fresh for a chosen variant and street, valued the same way (not
-stored).
+Drills: a position dealt fresh for a chosen variant and street, valued by the review of that
+position with the answer as the choice (:func:`~ofc_core.play.puzzles.value_answer`: there is
+no stored best); not stored.
 """
 
 from __future__ import annotations
@@ -22,12 +25,19 @@ import streamlit as st
 from dashboard import db, filters, widgets
 from dashboard.board_moves import Street
 from dashboard.cards import md_text, placement_words
-from dashboard.placement_board import placement_board
+from dashboard.placement_board import answered, placement_board
 from dashboard.queries import train as q
 from ingest.api import PuzzleAnswer, StoreError, record_of, write_answer
-from ofc_core.play.notation import placement_text
+from ofc_core.play.notation import parse_placement, placement_text
 from ofc_core.play.practice import YourTurn
-from ofc_core.play.puzzles import DRILL_PLAYER, drill, position, value_answer
+from ofc_core.play.puzzles import (
+    DRILL_PLAYER,
+    Stored,
+    answer_puzzle,
+    drill,
+    position,
+    value_answer,
+)
 from ofc_core.rules import PRESETS
 
 RESULT = "train.result"
@@ -36,7 +46,8 @@ DRILL_VARIANTS = tuple(name for name, r in PRESETS.items() if r.match_target is 
 
 
 def _ask(puzzle: tuple[Any, ...]) -> None:
-    source, hand_id, player, street, kind, ev_lost, se, *_, variant, day, tries = puzzle
+    source, hand_id, player, street, kind, ev_lost, se, chosen, chosen_ev, best, best_ev, \
+        reason, variant, day, tries = puzzle
     line = db.query(q.record, source, hand_id)
     record = record_of(line) if line is not None else None
     found = position(record, player, street) if record is not None else None
@@ -53,12 +64,15 @@ def _ask(puzzle: tuple[Any, ...]) -> None:
                  for k in range(1, n)]
     board = Street(found.board_before, spot.dealt, spot.place)
     key = f"train-{source}-{hand_id}-{player}-{street}"
-    answer = placement_board(key, board, four_colour=filters.four_colour(),
-                             opponents=opponents, confirm="Answer")
+    answer = answered(key)
     if answer is None:
+        placement_board(key, board, four_colour=filters.four_colour(), opponents=opponents,
+                        confirm="Answer")
         return
+    stored = Stored(parse_placement(chosen), chosen_ev, parse_placement(best), best_ev, ev_lost,
+                    se, reason)
     with st.spinner("Valuing your answer on the review's deals"):
-        valued = value_answer(record, player, street, answer)
+        valued = answer_puzzle(record, player, street, answer, stored)
     row = PuzzleAnswer(source, hand_id, player, street, placement_text(answer),
                        round(valued.ev_lost, 4), round(valued.noise, 4), valued.solved)
     try:
@@ -67,10 +81,8 @@ def _ask(puzzle: tuple[Any, ...]) -> None:
     except StoreError as exc:
         st.error(md_text(str(exc)))
         return
-    e = valued.evaluation
-    st.session_state[RESULT] = (puzzle, row, e.chosen.ev, e.best.ev, placement_text(
-        e.best.placement))
-    st.rerun()
+    st.session_state[RESULT] = (puzzle, row, valued)
+    _result()  # in this run: no second run to take the board away
 
 
 def _result() -> bool:
@@ -78,7 +90,7 @@ def _result() -> bool:
     found = st.session_state.get(RESULT)
     if found is None:
         return False
-    puzzle, row, answer_ev, best_ev, best = found
+    puzzle, row, valued = found
     chosen, chosen_ev, reason = puzzle[7], puzzle[8], puzzle[11]
     if row.solved:
         st.success(md_text(f"Solved: your answer is within the noise of the best "
@@ -88,12 +100,12 @@ def _result() -> bool:
         st.error(md_text(f"Missed: {row.ev_lost:.1f} points below the best (noise "
                          f"± {row.noise:.1f}). It comes back after the new puzzles."),
                  icon=":material/replay:")
-    lines = [("Your answer", row.answer, answer_ev), ("The best", best, best_ev),
-             ("Played in the hand", chosen, chosen_ev)]
-    for label, placement, ev in lines:
-        st.markdown(md_text(f"{label}: {placement_words(placement)} · EV {ev:+.1f}"))
-    if reason:
-        st.caption(md_text(f"The review: {reason}"))
+    lines = [("Your answer", row.answer, valued.ev, valued.reason),
+             ("The best", placement_text(valued.best), valued.best_ev, ""),
+             ("Played in the hand", chosen, chosen_ev, reason)]
+    for label, placement, ev, why in lines:
+        st.markdown(md_text(f"{label}: {placement_words(placement)} · EV {ev:+.1f}"
+                            + (f" · {why}" if why else "")))
     if st.button("Next puzzle", type="primary", key="train-next"):
         del st.session_state[RESULT]
         st.rerun()
@@ -122,23 +134,24 @@ def drills() -> None:
     if not isinstance(turn, YourTurn):
         return
     view = turn.view
-    answer = placement_board(f"drill-{seed}", Street.of_view(view),
-                             four_colour=filters.four_colour(),
-                             opponents=[("careful", rows) for rows in view.opponents],
-                             confirm="Answer")
+    answer = answered(f"drill-{seed}")
     if answer is None:
+        placement_board(f"drill-{seed}", Street.of_view(view), four_colour=filters.four_colour(),
+                        opponents=[("careful", rows) for rows in view.opponents],
+                        confirm="Answer")
         return
     with st.spinner("Valuing your answer"):
         record = drill(PRESETS[variant], street, seed, answer)
         assert not isinstance(record, YourTurn)
         valued = value_answer(record, DRILL_PLAYER, street, answer)
-    e = valued.evaluation
     verdict = "Solved" if valued.solved else "Missed"
+    why = f" Your answer {valued.reason}." if valued.reason else ""
     st.session_state[DRILL_RESULT] = (
         f"{verdict}: your answer {placement_words(placement_text(answer))} (EV "
-        f"{e.chosen.ev:+.1f}), the best {placement_words(placement_text(e.best.placement))} "
-        f"(EV {e.best.ev:+.1f}); {valued.ev_lost:.1f} below it, noise ± {valued.noise:.1f}.")
-    st.rerun()
+        f"{valued.ev:+.1f}), the best {placement_words(placement_text(valued.best))} "
+        f"(EV {valued.best_ev:+.1f}); {valued.ev_lost:.1f} below it, noise "
+        f"± {valued.noise:.1f}.{why}")
+    st.markdown(md_text(st.session_state[DRILL_RESULT]))
 
 
 def _scores(player: str) -> None:

@@ -1,12 +1,23 @@
 """Puzzles from reviewed decisions: the position a player faced, and an answer valued by the
 review's own code on the same common deals as the stored decision.
 
-The position is rebuilt from the hand's record as the review rebuilds it
-(:func:`ofc_core.play.positions.spots_of`); the answer is valued by
-:func:`ofc_core.play.review.evaluate` with the decision's own seed
-(:func:`~ofc_core.play.review.decision_seed`), so the rollouts deal the same cards the review
-dealt when it valued what was played. An answer is **solved** when its EV is within the noise of
-the best's: its class (:func:`ofc_core.play.accuracy.decision_class`) is ``best`` or ``tie``.
+The position is rebuilt from the hand's record as the review rebuilt it
+(:func:`ofc_core.play.positions.spots_of`). An answer to a puzzle (:func:`answer_puzzle`) is
+compared with the stored decision's best on the decision's own deals: the review's rollouts
+(:class:`~ofc_core.play.rollout.SpotRollouts` with the review's policy and the decision's seed,
+:func:`~ofc_core.play.review.decision_seed`) deal the cards the review's rounds dealt every
+placement it rolled out (the played one among them), in the same blocks (24, then doubling),
+and the answer and the best are valued on each block, paired, until the difference's standard
+error is within the review's precision (:data:`~ofc_core.play.review.DEFAULT_PRECISION`, half
+a point) or the review's most rollouts a placement are dealt; a position with every deal
+countable is valued exactly, as the review values it. The answer that was played, or the best,
+takes the stored values as they are (no rollout): the verdict the review gave.
+
+Only two placements are rolled out, so a first five is answered in a fraction of a second
+(``benchmarks/bench_train.py``), where reviewing it again with the answer as the choice
+(:func:`value_answer`, what a drill does: there is no stored best) rolls out a dozen. An
+answer is **solved** when it is within the noise of the best: its class
+(:func:`ofc_core.play.accuracy.decision_class`) is ``best`` or ``tie``.
 
 >>> import random
 >>> from ofc_core.rules import PRESETS
@@ -15,28 +26,50 @@ the best's: its class (:func:`ofc_core.play.accuracy.decision_class`) is ``best`
 >>> from ofc_core.play.sessions import SessionSpec, play_session
 >>> table = Table(PRESETS["pineapple"], ("ann", "bob"), (policy("careful"), policy("careful")))
 >>> record = play_session(table, SessionSpec("p", hands=1), random.Random(2))[0]
->>> spot = position(record, "ann", 5)
+>>> spot = position(record, "ann", 2)
 >>> spot.street, len(spot.spot.dealt)
-(5, 3)
->>> answer = value_answer(record, "ann", 5, spot.chosen)
->>> answer.solved, answer.ev_lost >= 0
-(True, True)
+(2, 3)
+>>> reviewed = value_answer(record, "ann", 2, spot.chosen)
+>>> stored = Stored(spot.chosen, reviewed.ev, reviewed.best, reviewed.best_ev,
+...                 reviewed.ev_lost, reviewed.noise / NOISE_Z, "")
+>>> answer_puzzle(record, "ann", 2, reviewed.best, stored).solved
+True
+>>> again = answer_puzzle(record, "ann", 2, spot.chosen, stored)
+>>> (again.ev_lost, again.decision_class) == (reviewed.ev_lost, reviewed.decision_class)
+True
+>>> other = next(p for p in legal_placements(spot.spot.dealt, 2, free_slots(spot.board_before))
+...              if not same_placement(p, spot.chosen) and not same_placement(p, reviewed.best))
+>>> mine = answer_puzzle(record, "ann", 2, other, stored)
+>>> mine.ev_lost >= 0 and mine.rollouts > 0 and mine.best == reviewed.best
+True
 """
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from ofc_core.hand import HandRecord
 from ofc_core.play.accuracy import NOISE_Z, decision_class
 from ofc_core.play.engine import CubeView, Placement, Policy, Table, View, play_hand
+from ofc_core.play.outcomes import Facts
+from ofc_core.play.placements import free_slots, legal_placements, same_placement
 from ofc_core.play.policies import policy
 from ofc_core.play.positions import Decision, spots_of
 from ofc_core.play.practice import YourTurn
-from ofc_core.play.review import decision_seed, evaluate
-from ofc_core.play.review_eval import Evaluation
+from ofc_core.play.review import (
+    DEFAULT_PRECISION,
+    FIRST_ROUND,
+    REVIEW_POLICY,
+    Precision,
+    decision_seed,
+    evaluate,
+    reason_of,
+)
+from ofc_core.play.review_eval import Evaluation, Valued, stats
+from ofc_core.play.rollout import SpotRollouts, default_fantasyland_value
 from ofc_core.play.sessions import SessionSpec, hand_record, score_played
 from ofc_core.rules import Ruleset
 
@@ -48,32 +81,119 @@ def position(record: HandRecord, player: str, street: int) -> Decision | None:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """An answer valued: the review's evaluation (the answer as its ``chosen``), its EV below
-    the best, the noise of that difference (``NOISE_Z`` standard errors), solved or not."""
+class Stored:
+    """The stored decision a puzzle is made of: the placement played and the best with their
+    EVs, the EV lost and its paired standard error, the review's reason."""
 
-    evaluation: Evaluation
+    chosen: Placement
+    chosen_ev: float
+    best: Placement
+    best_ev: float
+    ev_lost: float
+    ev_lost_se: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer valued: its EV, the best's and the EV lost below it, the noise of that
+    difference (:data:`NOISE_Z` standard errors), the class, why it lost (the review's
+    words: foul, Fantasyland, royalties, rows; '' when it did not) and the rollouts spent."""
+
+    ev: float
+    best: Placement
+    best_ev: float
     ev_lost: float
     noise: float
     decision_class: str
+    reason: str
+    rollouts: int
 
     @property
     def solved(self) -> bool:
         return self.decision_class in ("best", "tie")
 
 
-def value_answer(record: HandRecord, player: str, street: int, answer: Placement) -> Answer:
-    """Value ``answer`` at the decision (``ValueError`` when the position cannot be rebuilt or
-    the answer is not legal there), on the decision's common deals."""
+def _spot(record: HandRecord, player: str, street: int, answer: Placement) -> Decision:
+    """The decision, with ``answer`` checked legal there (``ValueError`` otherwise)."""
     found = position(record, player, street)
     if found is None:
         raise ValueError(f"street {street} of {player} cannot be rebuilt from the hand")
+    spot = found.spot
+    legal = legal_placements(spot.dealt, spot.place, free_slots(spot.hero_seat.board))
+    if not any(same_placement(p, answer) for p in legal):
+        raise ValueError(f"the answer {answer} is not legal here")
+    return found
+
+
+def value_answer(record: HandRecord, player: str, street: int, answer: Placement) -> Answer:
+    """Value ``answer`` at the decision by reviewing it again with ``answer`` as the choice
+    (``ValueError`` when the position cannot be rebuilt or the answer is not legal there): what
+    the review would have said had it been played. A drill's answer, with no stored best."""
+    found = _spot(record, player, street, answer)
     seed = decision_seed(record.source, record.hand_id, player, street)
     e = evaluate(found.spot, answer, seed=seed)
-    se = getattr(e, "ev_lost_se", None)
-    if se is None:  # a review without paired errors: the two values' errors taken apart
-        se = math.hypot(e.chosen.se, e.best.se)
-    return Answer(e, e.ev_lost, NOISE_Z * se, decision_class(e.ev_lost, se))
+    se = e.ev_lost_se  # paired on the fresh deals; 0 when exact or the answer is the best
+    why = reason_of(e, record.ruleset, len(record.players))
+    return Answer(e.chosen.ev, e.best.placement, e.best.ev, e.ev_lost, NOISE_Z * se,
+                  decision_class(e.ev_lost, se), why, e.rollouts)
+
+
+def answer_puzzle(record: HandRecord, player: str, street: int, answer: Placement,
+                  stored: Stored, precision: Precision = DEFAULT_PRECISION) -> Answer:
+    """Value ``answer`` against the ``stored`` decision's best on the decision's common deals
+    (the module's docstring); ``ValueError`` when the position cannot be rebuilt or the answer
+    is not legal there."""
+    found = _spot(record, player, street, answer)
+    if same_placement(answer, stored.chosen):
+        return Answer(stored.chosen_ev, stored.best, stored.best_ev, stored.ev_lost,
+                      NOISE_Z * stored.ev_lost_se,
+                      decision_class(stored.ev_lost, stored.ev_lost_se), stored.reason, 0)
+    if same_placement(answer, stored.best):
+        return Answer(stored.best_ev, stored.best, stored.best_ev, 0.0, 0.0, "best", "", 0)
+    seed = decision_seed(record.source, record.hand_id, player, street)
+    rollouts = SpotRollouts(found.spot, REVIEW_POLICY, default_fantasyland_value, seed)
+    values, facts = _paired(rollouts, (stored.best, answer), precision)
+    lost, se = stats(values[0] - values[1])
+    exact = rollouts.exact or rollouts.outcomes is not None
+    if exact:
+        se = 0.0
+    n = values.shape[1]
+    best, mine = (Valued(p, float(v.mean()), 0.0, n, _facts(f, exact))
+                  for p, v, f in zip((stored.best, answer), values, facts, strict=True))
+    why = reason_of(Evaluation(mine, best, 2 * n, 2), record.ruleset, len(record.players))
+    ev_lost = max(0.0, lost)
+    return Answer(stored.best_ev - lost, stored.best, stored.best_ev, ev_lost, NOISE_Z * se,
+                  decision_class(ev_lost, se), why if ev_lost > 0 else "", 2 * n)
+
+
+def _paired(rollouts: SpotRollouts, placements: tuple[Placement, Placement],
+            precision: Precision) -> tuple[np.ndarray, np.ndarray]:
+    """The two ``placements``' values ``(2, n)`` and facts ``(2, n, 4)`` on the decision's
+    deals: every deal once where the review counts them all, else the review's blocks (24,
+    then doubling) until their paired difference's standard error is within ``precision``
+    or ``precision.max_rollouts`` deals are dealt."""
+    if rollouts.exact or rollouts.outcomes is not None:
+        block = rollouts.deal(1) if rollouts.exact else rollouts.deal_every()
+        return rollouts.values_and_facts(placements, block)
+    values: list[np.ndarray] = []
+    facts: list[np.ndarray] = []
+    n_done = 0
+    while n_done < precision.max_rollouts:
+        size = min(FIRST_ROUND if n_done == 0 else n_done, precision.max_rollouts - n_done)
+        v, f = rollouts.values_and_facts(placements, rollouts.deal(size))
+        values.append(v)
+        facts.append(f)
+        n_done += size
+        both = np.concatenate(values, axis=1)
+        if n_done > 1 and stats(both[0] - both[1])[1] <= precision.precision:
+            break
+    return np.concatenate(values, axis=1), np.concatenate(facts, axis=1)
+
+
+def _facts(facts: np.ndarray, exact: bool) -> Facts:
+    found = Facts.of(facts)
+    return found.exactly() if exact else found
 
 
 # --------------------------------------------------------------------------------------------

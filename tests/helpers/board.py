@@ -28,14 +28,43 @@ def dealt_cards(page: Page) -> list[int]:
     return found
 
 
+BOARD_STATE = """() => {
+    const cards = [...document.querySelectorAll("[class*='-card-']")].map(e =>
+        (e.className.match(/-card-(\\d+)/) || [])[1]
+        + (e.querySelector("[data-testid='stBaseButton-primary']") ? "*" : ""));
+    const said = [...document.querySelectorAll("[data-testid='stAlertContentWarning']")]
+        .map(e => e.innerText);
+    const rows = [...document.querySelectorAll("[class*='-to-'] button")].map(b => b.innerText);
+    const confirm = [...document.querySelectorAll("[class*='-confirm'] button")]
+        .map(b => b.disabled);
+    return JSON.stringify([cards, said, rows, confirm]);
+}"""
+"""What a click on the board changes: the cards to click (and which is chosen), the line
+saying why a move was refused, the rows' free places, the confirm button."""
+CHANGE_MS = 3000
+"""The longest a click waits for the board to change (a click that changes nothing, such as
+the same refusal again, then waits for the run to be over)."""
+
+
+def click_board(page: Page, selector: str) -> None:
+    """Click ``selector`` on the board and wait for the board to change and the run to be
+    over: no fixed pause (a board's click shows at once in what :data:`BOARD_STATE` reads)."""
+    before = page.evaluate(BOARD_STATE)
+    page.locator(selector).first.click()
+    try:
+        page.wait_for_function(f"before => ({BOARD_STATE})() !== before", arg=before,
+                               timeout=CHANGE_MS, polling=20)
+    except Exception:  # Playwright's TimeoutError: nothing changed; the run still ends
+        pass
+    wait_run_over(page)
+
+
 def click_card(page: Page, card: int) -> None:
-    page.locator(f"[class*='-card-{card} '] button").first.click()
-    after_click(page)
+    click_board(page, f"[class*='-card-{card} '] button")
 
 
 def click_target(page: Page, target: int) -> None:
-    page.locator(f"[class*='-to-{target} '] button").first.click()
-    after_click(page)
+    click_board(page, f"[class*='-to-{target} '] button")
 
 
 def free(page: Page, target: int) -> int:
@@ -54,8 +83,7 @@ def refusal(page: Page) -> str:
 
 
 def confirm(page: Page) -> None:
-    page.locator("[class*='-confirm'] button").first.click()
-    after_click(page)
+    click_board(page, "[class*='-confirm'] button")
 
 
 def place_street(page: Page, order: tuple[int, ...] = (3, 2, 1, 0)) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from dashboard import db, filters, widgets
+from dashboard import db, filters, names, widgets
 from dashboard.board_moves import Street
 from dashboard.cards import md_text, placement_words
 from dashboard.placement_board import answered, placement_board
@@ -55,7 +55,7 @@ def _ask(puzzle: tuple[Any, ...]) -> None:
         st.error(md_text(f"Hand {hand_id}: the position of street {street} cannot be rebuilt."))
         return
     again = f" · tried {tries} time{'s' * (tries != 1)}" if tries else ""
-    st.markdown(f"**{md_text(variant)}**, " + md_text(
+    st.markdown(f"**{md_text(names.variant(variant))}**, " + md_text(
         f"hand {hand_id} ({day}), street {street} ({kind}): what you played here lost "
         f"{ev_lost:.1f} points{again}."))
     spot = found.spot

@@ -72,9 +72,10 @@ def status(game: Game, hand_id: str | None, then: Callable[[], None] | None = No
     polling = bool(_open(game, waiting(game)))
 
     def part() -> None:
-        _status(game, hand_id)
-        if then is not None:
-            then()
+        with db.page_run():  # a fragment's run is not the app's: let the store go after it
+            _status(game, hand_id)
+            if then is not None:
+                then()
     st.fragment(part, run_every=POLL_SECONDS if polling else None)()
 
 

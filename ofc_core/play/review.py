@@ -116,9 +116,9 @@ class Precision:
     """Where the fresh deals cannot tell the best from another placement valued on them (its
     lead within ``z`` paired standard errors), those close ones and the chosen one get more
     fresh deals, doubling, up to ``confirm`` times ``max_rollouts`` each
-    (:func:`ofc_core.play.review_eval.settle`; 1: none). Measured on 60 first fives on two
-    seeds: the rollouts go where the answer is in doubt, at the cost of the default's
-    (docs/review-method.md)."""
+    (:func:`ofc_core.play.review_eval.settle`; 1: none). With the rounds at 384 a placement,
+    the rollouts go where the answer is in doubt for about the CPU version 6 spent
+    (docs/review-method.md, docs/benchmarks.md)."""
 
 
 DEFAULT_PRECISION = Precision()

@@ -155,7 +155,13 @@ class _Reader:
     It stays open between runs (DuckDB keeps what it read in memory, so the next page is
     warm), until a writer waits for the store (:func:`ingest.api.writer_waiting`): then new
     runs wait, and the connection is closed as soon as no run uses it (when the last run ends,
-    or by a watch every :data:`WATCH_SECONDS` when the dashboard is idle)."""
+    or by a watch every :data:`WATCH_SECONDS` when the dashboard is idle).
+
+    Each use is counted by the thread that took it. A use taken outside :func:`page_run` (a
+    fragment's own run, a widget's callback before its run) is let go when that thread's next
+    run ends; a thread that ended without one (Streamlit runs each script run on a thread of
+    its own) cannot let go, so its uses are dropped when a writer waits: the store is never
+    held by a run that is over."""
 
     WATCH_SECONDS = 0.05
 
@@ -164,11 +170,13 @@ class _Reader:
         self.con: duckdb.DuckDBPyConnection | None = None
         self.path: Path | None = None
         self.users = 0
+        self.holders: dict[threading.Thread, int] = {}
         self.watch: threading.Thread | None = None
 
     def acquire(self, path: Path) -> duckdb.DuckDBPyConnection:
         with self.cond:
             while self.con is not None and (self.path != path or api.writer_waiting(path)):
+                self._drop_ended()
                 if self.users == 0:
                     self._close()
                 else:
@@ -178,14 +186,26 @@ class _Reader:
                 self.path = path
                 self._start_watch()
             self.users += 1
+            me = threading.current_thread()
+            self.holders[me] = self.holders.get(me, 0) + 1
             return self.con
 
     def release(self) -> None:
         with self.cond:
-            self.users -= 1
+            me = threading.current_thread()
+            if self.holders.get(me, 0) > 0:
+                self.holders[me] -= 1
+                self.users -= 1
+            if not self.holders.get(me, 1):
+                del self.holders[me]
             if self.users == 0 and self.path is not None and api.writer_waiting(self.path):
                 self._close()
             self.cond.notify_all()
+
+    def _drop_ended(self) -> None:
+        """Let go of the uses held by threads that have ended (see the class's docstring)."""
+        for thread in [t for t in self.holders if not t.is_alive()]:
+            self.users -= self.holders.pop(thread)
 
     def _close(self) -> None:
         if self.con is not None:
@@ -205,8 +225,10 @@ class _Reader:
                 if self.con is None:
                     self.watch = None
                     return
-                if self.users == 0 and self.path is not None and \
-                        api.writer_waiting(self.path):
+                waiting = self.path is not None and api.writer_waiting(self.path)
+                if waiting:
+                    self._drop_ended()
+                if self.users == 0 and waiting:
                     self._close()
                     self.watch = None
                     return

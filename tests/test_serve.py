@@ -4,6 +4,8 @@ pages need and opens the store before the first page runs; a page run waits for 
 from __future__ import annotations
 
 import subprocess
+import threading
+import time
 import sys
 from pathlib import Path
 
@@ -75,3 +77,24 @@ def test_an_import_after_the_warm_up_shows_on_the_first_page(fixture_db: Path, t
     at.run()
     assert not at.exception
     assert {m.label: m.value for m in at.metric}["Hands"] == "45"  # the fixture's 40, and 5
+
+
+def test_a_use_left_by_a_run_that_is_over_never_holds_the_store(fixture_db: Path,
+                                                                monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """A query outside a page run (a fragment's own run) holds the shared reader until its
+    thread's next run; Streamlit's run threads end, so a use left that way is dropped when a
+    writer waits, and the reader closes for it (a writer once waited forever for it)."""
+    from dashboard import db
+
+    reader = db._Reader()
+    monkeypatch.setattr(db, "_reader", reader)
+    left = threading.Thread(target=lambda: reader.acquire(fixture_db.resolve()))
+    left.start()
+    left.join()
+    assert reader.users == 1 and reader.con is not None  # held by a thread that has ended
+    monkeypatch.setattr(db.api, "writer_waiting", lambda path: True)
+    deadline = time.monotonic() + 10
+    while reader.con is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert reader.con is None and reader.users == 0  # the watch let the writer in

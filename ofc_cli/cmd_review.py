@@ -90,8 +90,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only the player's last N hands")
     parser.add_argument("--variant", default=None, help="only hands of this variant")
     parser.add_argument("--rollouts", metavar="N", type=int, default=None,
-                        help="most rollouts per placement (default "
-                             f"{DEFAULT_PRECISION.max_rollouts})")
+                        help="most rollouts per placement in the rounds (default "
+                             f"{DEFAULT_PRECISION.max_rollouts}; the close ones get up to "
+                             f"{DEFAULT_PRECISION.confirm} times as many fresh deals)")
     parser.add_argument("--precision", metavar="POINTS", type=float, default=None,
                         help="stop when the placements left are within this many points of the "
                              f"best, at one standard error (default {DEFAULT_PRECISION.precision})")

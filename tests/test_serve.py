@@ -4,9 +4,9 @@ pages need and opens the store before the first page runs; a page run waits for 
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
 import time
-import sys
 from pathlib import Path
 
 import pytest

@@ -56,7 +56,7 @@ from ofc_core.play.outcomes import reason
 from ofc_core.play.placements import apply, free_slots, legal_placements, same_placement
 from ofc_core.play.positions import card_indexes, spots_of, street_placement
 from ofc_core.play.review_eval import Alternative as Alternative
-from ofc_core.play.review_eval import Evaluation, Valued, exactly, settle, stats
+from ofc_core.play.review_eval import Evaluation, Valued, exactly, paired_diff, settle, stats
 from ofc_core.play.reviewable import DEALT_NOT_LOGGED as DEALT_NOT_LOGGED
 from ofc_core.play.reviewable import FINAL_BOARDS as FINAL_BOARDS
 from ofc_core.play.reviewable import FL_NOT_LOGGED as FL_NOT_LOGGED
@@ -125,13 +125,6 @@ DEFAULT_PRECISION = Precision()
 
 
 _stats = stats
-
-
-def _paired_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Per-deal ``a - b`` on the deals both were valued on (the first ``min(len)``)."""
-    n = min(len(a), len(b))
-    diff: np.ndarray = a[:n] - b[:n]
-    return diff
 
 
 def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_POLICY,
@@ -284,7 +277,7 @@ def _fresh_size(history: list[list[np.ndarray]], best: int, chosen: int, n_done:
     >>> _fresh_size(runs, 1, 0, 48, Precision())  # (5.05 / 0.5) ** 2, rounded up
     103
     """
-    diff = _paired_diff(np.concatenate(history[best]), np.concatenate(history[chosen]))
+    diff = paired_diff(np.concatenate(history[best]), np.concatenate(history[chosen]))
     spread = float(diff.std(ddof=1)) if len(diff) > 1 else 0.0
     needed = int(np.ceil((spread / precision.precision) ** 2))
     return min(max(needed, n_done, FIRST_ROUND), precision.max_rollouts)

@@ -102,15 +102,25 @@ def stats(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), se
 
 
+def paired_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per-deal ``a - b`` on the deals both were valued on (the first ``min(len)``: every
+    placement of a round is valued on the same deals, in order).
+
+    >>> paired_diff(np.array([5.0, 7.0, 9.0, 1.0]), np.array([4.0, 6.0, 8.5]))
+    array([1. , 1. , 0.5])
+    """
+    n = min(len(a), len(b))
+    diff: np.ndarray = a[:n] - b[:n]
+    return diff
+
+
 def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Mean and standard error of ``a - b`` on the deals both were valued on (the first
-    ``min(len)``: every placement of a round is valued on the same deals, in order).
+    """Mean and standard error of :func:`paired_diff`.
 
     >>> paired(np.array([5.0, 7.0, 9.0, 1.0]), np.array([4.0, 6.0, 8.5]))
     (0.8333333333333334, 0.16666666666666666)
     """
-    n = min(len(a), len(b))
-    return stats(a[:n] - b[:n])
+    return stats(paired_diff(a, b))
 
 
 def _within(leader: np.ndarray, other: np.ndarray, z: float) -> bool:

@@ -30,7 +30,7 @@ import numpy as np
 from ofc_core.board import BOARD_SIZE
 from ofc_core.play.rollout import BestOfK, RolloutPolicy
 from ofc_core.play.value import PositionValue, load_value, shipped_variants
-from ofc_core.play.value_features import expand, lay, room
+from ofc_core.play.value_features import lay, room
 from ofc_core.play.value_street import street_values
 from ofc_core.rules import Ruleset, Street
 
@@ -51,9 +51,10 @@ def option_values(boards: np.ndarray, dealt: np.ndarray, place: int, value: Posi
     if cards < BOARD_SIZE:
         return street_values(value.networks[cards], boards, dealt, place, value.jokers,
                              value.low27, fits), filled
-    after, _ = expand(boards, dealt, place)
+    on, option = np.nonzero(fits)  # only the options that fit are laid
     scores = np.full(fits.shape, -np.inf)
-    scores[fits] = value.terminal(after[fits], ruleset, fl_values)
+    scores[on, option] = value.terminal(lay(boards[on], dealt[on], place, option, filled[on]),
+                                        ruleset, fl_values)
     return scores, filled
 
 

@@ -41,7 +41,7 @@ from ofc_core.batch_boards import score_boards_under
 from ofc_core.play.fl_solver import solves
 from ofc_core.play.rollout import default_fantasyland_value
 from ofc_core.play.value_features import feature_columns
-from ofc_core.rules import MiddleKind, Ruleset
+from ofc_core.rules import MiddleKind, Ruleset, ScoringSystem
 
 FORMAT = "ofc-value/1"
 """The weights file's format tag (bumped when the features or the network change)."""
@@ -121,6 +121,34 @@ class Pool:
     royalties: float
     fouled: float
 
+    def chances(self, r: int, strengths: np.ndarray) -> np.ndarray:
+        """``(N, 3)``: the chances that row ``r`` of each strength beats, loses to and ties
+        the same row of a board of the pool.
+
+        >>> pool = Pool((np.array([1, 2, 2, 5]),) * 3, 0.0, 0.0)
+        >>> pool.chances(0, np.array([2])).tolist()
+        [[0.25, 0.25, 0.5]]
+        """
+        held, below = self._counts[r]
+        if len(held) == 0:  # a pool that always fouled has no rows: every row a tie
+            return np.tile([0.0, 0.0, 1.0], (len(strengths), 1))
+        at = np.searchsorted(held, strengths)
+        found = np.minimum(at, len(held) - 1)
+        equal = np.where(held[found] == strengths, below[found + 1] - below[found], 0)
+        won = below[at] / len(self.rows[r])
+        lost = (below[-1] - below[at] - equal) / len(self.rows[r])
+        return np.stack([won, lost, 1.0 - won - lost], axis=1)
+
+    @cached_property
+    def _counts(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """Per row, the pool's distinct strengths (sorted) and how many rows lie below each
+        (one more entry: all of them)."""
+        out = []
+        for row in self.rows:
+            held, counts = np.unique(row, return_counts=True)
+            out.append((held, np.concatenate([[0], np.cumsum(counts)])))
+        return tuple(out)
+
 
 @dataclass(frozen=True)
 class PositionValue:
@@ -189,17 +217,9 @@ class PositionValue:
         Jokers are resolved, a 2-7 middle read as a low, by the table's rules."""
         scores = score_boards_under(boards, ruleset)
         pool = self.pool
-        won = np.empty((len(boards), 3))
-        lost = np.empty((len(boards), 3))
-        for r in range(3):
-            size = max(len(pool.rows[r]), 1)  # a pool that always fouled has no rows
-            below = np.searchsorted(pool.rows[r], scores.strengths[:, r], "left")
-            above = len(pool.rows[r]) - np.searchsorted(pool.rows[r], scores.strengths[:, r],
-                                                        "right")
-            won[:, r], lost[:, r] = below / size, above / size
-        chances = np.stack([won, lost, 1.0 - won - lost], axis=2)  # (N, 3 rows, w/l/t)
-        joint = np.einsum("na,nb,nc->nabc", chances[:, 0], chances[:, 1], chances[:, 2])
-        rows_points = np.einsum("nabc,abc->n", joint, _outcome_points(ruleset))
+        chances = np.stack([pool.chances(r, scores.strengths[:, r]) for r in range(3)],
+                           axis=1)  # (N, 3 rows, won / lost / tied)
+        rows_points = _rows_points(chances, _outcome_points(ruleset.scoring))
         mine = scores.royalties.sum(axis=1)
         scoop = ruleset.scoring.scoop_value
         sound = (1 - pool.fouled) * (rows_points + mine - pool.royalties) + pool.fouled * (
@@ -213,14 +233,31 @@ class PositionValue:
         return value.astype(np.float64)
 
 
-def _outcome_points(ruleset: Ruleset) -> np.ndarray:
+@cache
+def _outcome_points(scoring: ScoringSystem) -> np.ndarray:
     """``(3, 3, 3)`` points against one opponent by each row's outcome (won, lost, tied)."""
     out = np.empty((3, 3, 3))
     for a in range(3):
         for b in range(3):
             for c in range(3):
                 outcome = (a, b, c)
-                out[a, b, c] = ruleset.scoring.points(outcome.count(0), outcome.count(1))
+                out[a, b, c] = scoring.points(outcome.count(0), outcome.count(1))
+    return out
+
+
+def _rows_points(chances: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``(N,)``: the expected points of ``(N, 3, 3)`` chances (each row won, lost, tied; the
+    rows independent) under ``(3, 3, 3)`` points by the rows' outcomes: the bottom's chances
+    summed out first, then the middle's, then the top's.
+
+    >>> sure = np.array([[[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])  # won, won, lost
+    >>> float(_rows_points(sure, _outcome_points(ScoringSystem.ONE_SIX))[0])
+    1.0
+    """
+    n = len(chances)
+    by_top_middle = chances[:, 2] @ points.reshape(9, 3).T  # (N, 9)
+    by_top = (by_top_middle.reshape(n, 3, 3) * chances[:, 1, None, :]).sum(axis=2)
+    out: np.ndarray = (by_top * chances[:, 0]).sum(axis=1)
     return out
 
 

@@ -52,7 +52,8 @@ played, so other ways of choosing can be valued afterwards.
 Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400] [--hands
 200] [--seed 5] [--samples 32] [--reference lookahead|careful] [--ahead 4] [--kind
 first_five|streets_2_3] [--policies learned,best-of-24,learned-ties]``; the last line printed is
-JSON.
+JSON. ``--combine LOG [LOG ...] --policies P`` summarises the decisions the runs of those logs
+printed (seeds run one by one, or cut short) as one run.
 """
 
 from __future__ import annotations
@@ -306,6 +307,24 @@ def summarise(rows: list[dict], names: list[str], cpu: dict[str, float]) -> dict
     return out
 
 
+def combine(logs: list[Path], names: list[str]) -> dict[str, object]:
+    """The summary of the decisions printed by earlier runs (their logs: a run cut short counts
+    the decisions it printed), their CPU seconds from each log's last summary."""
+    rows: list[dict] = []
+    cpu = dict.fromkeys([*names, "reference"], 0.0)
+    for log in logs:
+        last: dict[str, float] = {}
+        for line in log.read_text().splitlines():
+            head, _, rest = line.partition(" ")
+            if head.isdigit():
+                rows.append(json.loads(rest))
+            elif line.startswith(("so far: ", "{")):
+                last = json.loads(line.removeprefix("so far: ")).get("cpu_s", last)
+        for key in cpu:
+            cpu[key] += float(last.get(key, 0.0))
+    return summarise(rows, names, cpu) | {"logs": [str(log) for log in logs]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=40)
@@ -321,7 +340,13 @@ def main() -> None:
     parser.add_argument("--ahead", type=int, default=DEFAULT_PRECISION.ahead,
                         help="placements the review adds by its one-street lookahead (0: "
                              "version 4's shortlist)")
+    parser.add_argument("--combine", nargs="+", type=Path, metavar="LOG",
+                        help="summarise the decisions printed by earlier runs (their logs) "
+                             "instead of running: several seeds, or runs cut short, as one")
     args = parser.parse_args()
+    if args.combine:
+        print(json.dumps(combine(args.combine, args.policies.split(","))))
+        return
     started = time.process_time()
     result = measure(args)
     result["args"] = vars(args)

@@ -1,8 +1,9 @@
 """The review from the page, in Chromium, on the session's ``writable_dashboard``: upload a
 small log of a player of its own (so the store is fresh for that player), start the review
-from the Review page (quick precision), reload while it runs and see its progress still there,
-have ``ofc review`` refused beside it with a message naming the page's job, cancel (what is
-stored stays), start it again for the rest, then read the accuracy, the classes, the leaks, and
+from the Review page (standard precision, slow enough to be caught running), reload while it
+runs and see its progress still there, have ``ofc review`` refused beside it with a message
+naming the page's job, cancel once a hand is stored (what is stored stays), start it again for
+the rest at quick precision, then read the accuracy, the classes, the leaks, and
 a key moment in the replayer opened by "Replay". Screenshots under the test's ``tmp_path``."""
 
 from __future__ import annotations
@@ -52,11 +53,11 @@ def test_a_review_started_on_the_page_survives_a_reload_cancels_and_shows_its_fi
 
     page.goto(f"{server.url}/review?player={PLAYER}")
     expect(page.get_by_text("No reviewed decisions for these filters yet")).to_be_visible()
-    page.get_by_text("quick", exact=True).click()
     start = page.get_by_role("button", name=f"Review {HANDS} hands of {PLAYER}")
     start.click()
     running = page.get_by_text(re.compile(f"reviewing {PLAYER}'s hands: \\d+ of {HANDS} done"))
     expect(running).to_be_visible(timeout=30_000)
+    stored = page.get_by_text(re.compile(f"reviewing {PLAYER}'s hands: [1-{HANDS - 1}] of"))
     page.screenshot(path=shots / "1-running.png")
 
     page.reload()  # the job is a process of its own: its progress is still there
@@ -69,6 +70,7 @@ def test_a_review_started_on_the_page_survives_a_reload_cancels_and_shows_its_fi
     assert "a review is already running" in beside.stderr
     assert "started by the dashboard" in beside.stderr
 
+    expect(stored).to_be_visible(timeout=180_000)  # cancel once a hand is stored, before the end
     page.get_by_role("button", name="Cancel the review").click()
     expect(page.get_by_text(re.compile("The last review was cancelled"))).to_be_visible(
         timeout=60_000)
@@ -79,6 +81,7 @@ def test_a_review_started_on_the_page_survives_a_reload_cancels_and_shows_its_fi
     expect(again).to_be_visible(timeout=30_000)
     left = int(re.search(r"Review (\d+)", again.inner_text()).group(1))  # type: ignore[union-attr]
     assert 0 < left < HANDS  # the cancelled job kept what it stored
+    page.get_by_text("quick", exact=True).click()
     again.click()
     expect(page.get_by_text("The last review is done")).to_be_visible(timeout=240_000)
     expect(page.get_by_role("button", name="Nothing left to review")).to_be_visible()

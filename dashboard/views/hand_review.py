@@ -124,7 +124,7 @@ def step_controls(hand_key: int, steps: int) -> int:
     def move(delta: int) -> None:
         st.session_state[key] = min(steps, max(1, st.session_state[key] + delta))
 
-    c = st.columns([1, 1, 1, 5], vertical_alignment="center")
+    c = st.columns([1, 1, 1.3, 4.7], vertical_alignment="center")  # "Showdown" whole at 1,280 px
     c[0].button("◀ Previous", key="replay_prev", on_click=move, args=(-1,),
                 disabled=st.session_state[key] <= 1)
     c[1].button("Next ▶", key="replay_next", on_click=move, args=(1,),

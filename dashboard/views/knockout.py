@@ -31,15 +31,17 @@ RESULTS = (IMPORTED, "2-0", "2-1", "forfeit")
 MESSAGE = "_ofc_ko_message"
 
 
-def _write(action: Callable[[Any], Bracket], done: str) -> None:
-    """A change through ingest's API; the outcome kept for the next run to show."""
+def _write(name: str, action: Callable[[Any], Bracket], done: str, failed_at: str = "") -> None:
+    """A change of knockout ``name`` through ingest's API. Its outcome is kept, and shown on
+    that knockout's view (``failed_at``'s, when it is given and the change failed) until the
+    next change: not only on the next run, which a rerun of the page can take first."""
     try:
         with db.writing() as con:
             action(con)
     except (api.KnockoutError, api.StoreError) as exc:
-        st.session_state[MESSAGE] = ("error", str(exc))
+        st.session_state[MESSAGE] = ("error", str(exc), failed_at or name)
         return
-    st.session_state[MESSAGE] = ("ok", done)
+    st.session_state[MESSAGE] = ("ok", done, name)
 
 
 def _who() -> str:
@@ -52,8 +54,8 @@ def _create() -> None:
     players = str(st.session_state.get("ko_players") or "")
     listed = [p.strip() for p in players.splitlines() if p.strip()]
     seed = int(st.session_state.get("ko_seed") or 0)
-    _write(lambda con: api.create_knockout(con, name, listed, seed, _who()),
-           f"created {name}: round 1 drawn")
+    _write(name, lambda con: api.create_knockout(con, name, listed, seed, _who()),
+           f"created {name}: round 1 drawn", failed_at=NEW)
     if st.session_state.get(MESSAGE, ("",))[0] == "ok":
         st.query_params[PARAM] = name
 
@@ -102,12 +104,12 @@ def _record(name: str, pairs: list[Pair], key: str) -> None:
     chosen = f"{players[0]} – {players[1]}"
     result = str(st.session_state.get("ko_result") or RESULTS[1])
     if result == IMPORTED:
-        _write(lambda con: api.record_knockout_from_matches(con, name, players, _who()),
+        _write(name, lambda con: api.record_knockout_from_matches(con, name, players, _who()),
                f"recorded {chosen} from the imported matches")
         return
     second = st.session_state.get("ko_winner") == "second player"
     winner = players[1] if second else players[0]
-    _write(lambda con: api.record_knockout_series(con, name, players, winner, result, _who()),
+    _write(name, lambda con: api.record_knockout_series(con, name, players, winner, result, _who()),
            f"recorded {chosen}: {winner} {result}")
 
 
@@ -141,12 +143,12 @@ def bracket_page(name: str) -> None:
         st.success(f"Winner: {md_text(b.champion)}")
     elif b.round_over:
         st.button(f"Draw round {len(b.rounds) + 1}", key="ko_draw", on_click=_write,
-                  args=(lambda con: api.draw_knockout_round(con, name, _who()),
+                  args=(name, lambda con: api.draw_knockout_round(con, name, _who()),
                         f"round {len(b.rounds) + 1} drawn"))
     else:
         record_form(b, name)
     st.button("Undo the last change", key="ko_undo", on_click=_write,
-              args=(lambda con: api.undo_knockout(con, name, _who()), "undone"))
+              args=(name, lambda con: api.undo_knockout(con, name, _who()), "undone"))
     with st.expander("Changes (who and when)"):
         st.dataframe(pd.DataFrame(db.query(knockout.log, name)), hide_index=True,
                      width="stretch", placeholder="–", column_config={
@@ -163,14 +165,14 @@ def main() -> None:
                         value=st.query_params.get(WHO_PARAM, "dashboard"))
     if who.strip() and st.query_params.get(WHO_PARAM) != who.strip():
         st.query_params[WHO_PARAM] = who.strip()  # a reload keeps it
-    message = st.session_state.pop(MESSAGE, None)
-    if message is not None:
-        (st.error if message[0] == "error" else st.caption)(md_text(message[1]))
     names = db.query(knockout.names)
     wanted = st.query_params.get(PARAM)
     options = [NEW, *names]
     index = options.index(wanted) if wanted in options else 0
     chosen = st.selectbox("Knockout", options, index=index, key=f"ko_pick_{wanted}")
+    kind, text, about = st.session_state.get(MESSAGE, ("", "", None))
+    if about == chosen:  # the last change made here, until the next
+        (st.error if kind == "error" else st.caption)(md_text(text))
     if chosen == NEW:
         if PARAM in st.query_params:
             del st.query_params[PARAM]

@@ -45,6 +45,7 @@ def _pairs(page: Page) -> list[tuple[str, str]]:
 def _record(page: Page, pair: int, result: str, second_wins: bool = False) -> tuple[str, str]:
     """Choose the ``pair``-th open pair, the result and the winner, press Record; wait for
     the page to say it was recorded. Returns the pair."""
+    settle_drawn(page)  # the pairs of the last run, not a stale form drawn beside its message
     players = _pairs(page)[pair]
     _radio(page, "Pair").locator("label").nth(pair).click()
     _radio(page, "Result").get_by_text(result, exact=True).click()

@@ -46,6 +46,12 @@ DONE = """() => {
 TALL = """() => Math.max(...[...document.querySelectorAll(
     "[data-testid='stMain'], [data-testid='stSidebarContent']")].map(e => e.scrollHeight))"""
 """The height of the page's content (the main block or the sidebar, the taller)."""
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+def ofc_command() -> str:
+    """The ``ofc`` script of this environment."""
+    return shutil.which("ofc") or str(Path(sys.executable).parent / "ofc")
 
 
 def demo_store(folder: Path) -> Path:
@@ -67,7 +73,7 @@ def free_port() -> int:
 def start(db: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     """``ofc dashboard`` on ``db``, once it answers its health check."""
     port = free_port()
-    ofc = shutil.which("ofc") or str(Path(sys.executable).parent / "ofc")
+    ofc = ofc_command()
     log = (folder / "dashboard.log").open("wb")
     env = {k: v for k, v in os.environ.items() if k != "OFC_DB"}
     proc = subprocess.Popen([ofc, "dashboard", "--db", str(db), "--port", str(port),
@@ -92,8 +98,7 @@ def shoot(url: str, out: Path, width: int, pages: list[tuple[str, str]]) -> list
 
     written = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         tab = browser.new_page(viewport={"width": width, "height": 900})
         for path, stem in pages:
             tab.set_viewport_size({"width": width, "height": 900})
@@ -124,11 +129,10 @@ def shoot_review(url: str, db: Path, out: Path, width: int) -> list[Path]:
 
     from playwright.sync_api import expect, sync_playwright
 
-    ofc = shutil.which("ofc") or str(Path(sys.executable).parent / "ofc")
+    ofc = ofc_command()
     shots = [out / f"review-{stem}.png" for stem in ("job", "page", "key-moments")]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         tab = browser.new_page(viewport={"width": width, "height": 900})
         review = f"{url}/review?player=Hero"
         tab.goto(review)

@@ -133,7 +133,6 @@ FIELDS = tuple(f.name for f in fields(DecisionRow) if f.name != "alternatives")
 COLUMNS = tuple("class" if n == "decision_class" else n for n in FIELDS) + ("reviewed_at",)
 ALTERNATIVE_FIELDS = tuple(f.name for f in fields(AlternativeRow))
 KEY = ("source", "hand_id", "player", "street")
-_KEYS_SQL = "source = ? AND hand_id = ? AND player = ? AND street = ?"
 
 
 def _quoted(names: Sequence[str]) -> str:
@@ -143,13 +142,13 @@ def _quoted(names: Sequence[str]) -> str:
 def write_decisions(con: duckdb.DuckDBPyConnection, rows: Sequence[DecisionRow]) -> int:
     """Store ``rows`` and their alternatives in one transaction, replacing any earlier review of
     the same decisions; the number written. The rows go in as Arrow tables, and the earlier
-    reviews go by one join on the decisions' keys (a statement a row scanned the whole table
-    once per row: minutes on a store of many reviews)."""
+    reviews go by one join on the decisions' keys (a statement a row would scan the table once
+    a row)."""
     if not rows:
         return 0
     now = datetime.now(timezone.utc)
-    new = pa.table({**{c: [getattr(r, n) for r in rows] for c, n in zip(COLUMNS, FIELDS,
-                                                                      strict=False)},
+    new = pa.table({**{c: [getattr(r, n) for r in rows]
+                       for c, n in zip(COLUMNS[:-1], FIELDS, strict=True)},
                     "reviewed_at": pa.array([now] * len(rows), pa.timestamp("us", "UTC"))})
     alternatives = [(r.source, r.hand_id, r.player, r.street, *astuple(a))
                     for r in rows for a in r.alternatives]

@@ -53,7 +53,10 @@ Usage: ``python benchmarks/bench_review_quality.py [--decisions 40] [--deals 400
 200] [--seed 5] [--samples 32] [--reference lookahead|careful] [--ahead 4] [--kind
 first_five|streets_2_3] [--policies learned,best-of-24,learned-ties]``; the last line printed is
 JSON. ``--combine LOG [LOG ...] --policies P`` summarises the decisions the runs of those logs
-printed (seeds run one by one, or cut short) as one run.
+printed (seeds run one by one, or cut short) as one run. ``--rejudge LOG`` (with the arguments
+of that run) reviews its decisions again with the code here and judges them by the reference
+values the log holds, without running a reference: a change of the review measured in minutes
+against the reference of an earlier run.
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ from ofc_core.play.review import (  # noqa: E402
     Precision,
     _shortlist,
     evaluate,
+    parse_placement,
     placement_text,
 )
 from ofc_core.play.rollout import (  # noqa: E402
@@ -325,6 +329,56 @@ def combine(logs: list[Path], names: list[str]) -> dict[str, object]:
     return summarise(rows, names, cpu) | {"logs": [str(log) for log in logs]}
 
 
+def rejudge(log: Path, args: argparse.Namespace) -> dict[str, object]:
+    """The decisions of an earlier run (its ``log``, drawn again from ``--seed``,
+    ``--decisions``, ``--hands`` and ``--kind`` as that run drew them) reviewed again by the
+    code here, on both seeds, and judged by the reference values the log holds: no reference is
+    run. A best the log's reference did not value is counted apart (``outside``), not judged.
+    The reference of the log is the one of its run (its learned value's lookahead)."""
+    rows = [json.loads(line.partition(" ")[2]) for line in log.read_text().splitlines()
+            if line.partition(" ")[0].isdigit()]
+    chosen = decisions(args.hands, args.decisions, args.seed)
+    streets = dict(KINDS).get(args.kind)
+    if streets is not None:
+        chosen = [d for d in chosen if d.street in streets]
+    name = args.policies.split(",")[0]
+    mine = replace(Precision(ahead=args.ahead), **VARIANTS.get(name, {}))
+    judged: list[dict[str, object]] = []
+    outside = 0
+    start = time.process_time()
+    for i, row in enumerate(rows):
+        d = chosen[i]
+        options = [parse_placement(text) for text in row["options"]]
+        if not same_placement(d.chosen, options[0]):
+            raise SystemExit(f"{log}: decision {i} is not the one drawn here: check --seed, "
+                             "--decisions, --hands and --kind")
+        first, second = (evaluate(d.spot, d.chosen, policy=POLICIES[name], seed=s + i,
+                                  precision=mine) for s in (REVIEW_SEED, AGAIN_SEED))
+        at = next((k for k, o in enumerate(options)
+                   if same_placement(o, first.best.placement)), None)
+        if at is None:
+            outside += 1
+            continue
+        pick, measured = np.array(row["pick"]), np.array(row["measure"])
+        judged.append({"street": d.street, "regret": float(measured[pick.argmax()] - measured[at]),
+                       "ev_lost": first.ev_lost, "gain": float((pick[at] + measured[at]) / 2 - (
+                           pick[0] + measured[0]) / 2),
+                       "stable": same_placement(first.best.placement, second.best.placement),
+                       "same_or_named_tie": same_or_named_tie(first, second),
+                       "tie": first.decision_class == "tie", **style(d, first.best.placement)})
+        print(i, json.dumps(judged[-1]), flush=True)
+    claims = [r for r in judged if r["ev_lost"] >= 1]
+    seen = {key: [r[key] for r in judged if r[key] is not None] for key in ("top2", "pair_bottom")}
+    return {"log": str(log), "decisions": len(rows), "outside": outside,
+            "regret": mean_se([r["regret"] for r in judged]), "claims_1pt": len(claims),
+            "claims_that_help": sum(r["gain"] > 0 for r in claims),
+            "stable": sum(r["stable"] for r in judged),
+            "same_or_named_tie": sum(r["same_or_named_tie"] for r in judged),
+            "ties": sum(r["tie"] for r in judged),
+            **{k: f"{sum(v)} of {len(v)}" for k, v in seen.items()},
+            "cpu_s": round(time.process_time() - start, 1)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=40)
@@ -343,7 +397,14 @@ def main() -> None:
     parser.add_argument("--combine", nargs="+", type=Path, metavar="LOG",
                         help="summarise the decisions printed by earlier runs (their logs) "
                              "instead of running: several seeds, or runs cut short, as one")
+    parser.add_argument("--rejudge", type=Path, metavar="LOG",
+                        help="review the decisions of an earlier run (its log; the same "
+                             "--seed, --decisions, --hands and --kind) again with this code and "
+                             "judge them by the reference values the log holds")
     args = parser.parse_args()
+    if args.rejudge:
+        print(json.dumps(rejudge(args.rejudge, args)))
+        return
     if args.combine:
         print(json.dumps(combine(args.combine, args.policies.split(","))))
         return

@@ -75,7 +75,7 @@ from ofc_core.play.rollout import (
 )
 from ofc_core.rules import MiddleKind, Ruleset
 
-REVIEW_VERSION = "7"
+REVIEW_VERSION = "8"
 """Bumped when the review's method changes (``ofc review --again`` recomputes older rows)."""
 
 REVIEW_POLICY: RolloutPolicy = LearnedRollouts()

@@ -20,8 +20,8 @@ the runtime and the training then share one code path for features and values).
    to the first five (5 cards).
 3. **Fit.** Each network (two ReLU layers, :data:`HIDDEN`) minimises the squared error by Adam
    on 90 % of the positions; the other 10 % are held out and measured (:class:`StreetReport`).
-4. **Distil** (unless ``small=False``): networks of :data:`SMALL` layers, a third of the
-   review's arithmetic, are fitted to those networks' values (:func:`distill`) on the
+4. **Distil** (unless ``small=False``): networks of :data:`SMALL` layers, a fifth of the
+   teacher's arithmetic, are fitted to those networks' values (:func:`distill`) on the
    positions and on the boards the options of a next street lead to, the poor ones too (the
    boards a rollout compares); their reports measure the fit against the teacher's values.
 
@@ -70,9 +70,11 @@ ROUNDS = 3
 """The most rounds of training."""
 HIDDEN = (64, 32)
 """The hidden layers of the networks fitted to the labels (the teacher's)."""
-SMALL = (32, 16)
+SMALL = (16, 8)
 """The hidden layers of the networks that ship, fitted to the teacher's values (a quarter of
-the second layer's products, a half of the first's: the review's rollouts run on them)."""
+the teacher's first-layer products, a sixteenth of its second's: the review's rollouts run on
+them). The ``strong`` bot wins as much on them as on the teacher or on (32, 16), and less on
+(8, 4) (docs/benchmarks.md)."""
 DISTILL_DEALS = 2
 """Next streets dealt to each position when distilling: every board it leads to is valued."""
 DISTILL_OPTIONS = 12

@@ -119,6 +119,11 @@ class Precision:
     (:func:`ofc_core.play.review_eval.settle`; 1: none). With the rounds at 384 a placement,
     the rollouts go where the answer is in doubt for about the CPU version 6 spent
     (docs/review-method.md, docs/benchmarks.md)."""
+    tie_se: float = 0.25
+    """The close ones' doubling stops once the paired standard error of each against the best
+    is below this (:func:`ofc_core.play.review_eval.settle`): within ``z`` of those errors,
+    they are a tie to within ``2 * z * tie_se`` points, one point, whatever more deals say
+    (0: double them to the cap)."""
 
 
 DEFAULT_PRECISION = Precision()
@@ -167,7 +172,8 @@ def evaluate(spot: Spot, chosen: Placement, *, policy: RolloutPolicy = REVIEW_PO
         else 0
     return settle(rollouts, placements, chosen_at, runs,
                   {a: np.concatenate(f) for a, f in enumerate(facts) if f}, best_at,
-                  (size, precision.confirm * precision.max_rollouts), precision.z, total)
+                  (size, precision.confirm * precision.max_rollouts), precision.z, total,
+                  precision.tie_se)
 
 
 def _shortlist(rollouts: SpotRollouts, placements: list[Placement], chosen_at: int,

@@ -131,15 +131,18 @@ def _within(leader: np.ndarray, other: np.ndarray, z: float) -> bool:
 
 def _settle_close(rollouts: SpotRollouts, placements: Sequence[Placement],
                   logs: tuple[dict[int, np.ndarray], dict[int, np.ndarray]], chosen_at: int,
-                  n: int, cap: int, z: float) -> int:
+                  n: int, cap: int, z: float, tie_se: float = 0.0) -> int:
     """More fresh deals (doubling, up to ``cap``) for the fresh best and the placements it
     does not lead by more than ``z`` paired standard errors on the first ``n`` fresh deals,
     and the chosen one (its EV lost is measured on every fresh deal). A close one is left out
     of a later doubling only once it is ``z + 1`` errors behind: a tie looked at again and
     again would otherwise stop at the first look that happens to part it (a third of true ties
     on five looks; this way about one in ten, as the final two-error test alone). A placement
-    left out once is never dealt again, so every pair stays on common deals. Returns the
-    rollouts spent."""
+    left out once is never dealt again, so every pair stays on common deals. The doubling
+    stops once each close one's paired standard error is below ``tie_se``: within ``z`` of
+    those errors of the best, it is a tie to within a point whatever more deals say (two
+    placements with the same value on every deal, as some are, would otherwise be dealt to
+    the cap). Returns the rollouts spent."""
     fresh, facts = logs
     extending = list(fresh)
     spent, first = 0, n
@@ -148,7 +151,8 @@ def _settle_close(rollouts: SpotRollouts, placements: Sequence[Placement],
         apart = z if n == first else z + 1
         extending = [a for a in extending
                      if a in (best, chosen_at) or _within(fresh[best], fresh[a], apart)]
-        if not any(a not in (best, chosen_at) for a in extending):
+        close = [a for a in extending if a not in (best, chosen_at)]
+        if all(paired(fresh[best], fresh[a])[1] < tie_se for a in close):
             break
         size = min(n, cap - n)
         values, outcomes = rollouts.values_and_facts([placements[a] for a in extending],
@@ -169,10 +173,11 @@ def _natural(order: Sequence[int], placements: Sequence[Placement], dealt: Cards
 
 def settle(rollouts: SpotRollouts, placements: Sequence[Placement], chosen_at: int,
            runs: dict[int, np.ndarray], facts: dict[int, np.ndarray], leader: int,
-           sizes: tuple[int, int], z: float, spent: int) -> Evaluation:
+           sizes: tuple[int, int], z: float, spent: int, tie_se: float = 0.0) -> Evaluation:
     """The decision's :class:`Evaluation` from the rounds' ``runs`` and ``facts`` per
     placement rolled out, their ``leader``; ``sizes``: the fresh deals of the second valuation,
-    and the most the close ones get (:func:`_settle_close`)."""
+    and the most the close ones get, and ``tie_se`` the paired error that ends their doubling
+    (:func:`_settle_close`)."""
     fresh_size, cap = sizes
     spot = rollouts.spot
     dealt, board = spot.dealt, spot.hero_seat.board
@@ -193,7 +198,7 @@ def settle(rollouts: SpotRollouts, placements: Sequence[Placement], chosen_at: i
     fresh_facts = {a: new_facts[i] for i, a in enumerate(fresh_set)}
     spent += len(fresh_set) * fresh_size
     spent += _settle_close(rollouts, placements, (fresh, fresh_facts), chosen_at, fresh_size,
-                           cap, z)
+                           cap, z, tie_se)
     longest = max(len(v) for v in fresh.values())
     best_at = max((a for a in fresh_set if len(fresh[a]) == longest),
                   key=lambda a: float(fresh[a].mean()))

@@ -333,8 +333,9 @@ def rejudge(log: Path, args: argparse.Namespace) -> dict[str, object]:
     """The decisions of an earlier run (its ``log``, drawn again from ``--seed``,
     ``--decisions``, ``--hands`` and ``--kind`` as that run drew them) reviewed again by the
     code here, on both seeds, and judged by the reference values the log holds: no reference is
-    run. A best the log's reference did not value is counted apart (``outside``), not judged.
-    The reference of the log is the one of its run (its learned value's lookahead)."""
+    run. A best the log's reference did not value is counted apart (``outside``), not judged
+    (the same best again, or a named tie, counts every decision: it needs no reference). The
+    reference of the log is the one of its run (its learned value's lookahead)."""
     rows = [json.loads(line.partition(" ")[2]) for line in log.read_text().splitlines()
             if line.partition(" ")[0].isdigit()]
     chosen = decisions(args.hands, args.decisions, args.seed)
@@ -345,6 +346,7 @@ def rejudge(log: Path, args: argparse.Namespace) -> dict[str, object]:
     mine = replace(Precision(ahead=args.ahead), **VARIANTS.get(name, {}))
     judged: list[dict[str, object]] = []
     outside = 0
+    steady = {"stable": 0, "same_or_named_tie": 0}  # every decision: no reference needed
     start = time.process_time()
     for i, row in enumerate(rows):
         d = chosen[i]
@@ -356,6 +358,8 @@ def rejudge(log: Path, args: argparse.Namespace) -> dict[str, object]:
                                   precision=mine) for s in (REVIEW_SEED, AGAIN_SEED))
         at = next((k for k, o in enumerate(options)
                    if same_placement(o, first.best.placement)), None)
+        steady["stable"] += same_placement(first.best.placement, second.best.placement)
+        steady["same_or_named_tie"] += same_or_named_tie(first, second)
         if at is None:
             outside += 1
             continue
@@ -363,17 +367,13 @@ def rejudge(log: Path, args: argparse.Namespace) -> dict[str, object]:
         judged.append({"street": d.street, "regret": float(measured[pick.argmax()] - measured[at]),
                        "ev_lost": first.ev_lost, "gain": float((pick[at] + measured[at]) / 2 - (
                            pick[0] + measured[0]) / 2),
-                       "stable": same_placement(first.best.placement, second.best.placement),
-                       "same_or_named_tie": same_or_named_tie(first, second),
                        "tie": first.decision_class == "tie", **style(d, first.best.placement)})
         print(i, json.dumps(judged[-1]), flush=True)
     claims = [r for r in judged if r["ev_lost"] >= 1]
     seen = {key: [r[key] for r in judged if r[key] is not None] for key in ("top2", "pair_bottom")}
     return {"log": str(log), "decisions": len(rows), "outside": outside,
             "regret": mean_se([r["regret"] for r in judged]), "claims_1pt": len(claims),
-            "claims_that_help": sum(r["gain"] > 0 for r in claims),
-            "stable": sum(r["stable"] for r in judged),
-            "same_or_named_tie": sum(r["same_or_named_tie"] for r in judged),
+            "claims_that_help": sum(r["gain"] > 0 for r in claims), **steady,
             "ties": sum(r["tie"] for r in judged),
             **{k: f"{sum(v)} of {len(v)}" for k, v in seen.items()},
             "cpu_s": round(time.process_time() - start, 1)}

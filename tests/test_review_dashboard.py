@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from dashboard.demo import DEMO_DECISIONS, load_demo, remove_demo
 from ingest.store import connect
 from ofc_cli.cli import main as ofc
+from ofc_core.play.review import REVIEW_VERSION
 from tests.helpers.planted import QQ_TOP_FOUL as HERO  # a QQ top that forces a foul (street 2)
 from tests.helpers.planted import VILLAIN_1 as VILLAIN
 
@@ -163,6 +164,9 @@ def test_the_demo_ships_reviewed_and_its_removal_takes_the_decisions(tmp_path: P
         FROM decisions d LEFT JOIN hands h ON h.source = d.source AND h.hand_id = d.hand_id
         """).fetchone()
     assert stored > 100 and orphans == 0 and variants == 5
+    # reviewed by this version: a demo reviewed by an older one offers to review it again
+    # (docs/review-method.md, "The demo data, reviewed", regenerates it)
+    assert con.execute("SELECT DISTINCT version FROM decisions").fetchall() == [(REVIEW_VERSION,)]
     remove_demo(con)
     assert con.execute("SELECT count(*) FROM decisions").fetchone() == (0,)
     con.close()

@@ -240,11 +240,16 @@ def judge(d: Decision, reviews: dict[str, Evaluation], args: argparse.Namespace,
     return row
 
 
-def measure(args: argparse.Namespace) -> dict[str, object]:
+def drawn(args: argparse.Namespace) -> list[Decision]:
+    """The run's decisions: :func:`decisions` of ``--hands``, ``--decisions`` and ``--seed``,
+    those of ``--kind``."""
     chosen = decisions(args.hands, args.decisions, args.seed)
     streets = dict(KINDS).get(args.kind)
-    if streets is not None:
-        chosen = [d for d in chosen if d.street in streets]
+    return chosen if streets is None else [d for d in chosen if d.street in streets]
+
+
+def measure(args: argparse.Namespace) -> dict[str, object]:
+    chosen = drawn(args)
     names = args.policies.split(",")
     precision = Precision(ahead=args.ahead)
     rows = []
@@ -338,10 +343,7 @@ def rejudge(log: Path, args: argparse.Namespace) -> dict[str, object]:
     reference of the log is the one of its run (its learned value's lookahead)."""
     rows = [json.loads(line.partition(" ")[2]) for line in log.read_text().splitlines()
             if line.partition(" ")[0].isdigit()]
-    chosen = decisions(args.hands, args.decisions, args.seed)
-    streets = dict(KINDS).get(args.kind)
-    if streets is not None:
-        chosen = [d for d in chosen if d.street in streets]
+    chosen = drawn(args)
     name = args.policies.split(",")[0]
     mine = replace(Precision(ahead=args.ahead), **VARIANTS.get(name, {}))
     judged: list[dict[str, object]] = []

@@ -131,7 +131,7 @@ def _within(leader: np.ndarray, other: np.ndarray, z: float) -> bool:
 
 def _settle_close(rollouts: SpotRollouts, placements: Sequence[Placement],
                   logs: tuple[dict[int, np.ndarray], dict[int, np.ndarray]], chosen_at: int,
-                  n: int, cap: int, z: float, tie_se: float) -> int:
+                  n: int, cap: int, z: float, tie_se: float = 0.0) -> int:
     """More fresh deals (doubling, up to ``cap``) for the fresh best and the placements it
     does not lead by more than ``z`` paired standard errors on the first ``n`` fresh deals,
     and the chosen one (its EV lost is measured on every fresh deal). A close one is left out
@@ -173,7 +173,7 @@ def _natural(order: Sequence[int], placements: Sequence[Placement], dealt: Cards
 
 def settle(rollouts: SpotRollouts, placements: Sequence[Placement], chosen_at: int,
            runs: dict[int, np.ndarray], facts: dict[int, np.ndarray], leader: int,
-           sizes: tuple[int, int], z: float, spent: int, tie_se: float) -> Evaluation:
+           sizes: tuple[int, int], z: float, spent: int, tie_se: float = 0.0) -> Evaluation:
     """The decision's :class:`Evaluation` from the rounds' ``runs`` and ``facts`` per
     placement rolled out, their ``leader``; ``sizes``: the fresh deals of the second valuation,
     and the most the close ones get, and ``tie_se`` the paired error that ends their doubling

@@ -13,10 +13,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from ingest import store
 from tests.helpers import board
-from tests.helpers.browser import Dashboard, no_exception, open_page, save_screenshot
+from tests.helpers.browser import (
+    Dashboard,
+    no_exception,
+    open_page,
+    save_screenshot,
+    wait_still,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -32,12 +39,19 @@ def _deal(page, url: str, variant: str, bots: tuple[str, ...], name: str, seed: 
         _select(page, "Second bot", bots[1])
     page.get_by_label("Your name", exact=True).fill(name)
     page.get_by_text("More", exact=True).click()
+    wait_still(page, "[data-testid='stForm']")  # the expander opens by a transition
     page.get_by_label("Deal seed", exact=True).fill(str(seed))
     if in_fl:
-        page.get_by_text("Start in Fantasyland", exact=True).click()
+        _tick(page, "Start in Fantasyland")
     page.get_by_role("button", name="Deal", exact=True).click()
     board.after_click(page)
     page.locator("[class*='-confirm'] button").first.wait_for()
+
+
+def _tick(page, label: str) -> None:  # type: ignore[no-untyped-def]
+    """Tick the form's checkbox ``label`` and see it ticked."""
+    page.get_by_text(label, exact=True).click()
+    expect(page.get_by_role("checkbox", name=label, exact=True)).to_be_checked()
 
 
 def _select(page, label: str, value: str) -> None:  # type: ignore[no-untyped-def]

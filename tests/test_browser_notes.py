@@ -16,7 +16,7 @@ import re
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.helpers.browser import Dashboard, open_page
+from tests.helpers.browser import Dashboard, open_page, wait_still
 
 TAG = "Check river ✓"
 NOTE = "<b>not bold</b> gave up a flush draw"
@@ -34,6 +34,7 @@ def note_editor(page: Page, label: str, *, opened: bool) -> Locator:
         has=page.locator("summary", has_text=label)).first
     if not opened:
         box.locator("summary").click(timeout=WAIT)
+        wait_still(box)  # the expander opens by a transition
     expect(box.get_by_label("Note", exact=True)).to_be_visible(timeout=WAIT)
     return box
 

@@ -39,7 +39,7 @@ def _deal(page, url: str, variant: str, bots: tuple[str, ...], name: str, seed: 
         _select(page, "Second bot", bots[1])
     page.get_by_label("Your name", exact=True).fill(name)
     page.get_by_text("More", exact=True).click()
-    wait_still(page, "[data-testid='stForm']")  # the expander opens by a transition
+    wait_still(page.get_by_test_id("stForm"))  # the expander opens by a transition
     page.get_by_label("Deal seed", exact=True).fill(str(seed))
     if in_fl:
         _tick(page, "Start in Fantasyland")

@@ -137,27 +137,28 @@ def wait_run_over(page: Page, timeout: float = 120_000) -> None:
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => done(null)))")
 
 
-STILL = """([selector, frames]) => new Promise(done => {
+STILL = """(element, frames) => new Promise(done => {
     let last = null, same = 0;
     const step = () => {
-        const box = document.querySelector(selector)?.getBoundingClientRect();
-        const now = box ? `${box.top} ${box.height}` : "";
+        const box = element.getBoundingClientRect();
+        const now = `${box.top} ${box.height}`;
         same = now === last ? same + 1 : 0;
         last = now;
         if (same >= frames) done(null); else requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
 })"""
-"""Resolves once ``selector``'s place and height have not changed for ``frames`` animation
+"""Resolves once the element's place and height have not changed for ``frames`` animation
 frames in a row."""
 
 
-def wait_still(page: Page, selector: str, frames: int = 5) -> None:
-    """Wait until ``selector`` stops moving: an expander opens by a transition of some frames,
-    and what it holds (and what lies below it) moves meanwhile, so a click sent then can land
-    where the target was, not where it is. Playwright's own wait for a stable target looks at
-    two frames, too few when a loaded machine draws the transition's frames unevenly."""
-    page.evaluate(STILL, [selector, frames])
+def wait_still(element: Any, frames: int = 5) -> None:
+    """Wait until the ``element`` (a Playwright locator) stops moving: an expander opens by a
+    transition of about half a second, and what it holds (and what lies below it) moves
+    meanwhile, so a click sent then can land where the target was, not where it is.
+    Playwright's own wait for a stable target looks at two frames, too few when a loaded
+    machine draws the transition's frames unevenly."""
+    element.evaluate(STILL, frames)
 
 
 def settle(page: Page) -> None:

@@ -53,7 +53,7 @@ from ofc_core.board import ROW_SIZE, ROW_START
 ROW_OF_SLOT = np.array([0] * 3 + [1] * 5 + [2] * 5, np.int64)
 
 PER_ROW = 13 + 13
-"""Per row: 13 rank counts, then 13 summaries (see :func:`_row_summary`)."""
+"""Per row: 13 rank counts, then 13 summaries (see :func:`_rows_summary`)."""
 TOP_PAIR_AT = 3 * PER_ROW
 """Where the top's pair one-hot (13, by rank index) starts."""
 CROSS = 9
@@ -120,29 +120,102 @@ def _windows(seen: np.ndarray, wheel: bool) -> np.ndarray:
     return most
 
 
-def _row_summary(ranks: np.ndarray, suits: np.ndarray, size: int, out: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Writes into ``(13, N)`` ``out`` the summaries of one row from its rank ``(13, N)`` and
-    suit ``(4, N)`` counts; returns the row's made category and the rank (+1, 0 for none) of
-    its highest pair."""
-    held = ranks.sum(axis=0, dtype=np.int8)
-    pairs, trips, quads = ((ranks == k).sum(axis=0, dtype=np.int8) for k in (2, 3, 4))
-    pair_rank = ((ranks >= 2) * _RANK_PLUS_ONE).max(axis=0)
-    trips_rank = ((ranks >= 3) * _RANK_PLUS_ONE).max(axis=0)
-    high = ((ranks > 0) * _RANK_PLUS_ONE).max(axis=0)
-    longest_suit = suits.max(axis=0)
-    in_window = _windows((ranks > 0).astype(np.int8), wheel=True)
-    unpaired = (pairs + trips + quads) == 0
-    five = size == 5
-    flush_live = five & (held > 0) & (longest_suit == held)
-    straight_live = five & (held > 0) & unpaired & (in_window == held)
-    made_flush = five & (longest_suit == 5)
-    made_straight = five & (in_window == 5)
-    category = _category(pairs, trips, quads, made_flush, made_straight)
-    for k, column in enumerate((held / size, (size - held) / size, pairs, trips, quads,
+def _rank_masks(ranks: np.ndarray) -> np.ndarray:
+    """``(4, N)``: for ``t`` = 1 to 4, the ranks of ``(13, N)`` rank counts with at least ``t``
+    cards, as 13 bits (bit ``k`` for rank index ``k``). A row's rank summaries are looked up by
+    these masks (:func:`_mask_tables`): one matrix product instead of a pass over the 13 ranks
+    per summary.
+
+    >>> ranks = np.zeros((13, 1), np.int8)
+    >>> ranks[[0, 12], 0] = [2, 1]  # a pair of deuces and an ace
+    >>> _rank_masks(ranks)[:, 0].tolist()
+    [4097, 1, 0, 0]
+    """
+    thresholds = _THRESHOLDS.reshape((4,) + (1,) * ranks.ndim)
+    at_least = (ranks[None] >= thresholds).astype(np.float32)  # (4, ..., 13, N)
+    masks: np.ndarray = (_BITS @ at_least).astype(np.intp)  # exact: sums of powers of two
+    return masks
+
+
+_THRESHOLDS = np.arange(1, 5, dtype=np.int8)
+_BITS = (2.0 ** np.arange(13)).astype(np.float32)
+
+
+@cache
+def _mask_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """By a 13-bit rank mask (8,192 of them): the ranks it holds, its highest rank (+1, 0 for
+    none) and the most of its ranks in five in a row (the ace also low), each ``int8``.
+
+    >>> held, highest, window = _mask_tables()
+    >>> mask = 0b1000000001111  # 2 3 4 5 and the ace: a wheel
+    >>> int(held[mask]), int(highest[mask]), int(window[mask])
+    (5, 13, 5)
+    """
+    bits = ((np.arange(8192)[None, :] >> np.arange(13)[:, None]) & 1).astype(np.int8)
+    held = bits.sum(axis=0, dtype=np.int8)
+    highest = (bits * _RANK_PLUS_ONE).max(axis=0)
+    return held, highest, _windows(bits, wheel=True)
+
+
+def _made_key(at_least: np.ndarray) -> np.ndarray:
+    """``(...)``: an index of :func:`_rank_category` from ``(4, ...)`` counts of the ranks with at
+    least 1, 2, 3 and 4 cards (a row holds at most 13 cards: at most 6 ranks with two, 4 with
+    three, 3 with four)."""
+    key: np.ndarray = (at_least[1] * np.int16(5) + at_least[2]) * np.int16(4) + at_least[3]
+    return key
+
+
+@cache
+def _rank_category() -> np.ndarray:
+    """The made category (:func:`_category`) of a row's ranks alone (no straight, no flush),
+    by :func:`_made_key`.
+
+    >>> int(_rank_category()[(1 * 5 + 1) * 4 + 0])  # one rank with three or more: trips
+    3
+    """
+    two, three, four = np.meshgrid(np.arange(7), np.arange(5), np.arange(4), indexing="ij")
+    key = (two * 5 + three) * 4 + four
+    table = np.zeros(key.max() + 1, np.int8)
+    none = np.zeros(key.shape, bool)
+    table[key] = _category(two - three, three - four, four, none, none)
+    return table
+
+
+_FIVES = slice(1, 3)
+"""The rows of five (the middle and the bottom: :data:`~ofc_core.board.ROW_SIZE`), where a
+straight or a flush counts."""
+_SIZES = np.array(ROW_SIZE, np.int8)[:, None]
+
+
+def _rows_summary(ranks: np.ndarray, suits: np.ndarray, out: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Writes into ``(3, 13, N)`` ``out`` the summaries of each row from its ``(3, 13, N)`` rank
+    and ``(3, 4, N)`` suit counts; returns each row's made category and the rank (+1, 0 for
+    none) of its highest pair, ``(3, N)`` each. The rank summaries are looked up by the rows'
+    rank masks (:func:`_rank_masks`); straights and flushes count in a row of five only. All
+    three rows go through each step together: the boards of a street are few (tens to
+    hundreds), so numpy's cost per call, not per number, is most of the time."""
+    held_of, highest, window = _mask_tables()
+    masks = _rank_masks(ranks)  # (4, 3, N)
+    at_least = held_of[masks]  # ranks with at least 1, 2, 3, 4 cards
+    held = at_least.sum(axis=0, dtype=np.int8)
+    pairs, trips, quads = at_least[1] - at_least[2], at_least[2] - at_least[3], at_least[3]
+    pair_rank, trips_rank, high = highest[masks[1]], highest[masks[2]], highest[masks[0]]
+    longest_suit = suits.max(axis=1)
+    in_window = window[masks[0]]
+    category = _rank_category()[_made_key(at_least.astype(np.int16))]
+    flush_live = np.zeros(held.shape, bool)
+    straight_live = np.zeros(held.shape, bool)
+    five_held, some = held[_FIVES], held[_FIVES] > 0
+    flush_live[_FIVES] = some & (longest_suit[_FIVES] == five_held)
+    straight_live[_FIVES] = some & (masks[1, _FIVES] == 0) & (in_window[_FIVES] == five_held)
+    made = category[_FIVES]
+    np.maximum(made, (in_window[_FIVES] == 5) * np.int8(4), out=made)
+    np.maximum(made, (longest_suit[_FIVES] == 5) * np.int8(5), out=made)
+    for k, column in enumerate((held / _SIZES, (_SIZES - held) / _SIZES, pairs, trips, quads,
                                 pair_rank / 13, trips_rank / 13, high / 13, longest_suit / 5,
                                 flush_live, straight_live, in_window / 5, category / 7)):
-        out[k] = column
+        out[:, k] = column
     return category, pair_rank
 
 
@@ -157,7 +230,7 @@ def feature_columns(boards: np.ndarray, jokers: bool = False, low27: bool = Fals
     """:func:`features` with a feature's values together: ``(width(jokers, low27), N)``, as
     they are computed (the learned value's inference reads them so, without a copy).
 
-    Every feature is a feature of one row (:func:`row_columns`), of the rows' categories and
+    Every feature is a feature of one row (:func:`rows_columns`), of the rows' categories and
     pair ranks together (:func:`cross_columns`), or of the number of cards on the board
     (:func:`count_columns`); :func:`layout` says where each part goes."""
     n = len(boards)
@@ -165,14 +238,10 @@ def feature_columns(boards: np.ndarray, jokers: bool = False, low27: bool = Fals
     wild = joker_counts(boards) if jokers else None
     places = layout(jokers, low27)
     out = np.empty((width(jokers, low27), n), np.float32)  # a feature's values together
-    cats, pair_ranks = [], []
-    for r in range(3):
-        columns, category, pair_rank = row_columns(
-            ranks[r], suits[r], None if wild is None else wild[r], r, low27)
-        out[places.rows[r]] = columns
-        cats.append(category)
-        pair_ranks.append(pair_rank)
-    out[places.cross] = cross_columns(cats, pair_ranks, low27)
+    rows, cats, pair_ranks = rows_columns(ranks, suits, wild, low27)
+    for r, k in enumerate(row_widths(jokers, low27)):
+        out[places.rows[r]] = rows[r, :k]
+    out[places.cross] = cross_columns(list(cats), list(pair_ranks), low27)
     out[places.count] = count_columns((boards >= 0).sum(axis=1))
     return out
 
@@ -180,7 +249,7 @@ def feature_columns(boards: np.ndarray, jokers: bool = False, low27: bool = Fals
 @dataclass(frozen=True)
 class Layout:
     """Where each part of the features sits in :func:`feature_columns`: ``rows[r]`` the
-    indexes of row ``r``'s features in :func:`row_columns`' order, ``cross`` those of
+    indexes of row ``r``'s features in :func:`rows_columns`' order, ``cross`` those of
     :func:`cross_columns`, ``count`` those of :func:`count_columns`."""
 
     rows: tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -221,29 +290,38 @@ def joker_counts(boards: np.ndarray) -> np.ndarray:
                     axis=0)
 
 
-def row_columns(ranks: np.ndarray, suits: np.ndarray, wild: np.ndarray | None, r: int,
-                low27: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The features of row ``r`` (0 top, 1 middle, 2 bottom) from its ``(13, N)`` rank and
-    ``(4, N)`` suit counts and ``(N,)`` jokers (``None`` at a table without): ``(k, N)``
-    features in :func:`layout`'s order (rank counts, summaries, the top's pair one-hot, the
-    category, the jokers, the 2-7 middle's four), the row's made category and highest pair's
-    rank (+1, 0 for none)."""
-    size = ROW_SIZE[r]
-    k = PER_ROW + 13 * (r == 0) + 1 + (wild is not None) + 4 * (low27 and r == 1)
-    out = np.empty((k, ranks.shape[1]), np.float32)
-    out[:13] = ranks
-    category, pair_rank = _row_summary(ranks, suits, size, out[13:PER_ROW])
-    at = PER_ROW
-    if r == 0:
-        out[at:at + 13] = ranks >= 2
-        at += 13
-    out[at] = category / 7
+def row_widths(jokers: bool = False, low27: bool = False) -> tuple[int, int, int]:
+    """How many features each row has (:func:`rows_columns`).
+
+    >>> row_widths(), row_widths(jokers=True, low27=True)
+    ((40, 27, 27), (41, 32, 28))
+    """
+    return (PER_ROW + 13 + 1 + jokers, PER_ROW + 1 + jokers + 4 * low27, PER_ROW + 1 + jokers)
+
+
+def rows_columns(ranks: np.ndarray, suits: np.ndarray, wild: np.ndarray | None, low27: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The features of the three rows from their ``(3, 13, N)`` rank and ``(3, 4, N)`` suit
+    counts and ``(3, N)`` jokers (``None`` at a table without): ``(3, K, N)``, row ``r``'s
+    features in its first :func:`row_widths` ``[r]`` places in :func:`layout`'s order (rank
+    counts, summaries, the top's pair one-hot, the category, the jokers, the 2-7 middle's
+    four), the rows' made categories and highest pairs' ranks (+1, 0 for none), ``(3, N)``
+    each."""
+    widths = row_widths(wild is not None, low27)
+    out = np.empty((3, max(widths), ranks.shape[2]), np.float32)
+    out[:, :13] = ranks
+    category, pair_rank = _rows_summary(ranks, suits, out[:, 13:PER_ROW])
+    out[0, PER_ROW:PER_ROW + 13] = ranks[0] >= 2
+    at = np.array([PER_ROW + 13, PER_ROW, PER_ROW])  # each row's category, then the rest
+    out[0, at[0]] = category[0] / 7
+    out[1:, at[1]] = category[1:] / 7
     at += 1
     if wild is not None:
-        out[at] = wild
+        out[0, at[0]] = wild[0]
+        out[1:, at[1]] = wild[1:]
         at += 1
-    if low27 and r == 1:
-        out[at:at + 4] = _low27_middle(ranks, suits)
+    if low27:
+        out[1, at[1]:at[1] + 4] = _low27_middle(ranks[1], suits[1])
     return out, category, pair_rank
 
 

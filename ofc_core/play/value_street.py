@@ -43,7 +43,8 @@ from ofc_core.play.value_features import (
     cross_columns,
     joker_counts,
     layout,
-    row_columns,
+    row_widths,
+    rows_columns,
     street_options,
 )
 
@@ -102,16 +103,15 @@ def _values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
         places.count]
     ranks, suits, wild = _grown(boards, dealt, member, jokers)
     rows = np.empty((units, 3 * s, n), np.float32)  # each row's contribution, per subset
+    columns, category, pair_rank = rows_columns(ranks, suits, wild, low27)
     cats, pair_ranks = [], []
-    for r in range(3):
-        columns, category, pair_rank = row_columns(
-            ranks[r], suits[r], None if wild is None else wild[r], r, low27)
-        part = folded[places.rows[r]].T @ columns  # (H, S * B)
+    for r, k in enumerate(row_widths(jokers, low27)):
+        part = folded[places.rows[r]].T @ columns[r, :k]  # (H, S * B)
         if r == 0:
             part += constant[:, None]  # every option sends the top one subset
         rows[:, r * s:(r + 1) * s] = part.reshape(units, s, n)
-        cats.append(category.reshape(s, n)[sent[:, r]])
-        pair_ranks.append(pair_rank.reshape(s, n)[sent[:, r]])
+        cats.append(category[r].reshape(s, n)[sent[:, r]])
+        pair_ranks.append(pair_rank[r].reshape(s, n)[sent[:, r]])
     h = np.take(rows, sent[:, 0], axis=1)  # (H, O, B): each option's three rows' sums
     for r in (1, 2):
         h += np.take(rows, r * s + sent[:, r], axis=1)

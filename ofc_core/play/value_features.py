@@ -185,6 +185,9 @@ _FIVES = slice(1, 3)
 """The rows of five (the middle and the bottom: :data:`~ofc_core.board.ROW_SIZE`), where a
 straight or a flush counts."""
 _SIZES = np.array(ROW_SIZE, np.int8)[:, None]
+_SCALES = np.array([[size, size, 1, 1, 1, 13, 13, 13, 5, 1, 1, 5, 7] for size in ROW_SIZE],
+                   np.float64)[:, :, None]
+"""What each of a row's 13 summaries is divided by (:func:`_rows_summary`), per row."""
 
 
 def _rows_summary(ranks: np.ndarray, suits: np.ndarray, out: np.ndarray
@@ -193,30 +196,32 @@ def _rows_summary(ranks: np.ndarray, suits: np.ndarray, out: np.ndarray
     and ``(3, 4, N)`` suit counts; returns each row's made category and the rank (+1, 0 for
     none) of its highest pair, ``(3, N)`` each. The rank summaries are looked up by the rows'
     rank masks (:func:`_rank_masks`); straights and flushes count in a row of five only. All
-    three rows go through each step together: the boards of a street are few (tens to
-    hundreds), so numpy's cost per call, not per number, is most of the time."""
+    three rows go through each step together, as whole numbers, and are scaled in one division:
+    the boards of a street are few (tens to hundreds), so numpy's cost per call, not per number,
+    is most of the time."""
     held_of, highest, window = _mask_tables()
     masks = _rank_masks(ranks)  # (4, 3, N)
     at_least = held_of[masks]  # ranks with at least 1, 2, 3, 4 cards
-    held = at_least.sum(axis=0, dtype=np.int8)
-    pairs, trips, quads = at_least[1] - at_least[2], at_least[2] - at_least[3], at_least[3]
-    pair_rank, trips_rank, high = highest[masks[1]], highest[masks[2]], highest[masks[0]]
-    longest_suit = suits.max(axis=1)
-    in_window = window[masks[0]]
-    category = _rank_category()[_made_key(at_least.astype(np.int16))]
-    flush_live = np.zeros(held.shape, bool)
-    straight_live = np.zeros(held.shape, bool)
+    whole = np.zeros((13,) + masks.shape[1:], np.int8)  # the summaries before scaling
+    held = at_least.sum(axis=0, dtype=np.int8, out=whole[0])
+    np.subtract(_SIZES, held, out=whole[1])
+    np.subtract(at_least[1], at_least[2], out=whole[2])  # pairs
+    np.subtract(at_least[2], at_least[3], out=whole[3])  # trips
+    whole[4] = at_least[3]  # quads
+    for k, mask in ((5, masks[1]), (6, masks[2]), (7, masks[0])):  # pair, trips, high card
+        np.take(highest, mask, out=whole[k], mode="clip")
+    longest_suit = suits.max(axis=1, out=whole[8])
+    in_window = np.take(window, masks[0], out=whole[11], mode="clip")
+    category = np.take(_rank_category(), _made_key(at_least.astype(np.int16)), out=whole[12],
+                       mode="clip")
     five_held, some = held[_FIVES], held[_FIVES] > 0
-    flush_live[_FIVES] = some & (longest_suit[_FIVES] == five_held)
-    straight_live[_FIVES] = some & (masks[1, _FIVES] == 0) & (in_window[_FIVES] == five_held)
+    whole[9, _FIVES] = some & (longest_suit[_FIVES] == five_held)  # a flush still live
+    whole[10, _FIVES] = some & (masks[1, _FIVES] == 0) & (in_window[_FIVES] == five_held)
     made = category[_FIVES]
     np.maximum(made, (in_window[_FIVES] == 5) * np.int8(4), out=made)
     np.maximum(made, (longest_suit[_FIVES] == 5) * np.int8(5), out=made)
-    for k, column in enumerate((held / _SIZES, (_SIZES - held) / _SIZES, pairs, trips, quads,
-                                pair_rank / 13, trips_rank / 13, high / 13, longest_suit / 5,
-                                flush_live, straight_live, in_window / 5, category / 7)):
-        out[:, k] = column
-    return category, pair_rank
+    np.divide(whole.transpose(1, 0, 2), _SCALES, out=out)
+    return category, whole[5]
 
 
 def features(boards: np.ndarray, jokers: bool = False, low27: bool = False) -> np.ndarray:

@@ -104,19 +104,18 @@ def _values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
     ranks, suits, wild = _grown(boards, dealt, member, jokers)
     rows = np.empty((units, 3 * s, n), np.float32)  # each row's contribution, per subset
     columns, category, pair_rank = rows_columns(ranks, suits, wild, low27)
-    cats, pair_ranks = [], []
     for r, k in enumerate(row_widths(jokers, low27)):
-        part = folded[places.rows[r]].T @ columns[r, :k]  # (H, S * B)
+        part = rows[:, r * s:(r + 1) * s].reshape(units, s * n)  # a view: written in place
+        np.matmul(folded[places.rows[r]].T, columns[r, :k], out=part)
         if r == 0:
             part += constant[:, None]  # every option sends the top one subset
-        rows[:, r * s:(r + 1) * s] = part.reshape(units, s, n)
-        cats.append(category[r].reshape(s, n)[sent[:, r]])
-        pair_ranks.append(pair_rank[r].reshape(s, n)[sent[:, r]])
+    each = (np.arange(3)[:, None], sent.T)  # each option's subset in each row
+    cats, pair_ranks = category.reshape(3, s, n)[each], pair_rank.reshape(3, s, n)[each]
     h = np.take(rows, sent[:, 0], axis=1)  # (H, O, B): each option's three rows' sums
     for r in (1, 2):
         h += np.take(rows, r * s + sent[:, r], axis=1)
     h = h.reshape(units, -1)  # (H, O * B)
-    cross = cross_columns(cats, pair_ranks, low27).astype(np.float32)  # (C, O, B)
+    cross = cross_columns(list(cats), list(pair_ranks), low27).astype(np.float32)  # (C, O, B)
     h += folded[places.cross].T @ cross.reshape(len(cross), -1)
     return network.above_first(h).reshape(-1, n).T.astype(np.float64)
 
@@ -128,20 +127,17 @@ def _grown(boards: np.ndarray, dealt: np.ndarray, member: np.ndarray, jokers: bo
     boards of one subset together (subset ``i`` of board ``b`` at ``i * B + b``)."""
     ranks, suits = counts(boards)
     real = (dealt >= 0) & (dealt < JOKER)  # (B, d)
-    card = dealt.astype(np.intp)
-    rank_hot = (np.arange(13)[None, :, None] == (card >> 2).T[:, None, :]) & real.T[:, None, :]
-    suit_hot = (np.arange(4)[None, :, None] == (card & 3).T[:, None, :]) & real.T[:, None, :]
+    card = dealt.astype(np.intp).T[:, None, :]
+    hot = np.concatenate([np.arange(13)[None, :, None] == (card >> 2),
+                          np.arange(4)[None, :, None] == (card & 3)], axis=1)  # (d, 17, B)
+    hot &= real.T[:, None, :]
     s, n = len(member), len(boards)
-
-    def grow(base: np.ndarray, hot: np.ndarray) -> np.ndarray:
-        """``(3, K, S * B)`` from ``(3, K, B)`` counts and ``(d, K, B)`` dealt one-hots."""
-        k = base.shape[1]
-        added = (member @ hot.reshape(len(hot), -1).astype(np.float32)).astype(np.int8)
-        grown = base[:, :, None, :] + added.reshape(s, k, n).transpose(1, 0, 2)[None]
-        return grown.reshape(3, k, s * n)
-
+    added = (member @ hot.reshape(len(hot), -1).astype(np.float32)).astype(np.int8)
+    base = np.concatenate([ranks, suits], axis=1)  # (3, 17, B)
+    grown = (base[:, :, None, :] + added.reshape(s, 17, n).transpose(1, 0, 2)[None]).reshape(
+        3, 17, s * n)
     wild = None
     if jokers:
         jokers_added = (member @ (~real & (dealt >= 0)).T.astype(np.float32)).astype(np.int8)
         wild = (joker_counts(boards)[:, None, :] + jokers_added[None]).reshape(3, s * n)
-    return grow(ranks, rank_hot), grow(suits, suit_hot), wild
+    return grown[:, :13], grown[:, 13:], wild

@@ -67,8 +67,11 @@ from . import store
 
 LOCK_FD_ENV = "OFC_REVIEW_LOCK_FD"
 """The file descriptor of the job's lock handed to the process :func:`start` starts."""
-WRITE_EVERY_SECONDS = 2.0
-"""A job stores its reviewed hands' decisions at least this often (and at the end)."""
+WRITE_EVERY_SECONDS = 10.0
+"""A job stores its reviewed hands' decisions at least this often (and at the end). A write
+opens the store, replaces the decisions and checkpoints as it closes, about 0.1 CPU s: every
+2 s that was 6% of a review's CPU (150 hands: 22 writes, 2.8 of 46 CPU s), every 10 s under 2%
+(6 writes, 0.7 s). The progress (hands done) is still written after each hand."""
 AUTO_KEY = "auto_review"
 """The ``meta`` key of the auto-review setting ('on' or absent)."""
 STATES = ("starting", "running", "done", "cancelled", "failed")

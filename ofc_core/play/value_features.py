@@ -82,17 +82,28 @@ def counts(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(3, 13, N)`` cards of each rank and ``(3, 4, N)`` of each suit, per row, board last
     (a joker is in neither). Boards last, so that every sum or maximum over ranks adds whole
     rows of ``N`` numbers: many times quicker than reducing 13 numbers per board."""
+    both = rank_suit_counts(boards)
+    return both[:, :13], both[:, 13:]
+
+
+def rank_suit_counts(boards: np.ndarray) -> np.ndarray:
+    """``(3, 17, N)``: per row, the cards of each rank (13), then of each suit (4), of
+    ``(N, 13)`` boards (:func:`counts` together, in one count).
+
+    >>> board = np.full((1, 13), -1, np.int8)
+    >>> board[0, :2] = [48, 49]  # Ac Ad on top
+    >>> rank_suit_counts(board)[0, [12, 13, 14], 0].tolist()  # aces, clubs, diamonds
+    [2, 1, 1]
+    """
     n = len(boards)
     slots = boards.T.astype(np.intp)
     real = (slots >= 0) & (slots < JOKER)
-    row = ROW_OF_SLOT[:, None]
+    at = ROW_OF_SLOT[:, None] * 17
     board = np.arange(n)
-    ranks = np.bincount((np.where(real, row * 13 + (slots >> 2), 39) * n + board).ravel(),
-                        minlength=40 * n)  # row 39: the empty slots and jokers
-    suits = np.bincount((np.where(real, row * 4 + (slots & 3), 12) * n + board).ravel(),
-                        minlength=13 * n)  # row 12: the same
-    return (ranks[:39 * n].astype(np.int8).reshape(3, 13, n),
-            suits[:12 * n].astype(np.int8).reshape(3, 4, n))
+    rank = np.where(real, at + (slots >> 2), 51) * n + board  # 51: empty slots and jokers
+    suit = np.where(real, at + 13 + (slots & 3), 51) * n + board
+    found = np.bincount(np.concatenate([rank.ravel(), suit.ravel()]), minlength=52 * n)
+    return found[:51 * n].astype(np.int8).reshape(3, 17, n)
 
 
 _RANK_PLUS_ONE = np.arange(1, 14, dtype=np.int8)[:, None]
@@ -185,9 +196,10 @@ _FIVES = slice(1, 3)
 """The rows of five (the middle and the bottom: :data:`~ofc_core.board.ROW_SIZE`), where a
 straight or a flush counts."""
 _SIZES = np.array(ROW_SIZE, np.int8)[:, None]
-_SCALES = np.array([[size, size, 1, 1, 1, 13, 13, 13, 5, 1, 1, 5, 7] for size in ROW_SIZE],
-                   np.float64)[:, :, None]
-"""What each of a row's 13 summaries is divided by (:func:`_rows_summary`), per row."""
+_SCALED = ((slice(0, 2), None), (slice(2, 5), 1.0), (slice(5, 8), 13.0), (slice(8, 9), 5.0),
+           (slice(9, 11), 1.0), (slice(11, 12), 5.0), (slice(12, 13), 7.0))
+"""What runs of a row's 13 summaries are divided by (:func:`_rows_summary`; ``None``: the
+row's size)."""
 
 
 def _rows_summary(ranks: np.ndarray, suits: np.ndarray, out: np.ndarray
@@ -196,9 +208,9 @@ def _rows_summary(ranks: np.ndarray, suits: np.ndarray, out: np.ndarray
     and ``(3, 4, N)`` suit counts; returns each row's made category and the rank (+1, 0 for
     none) of its highest pair, ``(3, N)`` each. The rank summaries are looked up by the rows'
     rank masks (:func:`_rank_masks`); straights and flushes count in a row of five only. All
-    three rows go through each step together, as whole numbers, and are scaled in one division:
-    the boards of a street are few (tens to hundreds), so numpy's cost per call, not per number,
-    is most of the time."""
+    three rows go through each step together, as whole numbers, scaled at the end: the boards
+    of a street are few (tens to hundreds), so numpy's cost per call, not per number, is most
+    of the time."""
     held_of, highest, window = _mask_tables()
     masks = _rank_masks(ranks)  # (4, 3, N)
     at_least = held_of[masks]  # ranks with at least 1, 2, 3, 4 cards
@@ -220,7 +232,12 @@ def _rows_summary(ranks: np.ndarray, suits: np.ndarray, out: np.ndarray
     made = category[_FIVES]
     np.maximum(made, (in_window[_FIVES] == 5) * np.int8(4), out=made)
     np.maximum(made, (longest_suit[_FIVES] == 5) * np.int8(5), out=made)
-    np.divide(whole.transpose(1, 0, 2), _SCALES, out=out)
+    for part, scale in _SCALED:  # a float64 division, rounded to float32 as it is stored
+        if scale is None:
+            np.divide(whole[part, 0], float(ROW_SIZE[0]), out=out[0, part])
+            np.divide(whole[part, _FIVES].transpose(1, 0, 2), 5.0, out=out[_FIVES, part])
+        else:
+            np.divide(whole[part].transpose(1, 0, 2), scale, out=out[:, part])
     return category, whole[5]
 
 
@@ -332,15 +349,19 @@ def rows_columns(ranks: np.ndarray, suits: np.ndarray, wild: np.ndarray | None, 
 
 def cross_columns(cats: list[np.ndarray], pair_ranks: list[np.ndarray], low27: bool
                   ) -> np.ndarray:
-    """``(4, N)`` (6 with ``low27``): whether the top beats the middle and the middle the
+    """``(4, N)`` float32 (6 with ``low27``): whether the top beats the middle and the middle the
     bottom, by category and by pair rank within one (the foul risk); at a 2-7 table also the
     top against the bottom, the 2-7 foul rule."""
     top, middle, bottom = cats
-    out = [top > middle, middle > bottom, (top == middle) & (pair_ranks[0] > pair_ranks[1]),
-           (middle == bottom) & (pair_ranks[1] > pair_ranks[2])]
+    out = np.empty((4 + 2 * low27,) + top.shape, np.float32)
+    np.greater(top, middle, out=out[0])
+    np.greater(middle, bottom, out=out[1])
+    out[2] = (top == middle) & (pair_ranks[0] > pair_ranks[1])
+    out[3] = (middle == bottom) & (pair_ranks[1] > pair_ranks[2])
     if low27:
-        out += [top > bottom, (top == bottom) & (pair_ranks[0] > pair_ranks[2])]
-    return np.stack(out, axis=0)
+        np.greater(top, bottom, out=out[4])
+        out[5] = (top == bottom) & (pair_ranks[0] > pair_ranks[2])
+    return out
 
 
 def count_columns(on_board: np.ndarray) -> np.ndarray:

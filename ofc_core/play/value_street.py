@@ -39,10 +39,10 @@ from ofc_core.play.value import Network
 from ofc_core.play.value_features import (
     JOKER,
     count_columns,
-    counts,
     cross_columns,
     joker_counts,
     layout,
+    rank_suit_counts,
     row_widths,
     rows_columns,
     street_options,
@@ -115,7 +115,7 @@ def _values(network: Network, boards: np.ndarray, dealt: np.ndarray, place: int,
     for r in (1, 2):
         h += np.take(rows, r * s + sent[:, r], axis=1)
     h = h.reshape(units, -1)  # (H, O * B)
-    cross = cross_columns(list(cats), list(pair_ranks), low27).astype(np.float32)  # (C, O, B)
+    cross = cross_columns(list(cats), list(pair_ranks), low27)  # (C, O, B)
     h += folded[places.cross].T @ cross.reshape(len(cross), -1)
     return network.above_first(h).reshape(-1, n).T.astype(np.float64)
 
@@ -125,7 +125,6 @@ def _grown(boards: np.ndarray, dealt: np.ndarray, member: np.ndarray, jokers: bo
     """Each row's counts with each subset of the dealt cards added: ``(3, 13, S * B)`` ranks,
     ``(3, 4, S * B)`` suits and ``(3, S * B)`` jokers (``None`` at a table without), the
     boards of one subset together (subset ``i`` of board ``b`` at ``i * B + b``)."""
-    ranks, suits = counts(boards)
     real = (dealt >= 0) & (dealt < JOKER)  # (B, d)
     card = dealt.astype(np.intp).T[:, None, :]
     hot = np.concatenate([np.arange(13)[None, :, None] == (card >> 2),
@@ -133,7 +132,7 @@ def _grown(boards: np.ndarray, dealt: np.ndarray, member: np.ndarray, jokers: bo
     hot &= real.T[:, None, :]
     s, n = len(member), len(boards)
     added = (member @ hot.reshape(len(hot), -1).astype(np.float32)).astype(np.int8)
-    base = np.concatenate([ranks, suits], axis=1)  # (3, 17, B)
+    base = rank_suit_counts(boards)  # (3, 17, B)
     grown = (base[:, :, None, :] + added.reshape(s, 17, n).transpose(1, 0, 2)[None]).reshape(
         3, 17, s * n)
     wild = None

@@ -448,10 +448,12 @@ def expand(boards: np.ndarray, dealt: np.ndarray, place: int
 def room(boards: np.ndarray, dealt: int, place: int) -> tuple[np.ndarray, np.ndarray]:
     """``(B, 3)`` cards already in each row of ``(B, 13)`` boards, and ``(B, O)`` whether each
     option of :func:`street_options` ``(dealt, place)`` fits them (no row overfilled)."""
-    filled = np.stack([(boards[:, s:s + n] >= 0).sum(axis=1)
-                       for s, n in zip(ROW_START, ROW_SIZE, strict=True)], axis=1)
+    filled = np.add.reduceat(boards >= 0, _ROW_STARTS, axis=1, dtype=np.intp)
     code = (filled[:, 0] * 6 + filled[:, 1]) * 6 + filled[:, 2]
     return filled, _fitting(dealt, place)[code]
+
+
+_ROW_STARTS = np.array(ROW_START)
 
 
 @cache
@@ -483,6 +485,6 @@ def lay(boards: np.ndarray, dealt: np.ndarray, place: int, chosen: np.ndarray,
     b = np.arange(len(boards))
     for j in range(place):
         row = opts.rows[chosen, j]
-        slot = np.array(ROW_START)[row] + filled[b, row] + opts.offset[chosen, j]
+        slot = _ROW_STARTS[row] + filled[b, row] + opts.offset[chosen, j]
         after[b, slot] = dealt[b, opts.keep[chosen, j]]
     return after

@@ -111,6 +111,10 @@ class Network:
         return out
 
 
+_ROW_SHIFT = np.arange(3, dtype=np.int64) << 32
+"""Where each row's strengths go in :meth:`Pool.all_chances`' joined search."""
+
+
 @dataclass(frozen=True)
 class Pool:
     """Finished boards of simulated play, as the opponents a finished board meets: each row's
@@ -138,6 +142,46 @@ class Pool:
         won = below[at] / len(self.rows[r])
         lost = (below[-1] - below[at] - equal) / len(self.rows[r])
         return np.stack([won, lost, 1.0 - won - lost], axis=1)
+
+    def all_chances(self, strengths: np.ndarray) -> np.ndarray:
+        """``(N, 3, 3)``: :meth:`chances` of every row of ``(N, 3)`` strengths at once: one
+        search among the three rows' distinct strengths joined, row ``r``'s shifted by ``r``
+        times 2**32 (a strength is an ``int32``), so each row finds its own.
+
+        >>> pool = Pool((np.array([1, 2, 2, 5]), np.array([3, 3, 4, 9]), np.array([0, 1, 1, 1])),
+        ...             0.0, 0.0)
+        >>> strengths = np.array([[2, 4, 1]])
+        >>> all(np.array_equal(pool.all_chances(strengths)[:, r], pool.chances(r, strengths[:, r]))
+        ...     for r in range(3))
+        True
+        """
+        if self._joined is None:
+            return np.stack([self.chances(r, strengths[:, r]) for r in range(3)], axis=1)
+        held, below, last, size = self._joined
+        shifted = strengths.astype(np.int64) + _ROW_SHIFT
+        at = np.searchsorted(held, shifted)  # (N, 3)
+        found = np.minimum(at, last)
+        row = np.arange(3)  # row r's counts sit r places further on in ``below``
+        equal = np.where(held[found] == shifted, below[found + row + 1] - below[found + row], 0)
+        under = below[at + row]
+        won = under / size
+        lost = (size - under - equal) / size
+        return np.stack([won, lost, 1.0 - won - lost], axis=2)
+
+    @cached_property
+    def _joined(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """The rows' distinct strengths joined (row ``r``'s plus ``r`` times 2**32), their
+        counts below each (each row's one entry longer), each row's last index in the joined
+        strengths, and each row's size; ``None`` when a row is empty (a pool that always
+        fouled)."""
+        if any(len(held) == 0 for held, _ in self._counts):
+            return None
+        held = np.concatenate([h.astype(np.int64) + shift
+                               for (h, _), shift in zip(self._counts, _ROW_SHIFT, strict=True)])
+        below = np.concatenate([b for _, b in self._counts])
+        last = np.cumsum([len(h) for h, _ in self._counts]) - 1
+        size = np.array([len(row) for row in self.rows])
+        return held, below, last, size
 
     @cached_property
     def _counts(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
@@ -217,8 +261,7 @@ class PositionValue:
         Jokers are resolved, a 2-7 middle read as a low, by the table's rules."""
         scores = score_boards_under(boards, ruleset)
         pool = self.pool
-        chances = np.stack([pool.chances(r, scores.strengths[:, r]) for r in range(3)],
-                           axis=1)  # (N, 3 rows, won / lost / tied)
+        chances = pool.all_chances(scores.strengths)  # (N, 3 rows, won / lost / tied)
         rows_points = _rows_points(chances, _outcome_points(ruleset.scoring))
         mine = scores.royalties.sum(axis=1)
         scoop = ruleset.scoring.scoop_value

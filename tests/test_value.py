@@ -24,7 +24,7 @@ from ofc_core.play.review import Precision, evaluate
 from ofc_core.play.rollout import board_array, default_fantasyland_value, fl_table
 from ofc_core.play.sessions import SessionSpec, hero_view, play_session
 from ofc_core.play.value import load_value, read_value
-from ofc_core.play.value_features import FEATURES, PER_ROW, expand, features
+from ofc_core.play.value_features import FEATURES, PER_ROW, expand, features, rows_columns
 from ofc_core.play.value_train import HIDDEN, SMALL, distill, positions, train
 from ofc_core.rules import PRESETS, Street
 from tests.helpers.completions import assert_completed_legally
@@ -104,6 +104,47 @@ def test_features_read_the_rows():
     assert f.shape == (2, FEATURES)
     assert f[1].sum() == pytest.approx(1.0 + 3 * 1.0)  # empty: free share 1 per row, and total
     assert f[0, PER_ROW + 13 + 3] == 1  # the middle holds trips
+
+
+def _row_by_hand(ranks: list[int], suits: list[int], size: int) -> tuple[list[float], int]:
+    """A row's 13 summaries and made category, worked out rank by rank (the features'
+    definition, without the rank-mask lookups)."""
+    held = sum(ranks)
+    pairs, trips, quads = (sum(c == k for c in ranks) for k in (2, 3, 4))
+    top_rank = [max((k + 1 for k, c in enumerate(ranks) if c >= at), default=0) for at in (2, 3, 1)]
+    present = [c > 0 for c in ranks]
+    windows = [[12, 0, 1, 2, 3]] + [list(range(k, k + 5)) for k in range(9)]
+    window = max(sum(present[k] for k in w) for w in windows)
+    five, longest = size == 5, max(suits)
+    unpaired = pairs + trips + quads == 0
+    flush_live = five and held > 0 and longest == held
+    straight_live = five and held > 0 and unpaired and window == held
+    category = max(min(pairs, 2), 3 * (trips >= 1), 4 * (five and window == 5),
+                   5 * (five and longest == 5), 6 * (trips >= 1 and pairs >= 1), 7 * (quads >= 1))
+    return [held / size, (size - held) / size, pairs, trips, quads, top_rank[0] / 13,
+            top_rank[1] / 13, top_rank[2] / 13, longest / 5, flush_live, straight_live,
+            window / 5, category / 7], category
+
+
+def test_each_rows_summaries_are_the_hand_worked_ones():
+    """The rows' summaries (read by rank-mask lookups, three rows at once) equal the ones
+    worked out rank by rank, on random rows of up to 7 cards (a street's options that overfill
+    a row are valued too, then dropped)."""
+    rng = np.random.default_rng(7)
+    n = 400
+    ranks = np.zeros((3, 13, n), np.int8)
+    suits = np.zeros((3, 4, n), np.int8)
+    for r in range(3):
+        for b in range(n):
+            for card in rng.permutation(52)[:rng.integers(0, 8)]:
+                ranks[r, card >> 2, b] += 1
+                suits[r, card & 3, b] += 1
+    columns, category, _ = rows_columns(ranks, suits, None, False)
+    for r, size in enumerate((3, 5, 5)):
+        for b in range(n):
+            summaries, made = _row_by_hand(ranks[r, :, b].tolist(), suits[r, :, b].tolist(), size)
+            assert columns[r, 13:PER_ROW, b].tolist() == np.float32(summaries).tolist()
+            assert category[r, b] == made
 
 
 def test_the_shipped_value_orders_hand_worked_boards():

@@ -51,6 +51,7 @@ import numpy as np
 from ofc_core.board import ROW_SIZE, ROW_START
 
 ROW_OF_SLOT = np.array([0] * 3 + [1] * 5 + [2] * 5, np.int64)
+_ROW_STARTS = np.array(ROW_START)
 
 PER_ROW = 13 + 13
 """Per row: 13 rank counts, then 13 summaries (see :func:`_rows_summary`)."""
@@ -307,9 +308,17 @@ def layout(jokers: bool = False, low27: bool = False) -> Layout:
 
 def joker_counts(boards: np.ndarray) -> np.ndarray:
     """``(3, N)``: the jokers in each row of ``(N, 13)`` boards."""
-    wild = boards.T >= JOKER
-    return np.stack([wild[s:s + k].sum(axis=0) for s, k in zip(ROW_START, ROW_SIZE, strict=True)],
-                    axis=0)
+    return per_row(boards >= JOKER).T
+
+
+def per_row(slots: np.ndarray) -> np.ndarray:
+    """``(B, 3)``: how many of each row's slots are true in ``(B, 13)`` ``slots``.
+
+    >>> per_row(np.array([[1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]], bool)).tolist()
+    [[2, 2, 1]]
+    """
+    counted: np.ndarray = np.add.reduceat(slots, _ROW_STARTS, axis=1, dtype=np.intp)
+    return counted
 
 
 def row_widths(jokers: bool = False, low27: bool = False) -> tuple[int, int, int]:
@@ -433,12 +442,11 @@ def expand(boards: np.ndarray, dealt: np.ndarray, place: int
     opts = street_options(dealt.shape[1], place)
     filled, fits = room(boards, dealt.shape[1], place)
     after = np.repeat(boards[:, None, :], len(opts.keep), axis=1)
-    start = np.array(ROW_START)
     b_index = np.arange(len(boards))[:, None]
     o_index = np.arange(len(opts.keep))[None, :]
     for j in range(place):
         row = opts.rows[:, j]
-        slot = start[row][None, :] + np.take(filled, row, axis=1) + opts.offset[None, :, j]
+        slot = _ROW_STARTS[row][None, :] + np.take(filled, row, axis=1) + opts.offset[None, :, j]
         card = dealt[:, opts.keep[:, j]]
         after[b_index, o_index, np.minimum(slot, 12)] = np.where(
             fits, card, after[b_index, o_index, np.minimum(slot, 12)])
@@ -448,12 +456,9 @@ def expand(boards: np.ndarray, dealt: np.ndarray, place: int
 def room(boards: np.ndarray, dealt: int, place: int) -> tuple[np.ndarray, np.ndarray]:
     """``(B, 3)`` cards already in each row of ``(B, 13)`` boards, and ``(B, O)`` whether each
     option of :func:`street_options` ``(dealt, place)`` fits them (no row overfilled)."""
-    filled = np.add.reduceat(boards >= 0, _ROW_STARTS, axis=1, dtype=np.intp)
+    filled = per_row(boards >= 0)
     code = (filled[:, 0] * 6 + filled[:, 1]) * 6 + filled[:, 2]
     return filled, _fitting(dealt, place)[code]
-
-
-_ROW_STARTS = np.array(ROW_START)
 
 
 @cache
